@@ -1,0 +1,142 @@
+#ifndef UMESH_DETAIL_BIND_HPP
+#define UMESH_DETAIL_BIND_HPP
+
+// Host side of a loop: validate every argument against the loop's set, then
+// turn it into its device form. Only indirect increments differ between
+// executors; `IncPolicy::inc(arg)` supplies those.
+
+#include <umesh/access.hpp>
+#include <umesh/detail/device_args.hpp>
+#include <umesh/detail/loop_body.hpp>
+#include <umesh/error.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace umesh::detail {
+
+struct LoopInfo {
+  const std::string &name;
+  const Set &set;
+};
+
+template <class Space, class MemSpace> constexpr void check_space() {
+  static_assert(Kokkos::SpaceAccessibility<Space, MemSpace>::accessible,
+                "umesh::par_loop: a dat or map lives in a memory space the "
+                "loop's execution space cannot access; copy it with "
+                "umesh::clone_to<Space::memory_space>(...) first");
+}
+
+template <Access A, class DatT>
+void validate(const LoopInfo &loop, int index, const DirectArg<A, DatT> &a) {
+  if (a.dat.set() != loop.set)
+    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A),
+         " of dat '", a.dat.name(), "' on set '", a.dat.set().name(),
+         "', but the loop runs over set '", loop.set.name(), "'");
+}
+
+template <Access A, class DatT, class MapT>
+void validate(const LoopInfo &loop, int index,
+              const IndirectArg<A, DatT, MapT> &a) {
+  if (a.map.from() != loop.set)
+    fail("loop '", loop.name, "' argument ", index, ": map '", a.map.name(),
+         "' maps from set '", a.map.from().name(),
+         "', but the loop runs over set '", loop.set.name(), "'");
+  if (a.dat.set() != a.map.to())
+    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A),
+         " of dat '", a.dat.name(), "' on set '", a.dat.set().name(),
+         "' through map '", a.map.name(), "', which maps to set '",
+         a.map.to().name(), "'");
+  if (a.slot < 0 || a.slot >= a.map.arity())
+    fail("loop '", loop.name, "' argument ", index, ": slot ", a.slot,
+         " of map '", a.map.name(), "', whose arity is ", a.map.arity());
+}
+
+template <Reduction R, class T, int D>
+void validate(const LoopInfo &loop, int index, const GlobalArg<R, T, D> &a) {
+  if (a.global == nullptr)
+    fail("loop '", loop.name, "' argument ", index, ": null global");
+}
+
+template <class Space, class IncPolicy, Access A, class T, int D, class L,
+          class M>
+auto to_device(IncPolicy &, const DirectArg<A, Dat<T, D, L, M>> &a) {
+  check_space<Space, M>();
+  return DirectDev<A, T, D, L>{{}, dat_ptr(a.dat)};
+}
+
+template <class Space, class IncPolicy, Access A, class T, int D, class L,
+          class M, class MM>
+auto to_device(IncPolicy &policy,
+               const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
+  check_space<Space, M>();
+  check_space<Space, MM>();
+  if constexpr (A == Access::read) {
+    DatPtr<const T, D, L> p{a.dat.view().data(), a.dat.size()};
+    return IndirectReadDev<const T, D, L>{{}, p, a.map.view().data(),
+                                          a.map.arity(), a.slot};
+  } else {
+    static_assert(A == Access::inc, "indirect access is read or inc");
+    return policy.inc(a);
+  }
+}
+
+template <class Space, class IncPolicy, Reduction R, class T, int D>
+auto to_device(IncPolicy &, const GlobalArg<R, T, D> &) {
+  return GlobalDev<R, T, D>{};
+}
+
+// Writes a loop's reduction result into the Global objects.
+template <class Arg, class Value> void store_reduction(const Arg &, const Value &) {}
+template <Reduction R, class T, int D>
+void store_reduction(const GlobalArg<R, T, D> &a, const Array<T, D> &result) {
+  for (int k = 0; k < D; ++k) {
+    T &g = (*a.global)[k];
+    if constexpr (R == Reduction::sum)
+      g += result.v[k];
+    else if constexpr (R == Reduction::min)
+      g = result.v[k] < g ? result.v[k] : g;
+    else
+      g = result.v[k] > g ? result.v[k] : g;
+  }
+}
+
+template <class... Args, class Value, std::size_t... I>
+void store_reductions(const Value &total, std::index_sequence<I...>,
+                      const Args &...args) {
+  (store_reduction(args, get<I>(total)), ...);
+}
+
+template <class... Args>
+void validate_all(const LoopInfo &loop, const Args &...args) {
+  int index = 0;
+  (validate(loop, index++, args), ...);
+}
+
+// Calls f(arg) for every indirect increment.
+template <class F, class Arg> void for_inc(F &&, const Arg &) {}
+template <class F, class DatT, class MapT>
+void for_inc(F &&f, const IndirectArg<Access::inc, DatT, MapT> &a) {
+  f(a);
+}
+
+/// Validates, binds and runs: the common path of every executor.
+/// `run(body, total)` performs the executor's launches.
+template <class Space, class IncPolicy, class Kernel, class Run, class... Args>
+void run_loop([[maybe_unused]] const LoopInfo &loop, IncPolicy &policy, const Kernel &kernel,
+              Run &&run, const Args &...args) {
+  // Braced initialisation binds the arguments left to right, the order the
+  // gather executor's repeated-slot bookkeeping relies on.
+  using Body = LoopBody<Kernel, decltype(to_device<Space>(policy, args))...>;
+  Body body{kernel, {to_device<Space>(policy, args)...}};
+  typename Body::reduce_value total;
+  body.init(total);
+  run(body, total);
+  if constexpr (Body::has_reduction)
+    store_reductions(total, std::index_sequence_for<Args...>{}, args...);
+}
+
+} // namespace umesh::detail
+
+#endif

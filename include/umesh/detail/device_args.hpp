@@ -1,0 +1,151 @@
+#ifndef UMESH_DETAIL_DEVICE_ARGS_HPP
+#define UMESH_DETAIL_DEVICE_ARGS_HPP
+
+// Device-side form of each loop argument. Each provides
+//   storage_type  thread-private storage for one element (Empty if none)
+//   reduce_type   its part of the loop's reduction value (Empty if none)
+//   bind(e, storage, reduce) -> the accessor handed to the kernel
+//   finish(e, storage)       -> runs after the kernel (buffered increments)
+
+#include <umesh/access.hpp>
+#include <umesh/accessor.hpp>
+#include <umesh/detail/tuple.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace umesh::detail {
+
+// Raw pointer form of a dat: what device code indexes.
+template <class T, int Dim, class Layout> struct DatPtr {
+  T *data;
+  int n;
+  KOKKOS_INLINE_FUNCTION T *at(int i) const {
+    if constexpr (std::is_same<Layout, AoS>::value)
+      return data + std::size_t(i) * Dim;
+    else
+      return data + i;
+  }
+  KOKKOS_INLINE_FUNCTION ComponentStride<Layout> stride() const {
+    if constexpr (std::is_same<Layout, AoS>::value)
+      return {};
+    else
+      return {n};
+  }
+};
+
+template <class T, int Dim, class L, class M>
+DatPtr<T, Dim, L> dat_ptr(const Dat<T, Dim, L, M> &d) {
+  return {d.view().data(), d.size()};
+}
+
+// Shared no-op hooks for arguments without storage or reduction.
+struct NoHooks {
+  using storage_type = Empty;
+  using reduce_type = Empty;
+  KOKKOS_INLINE_FUNCTION void finish(int, Empty &) const {}
+  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
+};
+
+template <Access A, class T, int Dim, class Layout> struct DirectDev : NoHooks {
+  DatPtr<T, Dim, Layout> dat;
+  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
+    if constexpr (A == Access::read)
+      return ReadAccessor<T, Layout>{dat.at(e), dat.stride()};
+    else if constexpr (A == Access::inc)
+      return IncAccessor<T, Layout, false>{dat.at(e), dat.stride()};
+    else
+      return RwAccessor<T, Layout>{dat.at(e), dat.stride()};
+  }
+};
+
+template <class T, int Dim, class Layout> struct IndirectReadDev : NoHooks {
+  DatPtr<T, Dim, Layout> dat;
+  const int *map;
+  int arity, slot;
+  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
+    const int p = map[std::size_t(e) * arity + slot];
+    return ReadAccessor<T, Layout>{dat.at(p), dat.stride()};
+  }
+};
+
+// Increment straight into global memory, plainly or atomically.
+template <class T, int Dim, class Layout, bool Atomic>
+struct IndirectIncDev : NoHooks {
+  DatPtr<T, Dim, Layout> dat;
+  const int *map;
+  int arity, slot;
+  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
+    const int p = map[std::size_t(e) * arity + slot];
+    return IncAccessor<T, Layout, Atomic>{dat.at(p), dat.stride()};
+  }
+};
+
+// Increment into a thread-private buffer, stored afterwards at
+// temp[(e * arity + slot) * Dim + k] (the gather executor's first step).
+template <class T, int Dim> struct BufferedIncDev {
+  using storage_type = Array<T, Dim>;
+  using reduce_type = Empty;
+  T *temp;
+  int arity, slot;
+  bool accumulate; // another argument already stored to this slot
+  KOKKOS_INLINE_FUNCTION auto bind(int, storage_type &buf, Empty &) const {
+    return IncAccessor<T, AoS, false>{buf.v, {}};
+  }
+  KOKKOS_INLINE_FUNCTION void finish(int e, storage_type &buf) const {
+    T *dst = temp + (std::size_t(e) * arity + slot) * Dim;
+    for (int k = 0; k < Dim; ++k)
+      dst[k] = accumulate ? dst[k] + buf.v[k] : buf.v[k];
+  }
+  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
+};
+
+template <class ScatterViewT> struct ScatterIncDev : NoHooks {
+  ScatterViewT scatter;
+  const int *map;
+  int arity, slot;
+  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
+    const int p = map[std::size_t(e) * arity + slot];
+    return ScatterIncAccessor<ScatterViewT>{scatter, p};
+  }
+};
+
+template <Reduction R, class T, int Dim> struct GlobalDev {
+  using storage_type = Empty;
+  using reduce_type = Array<T, Dim>;
+  KOKKOS_INLINE_FUNCTION auto bind(int, Empty &, reduce_type &r) const {
+    return RwAccessor<T, AoS>{r.v, {}};
+  }
+  KOKKOS_INLINE_FUNCTION void finish(int, Empty &) const {}
+  KOKKOS_INLINE_FUNCTION static void init(reduce_type &r) {
+    for (int k = 0; k < Dim; ++k) {
+      if constexpr (R == Reduction::sum)
+        r.v[k] = T(0);
+      else if constexpr (R == Reduction::min)
+        r.v[k] = Kokkos::reduction_identity<T>::min();
+      else
+        r.v[k] = Kokkos::reduction_identity<T>::max();
+    }
+  }
+  // Templated on the reference types so it serves volatile joins (Kokkos 3)
+  // and plain ones alike.
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &dst, S &src) {
+    for (int k = 0; k < Dim; ++k) {
+      const T a = dst.v[k], b = src.v[k];
+      if constexpr (R == Reduction::sum)
+        dst.v[k] = a + b;
+      else if constexpr (R == Reduction::min)
+        dst.v[k] = b < a ? b : a;
+      else
+        dst.v[k] = b > a ? b : a;
+    }
+  }
+};
+
+} // namespace umesh::detail
+
+#endif

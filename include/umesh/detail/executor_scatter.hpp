@@ -1,0 +1,87 @@
+#ifndef UMESH_DETAIL_EXECUTOR_SCATTER_HPP
+#define UMESH_DETAIL_EXECUTOR_SCATTER_HPP
+
+// Kokkos' ScatterView with the backend's default duplication and
+// contribution: one ScatterView per incremented dat, kept in the plan.
+
+#include <umesh/detail/bind.hpp>
+#include <umesh/detail/loop_body.hpp>
+#include <umesh/plan.hpp>
+
+#include <Kokkos_ScatterView.hpp>
+
+#include <any>
+#include <functional>
+#include <map>
+
+namespace umesh {
+namespace detail {
+
+template <class PlanT> struct ScatterIncPolicy {
+  PlanT &plan;
+  std::vector<const void *> dats;
+  std::vector<std::function<void()>> contribute;
+
+  template <class T, int D, class L, class M, class MM>
+  auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
+    using SV = Kokkos::Experimental::ScatterView<
+        T *[D], L, typename PlanT::execution_space,
+        Kokkos::Experimental::ScatterSum>;
+    const void *key = a.dat.view().data();
+    std::any &slot = plan.scatter_slot(key, a.dat.view().size());
+    if (std::any_cast<SV>(&slot) == nullptr)
+      slot = SV(a.dat.view());
+    SV sv = std::any_cast<SV>(slot);
+    bool first = true;
+    for (auto d : dats)
+      first = first && d != key;
+    if (first) {
+      // reset_except keeps the dat's own values when the ScatterView
+      // aliases it (atomic and non-duplicated strategies).
+      sv.reset_except(a.dat.view());
+      dats.push_back(key);
+      auto view = a.dat.view();
+      contribute.push_back(
+          [sv, view]() mutable { Kokkos::Experimental::contribute(view, sv); });
+    }
+    return ScatterIncDev<SV>{{}, sv, a.map.view().data(), a.map.arity(),
+                             a.slot};
+  }
+};
+
+} // namespace detail
+
+template <class Space>
+class Plan<exec::ScatterView, Space> : public detail::PlanBase<Space> {
+public:
+  template <class... Maps>
+  Plan(const Space &space, Set set, const Maps &...maps)
+      : detail::PlanBase<Space>(space, std::move(set), maps...) {}
+
+  /// The cached ScatterView of a dat (empty before its first loop).
+  std::any &scatter_slot(const void *dat, std::size_t size) {
+    return scatter_[{dat, size}];
+  }
+
+  template <class Kernel, class... Args>
+  void run(const std::string &name, const Kernel &kernel, const Args &...args) {
+    detail::ScatterIncPolicy<Plan> policy{*this, {}, {}};
+    const int n = this->set_.size();
+    detail::run_loop<Space>(
+        {name, this->set_}, policy, kernel,
+        [&](const auto &body, auto &total) {
+          detail::launch_range(this->space_, "umesh::scatterview::" + name,
+                               body, 0, n, nullptr, total);
+          for (auto &c : policy.contribute)
+            c();
+        },
+        args...);
+  }
+
+private:
+  std::map<std::pair<const void *, std::size_t>, std::any> scatter_;
+};
+
+} // namespace umesh
+
+#endif

@@ -1,0 +1,43 @@
+#ifndef UMESH_PAR_LOOP_HPP
+#define UMESH_PAR_LOOP_HPP
+
+#include <umesh/detail/bind.hpp>
+#include <umesh/detail/executor_colour.hpp>
+#include <umesh/detail/executor_direct.hpp>
+#include <umesh/detail/executor_gather.hpp>
+#include <umesh/detail/executor_scatter.hpp>
+#include <umesh/plan.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace umesh {
+
+/// Runs `kernel` once for every element of the plan's set, under executor
+/// `Exec`. The kernel receives one accessor per argument, in order.
+/// Arguments are validated first; an invalid one throws umesh::Error.
+template <class Exec, class Space, class Kernel, class... Args>
+void par_loop(Exec, Plan<Exec, Space> &plan, const std::string &name,
+              const Kernel &kernel, const Args &...args) {
+  detail::validate_all({name, plan.set()}, args...);
+  Kokkos::Profiling::pushRegion("umesh::par_loop::" + name);
+  plan.run(name, kernel, args...);
+  Kokkos::Profiling::popRegion();
+}
+
+/// Executors that need no plan (Serial, Atomic) can run over a set directly.
+template <class Exec, class Space, class Kernel, class... Args>
+void par_loop(const Space &space, Exec exec, const Set &set,
+              const std::string &name, const Kernel &kernel,
+              const Args &...args) {
+  static_assert(std::is_same<Exec, exec::Serial>::value ||
+                    std::is_same<Exec, exec::Atomic>::value,
+                "umesh::par_loop: this executor needs a plan; build one with "
+                "umesh::make_plan(space, exec, set, maps...)");
+  Plan<Exec, Space> plan(space, set);
+  par_loop(exec, plan, name, kernel, args...);
+}
+
+} // namespace umesh
+
+#endif

@@ -1,0 +1,38 @@
+#ifndef UMESH_PARTITION_HPP
+#define UMESH_PARTITION_HPP
+
+// Graph partitioning and ordering through optional libraries. Calling one
+// that was not built in throws umesh::Error saying so.
+
+#include <vector>
+
+namespace umesh {
+
+/// True when umesh was built with METIS / Scotch.
+bool has_metis();
+bool has_scotch();
+
+/// Undirected graph in CSR form: the neighbours of v are
+/// `adjacency[offsets[v] .. offsets[v+1])`; no self loops.
+struct Graph {
+  std::vector<int> offsets;
+  std::vector<int> adjacency;
+  int num_vertices() const { return int(offsets.size()) - 1; }
+};
+
+/// Graph of the elements of a map: two elements are adjacent when they
+/// share a point.
+Graph element_graph(int num_elements, const int *indices, int arity,
+                    int to_size);
+
+/// METIS k-way partition into `parts` parts; returns the part of each vertex.
+std::vector<int> partition_kway(const Graph &graph, int parts,
+                                double imbalance = 1.03);
+
+/// Gibbs-Poole-Stockmeyer ordering (Scotch); returns the new index of each
+/// vertex.
+std::vector<int> order_gps(const Graph &graph);
+
+} // namespace umesh
+
+#endif

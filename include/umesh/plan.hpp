@@ -1,0 +1,89 @@
+#ifndef UMESH_PLAN_HPP
+#define UMESH_PLAN_HPP
+
+// A plan holds what an executor needs that depends on the mesh and not on
+// the data: colourings, permutations, inverse maps, scratch workspaces. It is
+// built once on the host, kept in the execution space's memory and reused by
+// every loop over the same set that increments through the plan's maps.
+
+#include <umesh/error.hpp>
+#include <umesh/exec.hpp>
+#include <umesh/map.hpp>
+#include <umesh/set.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+#include <vector>
+
+namespace umesh {
+
+template <class Exec, class Space = Kokkos::DefaultExecutionSpace> class Plan;
+
+namespace detail {
+
+template <class Space> class PlanBase {
+public:
+  using execution_space = Space;
+  using memory_space = typename Space::memory_space;
+
+  const Set &set() const { return set_; }
+  const Space &space() const { return space_; }
+  /// Seconds the host spent building the plan.
+  double build_seconds() const { return build_seconds_; }
+
+  /// Index of `map` among the plan's maps, or fails naming the loop.
+  template <class MapT>
+  int map_index(const MapT &map, const std::string &loop) const {
+    for (std::size_t i = 0; i < keys_.size(); ++i)
+      if (keys_[i] == map.view().data())
+        return int(i);
+    std::string names;
+    for (const auto &n : names_)
+      names += (names.empty() ? "'" : ", '") + n + "'";
+    fail("loop '", loop, "' increments through map '", map.name(),
+         "', but its plan was built over ", names.empty() ? "no maps" : names,
+         ": pass that map to make_plan");
+  }
+
+protected:
+  template <class... Maps>
+  PlanBase(const Space &space, Set set, const Maps &...maps)
+      : set_(std::move(set)), space_(space) {
+    (add_map(maps), ...);
+  }
+  template <class MapT> void add_map(const MapT &map) {
+    if (map.from() != set_)
+      fail("make_plan: map '", map.name(), "' maps from set '",
+           map.from().name(), "', but the plan is for set '", set_.name(),
+           "'");
+    keys_.push_back(map.view().data());
+    names_.push_back(map.name());
+  }
+
+  Set set_;
+  Space space_;
+  std::vector<const void *> keys_;
+  std::vector<std::string> names_;
+  double build_seconds_ = 0;
+};
+
+template <class MapT>
+std::vector<int> host_indices(const MapT &map) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.view());
+  return std::vector<int>(h.data(), h.data() + h.size());
+}
+
+} // namespace detail
+
+/// Builds the plan executor `Exec` needs to run loops over `set` that
+/// increment through `maps`.
+template <class Space, class Exec, class... Maps>
+Plan<Exec, Space> make_plan(const Space &space, Exec, const Set &set,
+                            const Maps &...maps) {
+  return Plan<Exec, Space>(space, set, maps...);
+}
+
+} // namespace umesh
+
+#endif

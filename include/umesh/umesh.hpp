@@ -1,0 +1,22 @@
+#ifndef UMESH_UMESH_HPP
+#define UMESH_UMESH_HPP
+
+// umesh: race-free, fast loops over unstructured meshes on Kokkos.
+
+#include <umesh/access.hpp>
+#include <umesh/accessor.hpp>
+#include <umesh/colouring.hpp>
+#include <umesh/dat.hpp>
+#include <umesh/error.hpp>
+#include <umesh/exec.hpp>
+#include <umesh/global.hpp>
+#include <umesh/gmsh.hpp>
+#include <umesh/layout.hpp>
+#include <umesh/map.hpp>
+#include <umesh/mesh.hpp>
+#include <umesh/par_loop.hpp>
+#include <umesh/partition.hpp>
+#include <umesh/plan.hpp>
+#include <umesh/set.hpp>
+
+#endif

@@ -1,0 +1,302 @@
+#!/usr/bin/env bash
+# umesh bootstrap: installs what is missing, provides Kokkos when none is
+# installed, builds umesh outside the source tree and runs the main job or the
+# tests. Run `./setup.sh --help` for the commands and options.
+set -euo pipefail
+
+UMESH_SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+KOKKOS_VERSION=3.4.01
+TRILINOS_DEB_VERSION=13.2.0-4
+TRILINOS_TOP=Trilinos-trilinos-release-13-2-0
+KOKKOS_PATCH="$UMESH_SRC/cmake/bootstrap/kokkos-3.4.01-cuda13.patch"
+
+usage() {
+  cat <<'EOF'
+usage: ./setup.sh [options] <command> [-- args for the main job]
+
+commands
+  main           set everything up, build, run the main job (perf/umesh_main)
+  test           set everything up, build, run the whole test suite (ctest)
+  build          set everything up and build, run nothing
+  cuda-check     build the library, tests and main job with the CUDA Kokkos
+                 (compile only: works without a GPU)
+  install-check  install umesh into the cache, then build and run
+                 apps/quickstart against the installed package
+  bundle DIR     write an offline bundle (patched Kokkos source, METIS, Scotch
+                 and GoogleTest .debs) into DIR for machines without network
+
+options
+  --backend host|cuda  Kokkos flavour to build against (default: host =
+                       Serial+OpenMP; cuda = Serial+OpenMP+CUDA)
+  --bundle DIR         take every dependency from an offline bundle, no network
+  --cache DIR          where Kokkos, dependencies and builds are cached
+                       (default: $UMESH_CACHE or ~/.cache/umesh)
+  --cxx-std 17|20      C++ standard (default 17)
+  --jobs N             parallel build jobs (default: number of cores)
+
+environment
+  Kokkos_ROOT          use this installed Kokkos (>= 3.4) instead of building one
+  UMESH_CUDA_ARCH      Kokkos arch option for --backend cuda (default HOPPER90)
+  UMESH_BUILD_TYPE     CMake build type (default Release)
+EOF
+}
+
+log() { printf '[umesh setup] %s\n' "$*" >&2; }
+die() { printf '[umesh setup] error: %s\n' "$*" >&2; exit 1; }
+
+BACKEND="${UMESH_BACKEND:-host}"
+BUNDLE="${UMESH_BUNDLE:-}"
+CACHE="${UMESH_CACHE:-$HOME/.cache/umesh}"
+CXX_STD=17
+JOBS="$(nproc 2>/dev/null || echo 2)"
+COMMAND=""
+BUNDLE_OUT=""
+EXTRA_ARGS=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --backend) BACKEND="$2"; shift 2 ;;
+    --bundle) BUNDLE="$2"; shift 2 ;;
+    --cache) CACHE="$2"; shift 2 ;;
+    --cxx-std) CXX_STD="$2"; shift 2 ;;
+    --jobs) JOBS="$2"; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
+    --) shift; EXTRA_ARGS=("$@"); break ;;
+    main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
+    bundle) COMMAND=bundle; BUNDLE_OUT="${2:-}"; [[ -n "$BUNDLE_OUT" ]] || die "bundle needs a folder: ./setup.sh bundle DIR"; shift 2 ;;
+    *) usage >&2; die "unknown argument '$1'" ;;
+  esac
+done
+[[ -n "$COMMAND" ]] || { usage >&2; die "no command given"; }
+[[ "$COMMAND" == cuda-check ]] && BACKEND=cuda
+case "$BACKEND" in host|cuda) ;; *) die "--backend must be host or cuda, not '$BACKEND'" ;; esac
+case "$CXX_STD" in 17|20) ;; *) die "--cxx-std must be 17 or 20, not '$CXX_STD'" ;; esac
+[[ -z "$BUNDLE" ]] || BUNDLE="$(cd "$BUNDLE" 2>/dev/null && pwd)" || die "bundle folder '$UMESH_BUNDLE$BUNDLE' does not exist"
+mkdir -p "$CACHE"
+CACHE="$(cd "$CACHE" && pwd)"
+CUDA_ARCH="${UMESH_CUDA_ARCH:-HOPPER90}"
+BUILD_TYPE="${UMESH_BUILD_TYPE:-Release}"
+DEPS_PREFIX="$CACHE/deps"          # .debs from a bundle are unpacked here
+CMAKE_PREFIXES=()
+
+have_cmd() { command -v "$1" >/dev/null 2>&1; }
+is_root() { [[ "$(id -u)" == 0 ]]; }
+
+# ---------------------------------------------------------------- packages --
+# Debian packages the build uses; METIS and Scotch are optional for the
+# library but installed so that every feature is built.
+APT_PACKAGES=(cmake ninja-build g++ make patch xz-utils ca-certificates
+              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev gmsh)
+BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev)
+
+missing_packages() {
+  local p missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  echo "${missing[@]:-}"
+}
+
+ensure_packages() {
+  if [[ -n "$BUNDLE" ]]; then
+    # Offline: only a compiler and CMake must already be there.
+    have_cmd cmake || die "cmake not found (the bundle does not carry it)"
+    have_cmd g++ || have_cmd c++ || die "no C++ compiler found"
+    local stamp="$DEPS_PREFIX/.from-$(basename "$BUNDLE")"
+    if [[ ! -f "$stamp" ]]; then
+      log "unpacking the bundle's .debs into $DEPS_PREFIX"
+      mkdir -p "$DEPS_PREFIX"
+      local deb
+      for deb in "$BUNDLE"/debs/*.deb; do dpkg-deb -x "$deb" "$DEPS_PREFIX" 2>/dev/null || dpkg -x "$deb" "$DEPS_PREFIX"; done
+      touch "$stamp"
+    fi
+    CMAKE_PREFIXES+=("$DEPS_PREFIX/usr")
+    return
+  fi
+  have_cmd dpkg-query || { log "not a Debian system: install cmake, a C++17 compiler, GoogleTest, METIS and Scotch yourself"; return; }
+  local missing; missing="$(missing_packages)"
+  [[ -z "$missing" ]] && return
+  if ! is_root; then
+    die "missing Debian packages: $missing
+  install them as root:  apt-get update && apt-get install -y $missing"
+  fi
+  log "installing Debian packages: $missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  # shellcheck disable=SC2086
+  apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+# ------------------------------------------------------------------ kokkos --
+APT_PRIVATE="$CACHE/apt"
+apt_private() {
+  # A private deb-src list so the system's apt sources stay untouched.
+  mkdir -p "$APT_PRIVATE/lists/partial"
+  if [[ ! -f "$APT_PRIVATE/sources.list" ]]; then
+    local uri="http://deb.debian.org/debian"
+    if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+      uri="$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
+    fi
+    echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri bookworm main" >"$APT_PRIVATE/sources.list"
+  fi
+  apt-get -o Dir::Etc::SourceList="$APT_PRIVATE/sources.list" -o Dir::Etc::SourceParts=/dev/null \
+          -o Dir::State::Lists="$APT_PRIVATE/lists" "$@"
+}
+
+# Prints the path of a folder holding the unpatched Kokkos 3.4.01 source.
+kokkos_source_tarball() {
+  local tarball="$CACHE/downloads/kokkos-$KOKKOS_VERSION.tar.gz"
+  if [[ -n "$BUNDLE" ]]; then
+    [[ -f "$BUNDLE/kokkos-$KOKKOS_VERSION.tar.gz" ]] || die "bundle $BUNDLE has no kokkos-$KOKKOS_VERSION.tar.gz"
+    echo "$BUNDLE/kokkos-$KOKKOS_VERSION.tar.gz"; return
+  fi
+  if [[ ! -f "$tarball" ]]; then
+    mkdir -p "$CACHE/downloads"
+    local orig="$CACHE/downloads/trilinos_13.2.0.orig.tar.gz"
+    if [[ ! -f "$orig" ]]; then
+      log "downloading Kokkos $KOKKOS_VERSION inside Debian's trilinos $TRILINOS_DEB_VERSION source package (166 MB)"
+      apt_private update -qq >/dev/null || die "apt-get update for the trilinos source failed"
+      (cd "$CACHE/downloads" && apt_private source -qq --download-only "trilinos=$TRILINOS_DEB_VERSION" >/dev/null 2>&1) \
+        || die "could not download the trilinos source package (needs Debian's registry; offline? use --bundle)"
+    fi
+    log "extracting packages/kokkos"
+    local tmp; tmp="$(mktemp -d "$CACHE/downloads/extract.XXXX")"
+    tar -xzf "$orig" -C "$tmp" "$TRILINOS_TOP/packages/kokkos"
+    mv "$tmp/$TRILINOS_TOP/packages/kokkos" "$tmp/kokkos-$KOKKOS_VERSION"
+    tar -czf "$tarball.part" -C "$tmp" "kokkos-$KOKKOS_VERSION"
+    mv "$tarball.part" "$tarball"
+    rm -rf "$tmp"
+  fi
+  echo "$tarball"
+}
+
+kokkos_prefix() { echo "$CACHE/kokkos-$KOKKOS_VERSION-$BACKEND-cxx$CXX_STD"; }
+
+ensure_kokkos() {
+  if [[ -n "${Kokkos_ROOT:-}" ]]; then
+    log "using the Kokkos in Kokkos_ROOT=$Kokkos_ROOT"
+    CMAKE_PREFIXES+=("$Kokkos_ROOT"); return
+  fi
+  local prefix; prefix="$(kokkos_prefix)"
+  if [[ -f "$prefix/.complete" ]]; then CMAKE_PREFIXES+=("$prefix"); return; fi
+  local tarball; tarball="$(kokkos_source_tarball)"
+  local src="$CACHE/src/kokkos-$KOKKOS_VERSION-patched"
+  if [[ ! -f "$src/.patched" ]]; then
+    rm -rf "$src"; mkdir -p "$CACHE/src"
+    tar -xzf "$tarball" -C "$CACHE/src"
+    mv "$CACHE/src/kokkos-$KOKKOS_VERSION" "$src"
+    log "applying $(basename "$KOKKOS_PATCH")"
+    patch -s -p1 -d "$src" <"$KOKKOS_PATCH"
+    touch "$src/.patched"
+  fi
+  local build="$CACHE/build/kokkos-$BACKEND-cxx$CXX_STD"
+  local args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD="$CXX_STD"
+              -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
+              -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
+  if [[ "$BACKEND" == cuda ]]; then
+    have_cmd nvcc || [[ -x /usr/local/cuda/bin/nvcc ]] || die "--backend cuda needs nvcc (looked in PATH and /usr/local/cuda/bin)"
+    export PATH="$PATH:/usr/local/cuda/bin"
+    args+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON "-DKokkos_ARCH_$CUDA_ARCH=ON"
+           -DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper")
+  fi
+  log "building Kokkos $KOKKOS_VERSION ($BACKEND, C++$CXX_STD) into $prefix"
+  rm -rf "$build"
+  local t0=$SECONDS
+  cmake -S "$src" -B "$build" "${args[@]}" $(generator_args) >"$CACHE/kokkos-$BACKEND-configure.log" 2>&1 \
+    || { tail -30 "$CACHE/kokkos-$BACKEND-configure.log" >&2; die "Kokkos configure failed (log: $CACHE/kokkos-$BACKEND-configure.log)"; }
+  cmake --build "$build" -j "$JOBS" >"$CACHE/kokkos-$BACKEND-build.log" 2>&1 \
+    || { tail -30 "$CACHE/kokkos-$BACKEND-build.log" >&2; die "Kokkos build failed (log: $CACHE/kokkos-$BACKEND-build.log)"; }
+  cmake --install "$build" >/dev/null
+  touch "$prefix/.complete"
+  log "Kokkos built in $((SECONDS - t0)) s"
+  CMAKE_PREFIXES+=("$prefix")
+}
+
+generator_args() { have_cmd ninja && echo "-G Ninja" || true; }
+
+# ------------------------------------------------------------------- umesh --
+umesh_build_dir() {
+  # One build folder per source checkout and flavour, outside the source tree.
+  local key; key="$(printf '%s' "$UMESH_SRC" | cksum | cut -d' ' -f1)"
+  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD"
+}
+
+configure_and_build() {
+  local build; build="$(umesh_build_dir)"
+  local prefix_path; prefix_path="$(IFS=';'; echo "${CMAKE_PREFIXES[*]}")"
+  local args=(-DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DCMAKE_CXX_STANDARD="$CXX_STD" -DCMAKE_PREFIX_PATH="$prefix_path"
+              -DUMESH_ENABLE_TESTS=ON -DUMESH_ENABLE_APPS=ON -DUMESH_ENABLE_PERF=ON
+              -DCMAKE_INSTALL_PREFIX="$CACHE/install/umesh-$BACKEND-cxx$CXX_STD" "$@")
+  if [[ "$BACKEND" == cuda ]]; then
+    export PATH="$PATH:/usr/local/cuda/bin"
+    local wrapper="${Kokkos_ROOT:-$(kokkos_prefix)}/bin/nvcc_wrapper"
+    [[ -x "$wrapper" ]] || die "no nvcc_wrapper at $wrapper"
+    args+=(-DCMAKE_CXX_COMPILER="$wrapper")
+  fi
+  if [[ -n "$BUNDLE" ]]; then
+    args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")
+  fi
+  mkdir -p "$(dirname "$build")"
+  log "configuring umesh in $build"
+  cmake -S "$UMESH_SRC" -B "$build" "${args[@]}" $(generator_args) >"$build.configure.log" 2>&1 \
+    || { mkdir -p "$build"; tail -40 "$build.configure.log" >&2; die "umesh configure failed (log: $build.configure.log)"; }
+  grep -E "^-- umesh:" "$build.configure.log" >&2 || true
+  log "building umesh ($BACKEND, C++$CXX_STD, $JOBS jobs)"
+  cmake --build "$build" -j "$JOBS" >&2 || die "umesh build failed"
+  echo "$build"
+}
+
+write_bundle() {
+  local out="$BUNDLE_OUT"
+  mkdir -p "$out/debs"
+  out="$(cd "$out" && pwd)"
+  local tarball; tarball="$(kokkos_source_tarball)"
+  cp "$tarball" "$out/"
+  (cd "$out/debs" && apt-get download "${BUNDLE_DEBS[@]}" >/dev/null 2>&1) \
+    || { is_root || true; (cd "$out/debs" && apt-get update -qq && apt-get download "${BUNDLE_DEBS[@]}" >/dev/null) \
+         || die "could not download ${BUNDLE_DEBS[*]}"; }
+  cat >"$out/README.txt" <<EOF
+umesh offline bundle, written $(date -u +%Y-%m-%d) by ./setup.sh bundle
+  kokkos-$KOKKOS_VERSION.tar.gz  Kokkos $KOKKOS_VERSION as in Debian's trilinos $TRILINOS_DEB_VERSION source
+                                 (packages/kokkos); umesh applies cmake/bootstrap/$(basename "$KOKKOS_PATCH")
+  debs/                          ${BUNDLE_DEBS[*]} from Debian bookworm
+use: ./setup.sh --bundle $out [--backend cuda] test|main
+EOF
+  log "bundle written to $out ($(du -sh "$out" | cut -f1))"
+}
+
+# -------------------------------------------------------------------- main --
+case "$COMMAND" in
+  bundle) write_bundle; exit 0 ;;
+esac
+
+ensure_packages
+ensure_kokkos
+case "$COMMAND" in
+  build) configure_and_build >/dev/null ;;
+  main)
+    build="$(configure_and_build)"
+    log "running the main job"
+    (cd "$build" && ./perf/umesh_main "${EXTRA_ARGS[@]}")
+    ;;
+  test)
+    build="$(configure_and_build)"
+    log "running the tests"
+    (cd "$build" && OMP_PROC_BIND=false ctest --output-on-failure -j "$JOBS")
+    ;;
+  cuda-check)
+    configure_and_build >/dev/null
+    log "CUDA compile check passed: library, tests and main job built with nvcc (not run)"
+    ;;
+  install-check)
+    build="$(configure_and_build)"
+    cmake --install "$build" >/dev/null
+    prefix="$CACHE/install/umesh-$BACKEND-cxx$CXX_STD"
+    ex="$build-quickstart"
+    prefix_path="$prefix;$(IFS=';'; echo "${CMAKE_PREFIXES[*]}")"
+    cmake -S "$UMESH_SRC/apps/quickstart" -B "$ex" -DCMAKE_PREFIX_PATH="$prefix_path" \
+          -DCMAKE_BUILD_TYPE="$BUILD_TYPE" $(generator_args) >/dev/null || die "quickstart configure against the installed umesh failed"
+    cmake --build "$ex" -j "$JOBS" >/dev/null || die "quickstart build against the installed umesh failed"
+    "$ex/umesh_quickstart"
+    log "install check passed: apps/quickstart built and ran against $prefix"
+    ;;
+esac

@@ -1,0 +1,89 @@
+#include <umesh/colouring.hpp>
+#include <umesh/error.hpp>
+
+#include <cstdint>
+#include <limits>
+
+namespace umesh {
+
+Colouring greedy_colour(int num_elements,
+                        const std::vector<HostConnectivity> &maps) {
+  // Points of all maps in one index space, one range per target set.
+  std::vector<std::int64_t> base;
+  std::int64_t total = 0;
+  {
+    std::vector<std::int64_t> target_base;
+    for (const auto &m : maps) {
+      if (m.target >= int(target_base.size()))
+        target_base.resize(m.target + 1, -1);
+      if (target_base[m.target] < 0) {
+        target_base[m.target] = total;
+        total += m.target_size;
+      }
+    }
+    for (const auto &m : maps)
+      base.push_back(target_base[m.target]);
+  }
+
+  Colouring result;
+  result.colour.assign(num_elements, -1);
+  // Colours are assigned in rounds of 64: a bit mask per point records which
+  // colours of the current round its elements already took.
+  std::vector<std::uint64_t> used(std::size_t(total), 0);
+  int remaining = num_elements;
+  for (int round_base = 0; remaining > 0; round_base += 64) {
+    std::fill(used.begin(), used.end(), 0);
+    int opened = 0; // colours of this round in use so far
+    for (int e = 0; e < num_elements; ++e) {
+      if (result.colour[e] >= 0)
+        continue;
+      std::uint64_t mask = 0;
+      for (std::size_t m = 0; m < maps.size(); ++m)
+        for (int s = 0; s < maps[m].arity; ++s)
+          mask |= used[base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]];
+      int best = -1;
+      int best_size = std::numeric_limits<int>::max();
+      for (int c = 0; c < opened; ++c)
+        if (!(mask >> c & 1u) && result.colour_sizes[round_base + c] < best_size) {
+          best = c;
+          best_size = result.colour_sizes[round_base + c];
+        }
+      if (best < 0) {
+        if (opened == 64)
+          continue; // next round
+        best = opened++;
+        result.colour_sizes.push_back(0);
+      }
+      result.colour[e] = round_base + best;
+      ++result.colour_sizes[round_base + best];
+      --remaining;
+      for (std::size_t m = 0; m < maps.size(); ++m)
+        for (int s = 0; s < maps[m].arity; ++s)
+          used[base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]] |=
+              std::uint64_t(1) << best;
+    }
+  }
+  return result;
+}
+
+InverseMap invert_map(int num_elements, const int *indices, int arity,
+                      int to_size) {
+  InverseMap inv;
+  inv.offsets.assign(std::size_t(to_size) + 1, 0);
+  const std::size_t n = std::size_t(num_elements) * arity;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (indices[i] < 0 || indices[i] >= to_size)
+      detail::fail("invert_map: entry ", i, " is ", indices[i],
+                   ", outside [0, ", to_size, ")");
+    ++inv.offsets[indices[i] + 1];
+  }
+  for (int p = 0; p < to_size; ++p)
+    inv.offsets[p + 1] += inv.offsets[p];
+  inv.entries.resize(n);
+  std::vector<int> fill(inv.offsets.begin(), inv.offsets.end() - 1);
+  for (std::size_t i = 0; i < n; ++i)
+    inv.entries[fill[indices[i]]++] = int(i);
+  return inv;
+}
+
+} // namespace umesh

@@ -1,0 +1,110 @@
+// Bad input: each case throws umesh::Error naming the object and the value.
+#include "test_main.hpp"
+
+#include <string>
+
+namespace {
+using namespace umesh;
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+
+// Runs f, expects umesh::Error whose message contains every fragment.
+template <class F> void expect_error(F &&f, std::initializer_list<const char *> fragments) {
+  try {
+    f();
+    ADD_FAILURE() << "no umesh::Error thrown";
+  } catch (const Error &e) {
+    const std::string msg = e.what();
+    for (const char *frag : fragments)
+      EXPECT_NE(msg.find(frag), std::string::npos) << "message: " << msg << "\nmissing: " << frag;
+  }
+}
+
+struct Inc1 {
+  template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1; }
+};
+struct ReadInc {
+  template <class A, class B> KOKKOS_INLINE_FUNCTION void operator()(A a, B b) const {
+    b(0) += a(0);
+  }
+};
+
+TEST(Errors, MapEntryOutsideToSet) {
+  Set e("edges", 3), n("nodes", 4);
+  expect_error([&] { Map<Mem>("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 3, 4}); },
+               {"pedge", "element 2", "slot 1", "points at 4", "nodes", "size 4"});
+  expect_error([&] { Map<Mem>("pedge", e, n, 2, std::vector<int>{0, -1, 1, 2, 3, 0}); }, {"pedge", "-1"});
+}
+
+TEST(Errors, MapArityAndSizeMismatch) {
+  Set e("edges", 3), n("nodes", 4);
+  expect_error([&] { Map<Mem>("pedge", e, n, 2, std::vector<int>{0, 1, 2}); }, {"pedge", "needs 6", "got 3"});
+  expect_error([&] { Map<Mem>("pedge", e, n, 0, std::vector<int>{}); }, {"pedge", "arity 0"});
+  Map<Mem>::view_type v("v", 3, 3);
+  expect_error([&] { Map<Mem>("pedge", e, n, 2, v); }, {"pedge", "arity 2", "3 columns"});
+  Map<Mem>::view_type w("w", 5, 2);
+  expect_error([&] { Map<Mem>("pedge", e, n, 2, w); }, {"pedge", "5 rows", "edges", "size 3"});
+}
+
+TEST(Errors, SetAndDatSizes) {
+  expect_error([] { Set("cells", -1); }, {"cells", "-1"});
+  Set c("cells", 4);
+  Dat<double, 2, AoS, Mem>::view_type v("v", 5);
+  expect_error([&] { Dat<double, 2, AoS, Mem>(c, "q", v); }, {"q", "5 rows", "cells", "size 4"});
+}
+
+TEST(Errors, DatOnWrongSetForItsMap) {
+  Set e("edges", 3), n("nodes", 4), c("cells", 4);
+  Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Dat<double, 1, AoS, Mem> q(c, "q"), x(n, "x");
+  expect_error(
+      [&] { par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(q, pedge, 0), inc(x, pedge, 1)); },
+      {"loop 'loop'", "argument 0", "dat 'q'", "cells", "pedge", "nodes"});
+  // An increment through a map whose to-set is not the dat's set.
+  expect_error(
+      [&] { par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(x, pedge, 0), inc(q, pedge, 1)); },
+      {"argument 1", "inc", "dat 'q'", "cells", "pedge", "nodes"});
+}
+
+TEST(Errors, DirectDatOnOtherSetAndMapFromOtherSet) {
+  Set e("edges", 3), n("nodes", 4), f("faces", 3);
+  Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Dat<double, 1, AoS, Mem> x(n, "x"), w(f, "w");
+  expect_error([&] { par_loop(Space(), exec::Serial{}, e, "loop", Inc1{}, inc(w)); },
+               {"dat 'w'", "faces", "edges"});
+  expect_error([&] { par_loop(Space(), exec::Serial{}, f, "loop", Inc1{}, inc(x, pedge, 0)); },
+               {"map 'pedge'", "edges", "faces"});
+}
+
+TEST(Errors, SlotOutOfRange) {
+  Set e("edges", 3), n("nodes", 4);
+  Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Dat<double, 1, AoS, Mem> x(n, "x");
+  expect_error([&] { par_loop(Space(), exec::Atomic{}, e, "loop", Inc1{}, inc(x, pedge, 2)); },
+               {"slot 2", "pedge", "arity is 2"});
+}
+
+TEST(Errors, PlanWithoutTheIncrementedMap) {
+  Set e("edges", 3), n("nodes", 4);
+  Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Map<Mem> other("other", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Dat<double, 1, AoS, Mem> x(n, "x");
+  auto colour = make_plan(Space(), exec::GlobalColour{}, e, other);
+  expect_error([&] { par_loop(exec::GlobalColour{}, colour, "loop", Inc1{}, inc(x, pedge, 0)); },
+               {"loop 'loop'", "pedge", "'other'", "make_plan"});
+  auto gather = make_plan(Space(), exec::Gather{}, e);
+  expect_error([&] { par_loop(exec::Gather{}, gather, "loop", Inc1{}, inc(x, pedge, 0)); },
+               {"pedge", "no maps"});
+  Set f("faces", 2);
+  Map<Mem> fmap("fmap", f, n, 1, std::vector<int>{0, 1});
+  expect_error([&] { make_plan(Space(), exec::Gather{}, e, fmap); }, {"fmap", "faces", "edges"});
+}
+
+TEST(Errors, PlanForAnotherSet) {
+  Set e("edges", 3), f("faces", 3), n("nodes", 4);
+  Dat<double, 1, AoS, Mem> w(f, "w");
+  auto plan = make_plan(Space(), exec::Atomic{}, e);
+  expect_error([&] { par_loop(exec::Atomic{}, plan, "loop", Inc1{}, inc(w)); }, {"'w'", "faces", "edges"});
+}
+
+} // namespace

@@ -1,0 +1,262 @@
+// Every executor, on every enabled execution space and both layouts, against
+// the serial reference on the same random inputs.
+#include "test_main.hpp"
+
+namespace {
+
+using namespace umesh;
+using umesh::test::List;
+
+template <class S, class E, class L> struct Config {
+  using space = S;
+  using exec = E;
+  using layout = L;
+  using mem = typename S::memory_space;
+};
+
+template <class S> using ConfigsFor =
+    List<Config<S, exec::Serial, AoS>, Config<S, exec::Serial, SoA>, Config<S, exec::Atomic, AoS>,
+         Config<S, exec::Atomic, SoA>, Config<S, exec::Gather, AoS>, Config<S, exec::Gather, SoA>,
+         Config<S, exec::GlobalColour, AoS>, Config<S, exec::GlobalColour, SoA>,
+         Config<S, exec::ScatterView, AoS>, Config<S, exec::ScatterView, SoA>>;
+template <class L> struct Expand;
+template <class... S> struct Expand<List<S...>> {
+  using type = typename test::Cat<ConfigsFor<S>..., List<>>::type;
+};
+using Configs = typename test::ToTypes<typename Expand<test::Spaces>::type>::type;
+
+// A res_calc-like edge kernel: reads node coordinates and cell states through
+// two maps, increments both cells, reads a direct edge weight and reduces.
+struct EdgeKernel {
+  template <class W, class X, class Q, class A, class R, class G1, class G2, class G3>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, X x1, X x2, Q q1, Q q2, A a1, A a2, R r1, R r2,
+                                         G1 sum, G2 mn, G3 mx) const {
+    const double dx = x1(0) - x2(0), dy = x1(1) - x2(1);
+    for (int k = 0; k < 4; ++k) {
+      const double f = w(0) * (q1(k) * dy - q2(k) * dx) + 0.5 * (a1(0) + a2(0)) * (q1(k) - q2(k));
+      r1(k) += f;
+      r2(k) -= f;
+      sum(k % 2) += f * f;
+    }
+    const double lo = a1(0) - a2(0), hi = q1(3) * q2(2);
+    mn(0) = lo < mn(0) ? lo : mn(0);
+    mx(0) = hi > mx(0) ? hi : mx(0);
+  }
+};
+
+// Random map of arity 4 into a small set (heavy contention); increments two
+// dats, one of them twice through the same slot; direct rw, write and inc.
+struct ScatterKernel {
+  template <class D, class W, class I, class P, class A, class B>
+  KOKKOS_INLINE_FUNCTION void operator()(D d, W w, I di, P p0, P p3, A a0, A a1, A a2, A a3, B b2,
+                                         B b2again) const {
+    const double s = d(0) + 2 * d(1) + p0(0) - p3(1);
+    for (int k = 0; k < 3; ++k) {
+      a0(k) += s * (k + 1);
+      a1(k) += s - k;
+      a2(k) -= 0.5 * s;
+      a3(k) += d(1) * p3(k);
+    }
+    b2(0) += s;
+    b2again(0) += 2 * d(0);
+    d(0) = d(0) * 0.5 + s;
+    d(1) -= 1.0;
+    w(0) = s * s;
+    di(0) += 3 * s;
+  }
+};
+
+template <class C> class Executors : public ::testing::Test {
+protected:
+  using Space = typename C::space;
+  using Mem = typename C::mem;
+  using L = typename C::layout;
+  template <int D> using DatT = Dat<double, D, L, Mem>;
+
+  template <class E, class... Maps> auto plan(const Set &set, const Maps &...maps) {
+    return make_plan(Space(), E{}, set, maps...);
+  }
+};
+TYPED_TEST_SUITE(Executors, Configs);
+
+TYPED_TEST(Executors, EdgeKernelMatchesSerialOnShuffledQuadMesh) {
+  using Mem = typename TestFixture::Mem;
+  using E = typename TypeParam::exec;
+  const QuadMesh m = make_quad_mesh(37, 23, {true, 7});
+  Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  typename TestFixture::template DatT<1> w(m.edges, "w"), adt(m.cells, "adt");
+  typename TestFixture::template DatT<2> x(m.nodes, "x");
+  typename TestFixture::template DatT<4> q(m.cells, "q"), res(m.cells, "res"), ref(m.cells, "ref");
+  test::randomise(w, 1);
+  test::randomise(adt, 2, 0.1, 2);
+  test::randomise(x, 3);
+  test::randomise(q, 4);
+  test::randomise(res, 5); // increments land on random values, never zeros
+  copy_values(ref, res);
+
+  auto run = [&](auto exec, auto &plan, auto &out, Global<double, 2> &sum, Global<double> &mn,
+                 Global<double> &mx) {
+    par_loop(exec, plan, "edge", EdgeKernel{}, read(w), read(x, pedge, 0), read(x, pedge, 1),
+             read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0), read(adt, pecell, 1),
+             inc(out, pecell, 0), inc(out, pecell, 1), reduce_sum(sum), reduce_min(mn),
+             reduce_max(mx));
+  };
+  Global<double, 2> sum_ref("sum", 1.5), sum("sum", 1.5);
+  Global<double> mn_ref("min", 0.25), mn("min", 0.25), mx_ref("max", -1.0), mx("max", -1.0);
+  auto serial = this->template plan<exec::Serial>(m.edges);
+  run(exec::Serial{}, serial, ref, sum_ref, mn_ref, mx_ref);
+  auto p = this->template plan<E>(m.edges, pecell);
+  run(E{}, p, res, sum, mn, mx);
+  EXPECT_LT(test::max_rel_err(res, ref), 1e-12);
+  for (int k = 0; k < 2; ++k)
+    EXPECT_NEAR(sum[k], sum_ref[k], 1e-10 * std::fabs(sum_ref[k]));
+  EXPECT_EQ(mn.value(), mn_ref.value());
+  EXPECT_EQ(mx.value(), mx_ref.value());
+  EXPECT_LT(mn.value(), 0.25); // the loop did reach the globals
+  EXPECT_GT(mx.value(), 0.0);
+
+  // A second run through the same plan (cached workspaces) adds again.
+  run(E{}, p, res, sum, mn, mx);
+  run(exec::Serial{}, serial, ref, sum_ref, mn_ref, mx_ref);
+  EXPECT_LT(test::max_rel_err(res, ref), 1e-12);
+}
+
+TYPED_TEST(Executors, SerialReferenceMatchesPlainHostLoop) {
+  using Mem = typename TestFixture::Mem;
+  if (!std::is_same<typename TypeParam::exec, exec::Serial>::value)
+    GTEST_SKIP() << "checks the reference itself";
+  const QuadMesh m = make_quad_mesh(9, 7, {true, 3});
+  Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  typename TestFixture::template DatT<1> w(m.edges, "w"), adt(m.cells, "adt");
+  typename TestFixture::template DatT<2> x(m.nodes, "x");
+  typename TestFixture::template DatT<4> q(m.cells, "q"), res(m.cells, "res");
+  test::randomise(w, 11);
+  test::randomise(adt, 12);
+  test::randomise(x, 13);
+  test::randomise(q, 14);
+  test::randomise(res, 15);
+  auto hw = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), w.view());
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), adt.view());
+  auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  auto hq = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q.view());
+  auto expect = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), res.view());
+  double sum[2] = {0, 0};
+  for (int e = 0; e < m.edges.size(); ++e) {
+    const int n1 = m.edge_nodes[2 * e], n2 = m.edge_nodes[2 * e + 1];
+    const int c1 = m.edge_cells[2 * e], c2 = m.edge_cells[2 * e + 1];
+    const double dx = hx(n1, 0) - hx(n2, 0), dy = hx(n1, 1) - hx(n2, 1);
+    for (int k = 0; k < 4; ++k) {
+      const double f = hw(e, 0) * (hq(c1, k) * dy - hq(c2, k) * dx) +
+                       0.5 * (ha(c1, 0) + ha(c2, 0)) * (hq(c1, k) - hq(c2, k));
+      expect(c1, k) += f;
+      expect(c2, k) -= f;
+      sum[k % 2] += f * f;
+    }
+  }
+  Global<double, 2> g("sum");
+  Global<double> mn("min", 1e300), mx("max", -1e300);
+  par_loop(typename TestFixture::Space(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(w), read(x, pedge, 0),
+           read(x, pedge, 1), read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0),
+           read(adt, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1), reduce_sum(g),
+           reduce_min(mn), reduce_max(mx));
+  auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), res.view());
+  for (int c = 0; c < m.cells.size(); ++c)
+    for (int k = 0; k < 4; ++k)
+      EXPECT_NEAR(got(c, k), expect(c, k), 1e-12);
+  EXPECT_NEAR(g[0], sum[0], 1e-10 * sum[0]);
+  EXPECT_NEAR(g[1], sum[1], 1e-10 * sum[1]);
+}
+
+TYPED_TEST(Executors, RandomArity4MapWithRepeatedSlotsAndDirectArgs) {
+  using Mem = typename TestFixture::Mem;
+  using E = typename TypeParam::exec;
+  Set elems("elems", 3001), pts("pts", 97);
+  Map<Mem> map("random4", elems, pts, 4, make_random_connectivity(elems, pts, 4, 99));
+  typename TestFixture::template DatT<2> d(elems, "d"), d_ref(elems, "d_ref");
+  typename TestFixture::template DatT<1> w(elems, "w"), w_ref(elems, "w_ref"), di(elems, "di"),
+      di_ref(elems, "di_ref"), b(pts, "b"), b_ref(pts, "b_ref");
+  typename TestFixture::template DatT<3> p(pts, "p"), a(pts, "a"), a_ref(pts, "a_ref");
+  test::randomise(d, 21);
+  copy_values(d_ref, d);
+  test::poison(w); // written: every element must be
+  test::poison(w_ref);
+  test::randomise(di, 22);
+  copy_values(di_ref, di);
+  test::randomise(p, 23);
+  test::randomise(a, 24);
+  copy_values(a_ref, a);
+  test::randomise(b, 25);
+  copy_values(b_ref, b);
+  auto serial = this->template plan<exec::Serial>(elems);
+  par_loop(exec::Serial{}, serial, "scatter", ScatterKernel{}, rw(d_ref), write(w_ref), inc(di_ref),
+           read(p, map, 0), read(p, map, 3), inc(a_ref, map, 0), inc(a_ref, map, 1),
+           inc(a_ref, map, 2), inc(a_ref, map, 3), inc(b_ref, map, 2), inc(b_ref, map, 2));
+  auto plan = this->template plan<E>(elems, map);
+  par_loop(E{}, plan, "scatter", ScatterKernel{}, rw(d), write(w), inc(di), read(p, map, 0),
+           read(p, map, 3), inc(a, map, 0), inc(a, map, 1), inc(a, map, 2), inc(a, map, 3),
+           inc(b, map, 2), inc(b, map, 2));
+  EXPECT_LT(test::max_rel_err(a, a_ref), 1e-11);
+  EXPECT_LT(test::max_rel_err(b, b_ref), 1e-11);
+  EXPECT_LT(test::max_rel_err(d, d_ref), 1e-14);
+  EXPECT_LT(test::max_rel_err(w, w_ref), 1e-14);
+  EXPECT_LT(test::max_rel_err(di, di_ref), 1e-14);
+}
+
+// miniAero's shape: faces increment a 5-component flux of both cells.
+struct FaceKernel {
+  template <class N, class U, class F>
+  KOKKOS_INLINE_FUNCTION void operator()(N n, U ul, U ur, F fl, F fr) const {
+    const double un = ul(1) * n(0) + ul(2) * n(1) + ul(3) * n(2);
+    for (int k = 0; k < 5; ++k) {
+      const double f = 0.5 * (ul(k) + ur(k)) * un - 0.1 * (ur(k) - ul(k));
+      fl(k) -= f;
+      fr(k) += f;
+    }
+  }
+};
+
+TYPED_TEST(Executors, FaceKernelMatchesSerialOnShuffledHexMesh) {
+  using Mem = typename TestFixture::Mem;
+  using E = typename TypeParam::exec;
+  const HexMesh m = make_hex_mesh(9, 7, 5, {true, 5});
+  Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+  typename TestFixture::template DatT<3> nrm(m.faces, "n");
+  typename TestFixture::template DatT<5> u(m.cells, "u"), f(m.cells, "f"), f_ref(m.cells, "f_ref");
+  test::randomise(nrm, 31);
+  test::randomise(u, 32);
+  test::randomise(f, 33);
+  copy_values(f_ref, f);
+  auto serial = this->template plan<exec::Serial>(m.faces);
+  par_loop(exec::Serial{}, serial, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1),
+           inc(f_ref, fc, 0), inc(f_ref, fc, 1));
+  auto plan = this->template plan<E>(m.faces, fc);
+  par_loop(E{}, plan, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1),
+           inc(f, fc, 0), inc(f, fc, 1));
+  EXPECT_LT(test::max_rel_err(f, f_ref), 1e-12);
+}
+
+struct CountKernel {
+  template <class A, class G> KOKKOS_INLINE_FUNCTION void operator()(A a, G g) const {
+    a(0) += 1;
+    g(0) += 1;
+  }
+};
+
+TYPED_TEST(Executors, EmptySetDoesNothing) {
+  using E = typename TypeParam::exec;
+  Set none("none", 0), pts("pts", 4);
+  Map<typename TestFixture::Mem> map("empty", none, pts, 3, std::vector<int>{});
+  typename TestFixture::template DatT<1> a(pts, "a");
+  test::randomise(a, 41);
+  typename TestFixture::template DatT<1> before(pts, "before");
+  copy_values(before, a);
+  auto plan = this->template plan<E>(none, map);
+  Global<double> count("count", 5.0);
+  par_loop(E{}, plan, "nothing", CountKernel{}, inc(a, map, 1), reduce_sum(count));
+  EXPECT_EQ(count.value(), 5.0);
+  EXPECT_EQ(test::max_rel_err(a, before), 0.0);
+}
+
+} // namespace
