@@ -38,6 +38,7 @@ environment
   Kokkos_ROOT          use this installed Kokkos (>= 3.4) instead of building one
   UMESH_CUDA_ARCH      Kokkos arch option for --backend cuda (default HOPPER90)
   UMESH_BUILD_TYPE     CMake build type (default Release)
+  UMESH_WARNINGS_AS_ERRORS=ON  compile umesh with -Werror (host builds; CI sets it)
 EOF
 }
 
@@ -231,6 +232,10 @@ configure_and_build() {
     local wrapper="${Kokkos_ROOT:-$(kokkos_prefix)}/bin/nvcc_wrapper"
     [[ -x "$wrapper" ]] || die "no nvcc_wrapper at $wrapper"
     args+=(-DCMAKE_CXX_COMPILER="$wrapper")
+  fi
+  # Warnings fail the host build in CI (nvcc's own warnings are not ours to fix).
+  if [[ "${UMESH_WARNINGS_AS_ERRORS:-OFF}" == ON && "$BACKEND" == host ]]; then
+    args+=(-DUMESH_WARNINGS_AS_ERRORS=ON)
   fi
   if [[ -n "$BUNDLE" ]]; then
     args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")

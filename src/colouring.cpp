@@ -6,64 +6,74 @@
 
 namespace umesh {
 
-Colouring greedy_colour(int num_elements,
-                        const std::vector<HostConnectivity> &maps) {
-  // Points of all maps in one index space, one range per target set.
-  std::vector<std::int64_t> base;
-  std::int64_t total = 0;
-  {
-    std::vector<std::int64_t> target_base;
-    for (const auto &m : maps) {
-      if (m.target >= int(target_base.size()))
-        target_base.resize(m.target + 1, -1);
-      if (target_base[m.target] < 0) {
-        target_base[m.target] = total;
-        total += m.target_size;
-      }
-    }
-    for (const auto &m : maps)
-      base.push_back(target_base[m.target]);
-  }
-
+Colouring colour_items(int num_items, const std::vector<int> &offsets,
+                       const std::vector<int> &points, int num_points, bool balanced) {
   Colouring result;
-  result.colour.assign(num_elements, -1);
-  // Colours are assigned in rounds of 64: a bit mask per point records which
-  // colours of the current round its elements already took.
-  std::vector<std::uint64_t> used(std::size_t(total), 0);
-  int remaining = num_elements;
+  result.colour.assign(num_items, -1);
+  // Rounds of 64 colours: a bit mask per point holds the colours of the
+  // current round its items took.
+  std::vector<std::uint64_t> used(std::size_t(num_points), 0);
+  int remaining = num_items;
   for (int round_base = 0; remaining > 0; round_base += 64) {
-    std::fill(used.begin(), used.end(), 0);
-    int opened = 0; // colours of this round in use so far
-    for (int e = 0; e < num_elements; ++e) {
-      if (result.colour[e] >= 0)
+    if (round_base > 0)
+      std::fill(used.begin(), used.end(), 0);
+    int opened = 0;
+    for (int i = 0; i < num_items; ++i) {
+      if (result.colour[i] >= 0)
         continue;
       std::uint64_t mask = 0;
-      for (std::size_t m = 0; m < maps.size(); ++m)
-        for (int s = 0; s < maps[m].arity; ++s)
-          mask |= used[base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]];
+      for (int j = offsets[i]; j < offsets[i + 1]; ++j)
+        mask |= used[points[j]];
       int best = -1;
-      int best_size = std::numeric_limits<int>::max();
-      for (int c = 0; c < opened; ++c)
-        if (!(mask >> c & 1u) && result.colour_sizes[round_base + c] < best_size) {
-          best = c;
-          best_size = result.colour_sizes[round_base + c];
-        }
+      if (balanced) {
+        int best_size = std::numeric_limits<int>::max();
+        for (int c = 0; c < opened; ++c)
+          if (!(mask >> c & 1u) && result.colour_sizes[round_base + c] < best_size) {
+            best = c;
+            best_size = result.colour_sizes[round_base + c];
+          }
+      } else {
+        for (int c = 0; c < opened && best < 0; ++c)
+          if (!(mask >> c & 1u))
+            best = c;
+      }
       if (best < 0) {
         if (opened == 64)
           continue; // next round
         best = opened++;
         result.colour_sizes.push_back(0);
       }
-      result.colour[e] = round_base + best;
+      result.colour[i] = round_base + best;
       ++result.colour_sizes[round_base + best];
       --remaining;
-      for (std::size_t m = 0; m < maps.size(); ++m)
-        for (int s = 0; s < maps[m].arity; ++s)
-          used[base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]] |=
-              std::uint64_t(1) << best;
+      for (int j = offsets[i]; j < offsets[i + 1]; ++j)
+        used[points[j]] |= std::uint64_t(1) << best;
     }
   }
   return result;
+}
+
+Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &maps) {
+  // Points of all maps in one index space, one range per target set.
+  std::vector<int> target_base, base;
+  int total = 0;
+  for (const auto &m : maps) {
+    if (m.target >= int(target_base.size()))
+      target_base.resize(m.target + 1, -1);
+    if (target_base[m.target] < 0) {
+      target_base[m.target] = total;
+      total += m.target_size;
+    }
+    base.push_back(target_base[m.target]);
+  }
+  std::vector<int> offsets(std::size_t(num_elements) + 1, 0), points;
+  for (int e = 0; e < num_elements; ++e) {
+    for (std::size_t m = 0; m < maps.size(); ++m)
+      for (int s = 0; s < maps[m].arity; ++s)
+        points.push_back(base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]);
+    offsets[e + 1] = int(points.size());
+  }
+  return colour_items(num_elements, offsets, points, total, true);
 }
 
 InverseMap invert_map(int num_elements, const int *indices, int arity,

@@ -18,7 +18,8 @@ template <class S> using ConfigsFor =
     List<Config<S, exec::Serial, AoS>, Config<S, exec::Serial, SoA>, Config<S, exec::Atomic, AoS>,
          Config<S, exec::Atomic, SoA>, Config<S, exec::Gather, AoS>, Config<S, exec::Gather, SoA>,
          Config<S, exec::GlobalColour, AoS>, Config<S, exec::GlobalColour, SoA>,
-         Config<S, exec::ScatterView, AoS>, Config<S, exec::ScatterView, SoA>>;
+         Config<S, exec::ScatterView, AoS>, Config<S, exec::ScatterView, SoA>,
+         Config<S, exec::Hierarchical, AoS>, Config<S, exec::Hierarchical, SoA>>;
 template <class L> struct Expand;
 template <class... S> struct Expand<List<S...>> {
   using type = typename test::Cat<ConfigsFor<S>..., List<>>::type;
@@ -73,8 +74,13 @@ protected:
   using L = typename C::layout;
   template <int D> using DatT = Dat<double, D, L, Mem>;
 
+  // Hierarchical with small blocks, so that even these meshes have many
+  // blocks and block colours.
   template <class E, class... Maps> auto plan(const Set &set, const Maps &...maps) {
-    return make_plan(Space(), E{}, set, maps...);
+    if constexpr (std::is_same<E, exec::Hierarchical>::value)
+      return make_plan(Space(), exec::Hierarchical{}.with_block_size(64), set, maps...);
+    else
+      return make_plan(Space(), E{}, set, maps...);
   }
 };
 TYPED_TEST_SUITE(Executors, Configs);

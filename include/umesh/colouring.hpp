@@ -30,6 +30,12 @@ struct Colouring {
 Colouring greedy_colour(int num_elements,
                         const std::vector<HostConnectivity> &maps);
 
+/// Colours the items of a CSR list of points (`points[offsets[i]..offsets[i+1])`)
+/// so that no two items of one colour share a point. `balanced`: least-used
+/// admissible colour among those opened so far; otherwise smallest free colour.
+Colouring colour_items(int num_items, const std::vector<int> &offsets,
+                       const std::vector<int> &points, int num_points, bool balanced);
+
 /// For every point p of the to-set, the (element * arity + slot) entries that
 /// reference it: `entries[offsets[p] .. offsets[p+1])`, in element order.
 struct InverseMap {

@@ -31,6 +31,43 @@ struct ScatterView {
   static constexpr const char *name = "scatterview";
 };
 
+/// What the hierarchical executor caches in team scratch (GPU shared memory).
+enum class Staging {
+  all,        ///< every argument read or incremented through a staged map
+  increments, ///< only increments; indirect reads go to global memory
+  none        ///< nothing: increments go to global memory thread colour by colour
+};
+
+/// Hierarchical colouring: elements in blocks of at most `block_size`; blocks
+/// coloured (one launch per block colour, one team per block, one thread per
+/// element); a block stages its indirect data in team scratch, runs the
+/// kernel into thread-private buffers, applies them to scratch thread colour
+/// by thread colour between barriers, then adds its increments to global
+/// memory once.
+struct Hierarchical {
+  static constexpr const char *name = "hierarchical";
+  int block_size = 256;
+  Staging staging = Staging::all;
+  /// When a loop's scratch does not fit the team's budget: false (default)
+  /// throws an Error giving both numbers and what would fit; true falls back
+  /// to increments-only staging, then to no staging, and records that in the
+  /// plan's summary.
+  bool allow_fallback = false;
+
+  Hierarchical &with_block_size(int b) { return block_size = b, *this; }
+  Hierarchical &with_staging(Staging s) { return staging = s, *this; }
+  Hierarchical &with_fallback(bool f = true) { return allow_fallback = f, *this; }
+};
+
+inline const char *staging_name(Staging s) {
+  switch (s) {
+  case Staging::all: return "all";
+  case Staging::increments: return "inc";
+  case Staging::none: return "none";
+  }
+  return "?";
+}
+
 } // namespace umesh::exec
 
 #endif

@@ -5,6 +5,7 @@
 #include <umesh/detail/executor_colour.hpp>
 #include <umesh/detail/executor_direct.hpp>
 #include <umesh/detail/executor_gather.hpp>
+#include <umesh/detail/executor_hierarchical.hpp>
 #include <umesh/detail/executor_scatter.hpp>
 #include <umesh/plan.hpp>
 
@@ -16,12 +17,14 @@ namespace umesh {
 /// Runs `kernel` once for every element of the plan's set, under executor
 /// `Exec`. The kernel receives one accessor per argument, in order.
 /// Arguments are validated first; an invalid one throws umesh::Error.
+/// The executor tag carries per-loop options (the hierarchical executor's
+/// staging and fallback); mesh-dependent ones (block size) are the plan's.
 template <class Exec, class Space, class Kernel, class... Args>
-void par_loop(Exec, Plan<Exec, Space> &plan, const std::string &name,
+void par_loop(const Exec &exec, Plan<Exec, Space> &plan, const std::string &name,
               const Kernel &kernel, const Args &...args) {
   detail::validate_all({name, plan.set()}, args...);
   Kokkos::Profiling::pushRegion("umesh::par_loop::" + name);
-  plan.run(name, kernel, args...);
+  plan.run(exec, name, kernel, args...);
   Kokkos::Profiling::popRegion();
 }
 

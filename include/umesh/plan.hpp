@@ -14,11 +14,20 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace umesh {
 
 template <class Exec, class Space = Kokkos::DefaultExecutionSpace> class Plan;
+
+/// Marks a map that loops only read through: the hierarchical executor stages
+/// its points but colours only over the maps that are incremented through.
+/// Other executors ignore it.
+template <class MemorySpace> struct ReadOnlyMap {
+  Map<MemorySpace> map;
+};
+template <class M> ReadOnlyMap<M> read_only(const Map<M> &map) { return {map}; }
 
 namespace detail {
 
@@ -52,6 +61,11 @@ protected:
       : set_(std::move(set)), space_(space) {
     (add_map(maps), ...);
   }
+  template <class M> void add_map(const ReadOnlyMap<M> &ro) {
+    if (ro.map.from() != set_)
+      fail("make_plan: map '", ro.map.name(), "' maps from set '", ro.map.from().name(),
+           "', but the plan is for set '", set_.name(), "'");
+  }
   template <class MapT> void add_map(const MapT &map) {
     if (map.from() != set_)
       fail("make_plan: map '", map.name(), "' maps from set '",
@@ -67,6 +81,9 @@ protected:
   std::vector<std::string> names_;
   double build_seconds_ = 0;
 };
+
+template <class T> struct is_read_only : std::false_type {};
+template <class M> struct is_read_only<ReadOnlyMap<M>> : std::true_type {};
 
 template <class MapT>
 std::vector<int> host_indices(const MapT &map) {

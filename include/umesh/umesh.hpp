@@ -5,6 +5,7 @@
 
 #include <umesh/access.hpp>
 #include <umesh/accessor.hpp>
+#include <umesh/block_plan.hpp>
 #include <umesh/colouring.hpp>
 #include <umesh/dat.hpp>
 #include <umesh/error.hpp>
@@ -13,6 +14,7 @@
 #include <umesh/gmsh.hpp>
 #include <umesh/layout.hpp>
 #include <umesh/map.hpp>
+#include <umesh/math.hpp>
 #include <umesh/mesh.hpp>
 #include <umesh/par_loop.hpp>
 #include <umesh/partition.hpp>

@@ -13,6 +13,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace umesh::detail {
 
@@ -66,13 +67,21 @@ auto to_device(IncPolicy &, const DirectArg<A, Dat<T, D, L, M>> &a) {
   return DirectDev<A, T, D, L>{{}, dat_ptr(a.dat)};
 }
 
+// Executors that stage indirect reads say so with `stages_reads = true`.
+template <class P, class = void> struct stages_reads : std::false_type {};
+template <class P>
+struct stages_reads<P, std::void_t<decltype(P::stages_reads)>>
+    : std::integral_constant<bool, P::stages_reads> {};
+
 template <class Space, class IncPolicy, Access A, class T, int D, class L,
           class M, class MM>
 auto to_device(IncPolicy &policy,
                const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
   check_space<Space, M>();
   check_space<Space, MM>();
-  if constexpr (A == Access::read) {
+  if constexpr (A == Access::read && stages_reads<IncPolicy>::value) {
+    return policy.read(a);
+  } else if constexpr (A == Access::read) {
     DatPtr<const T, D, L> p{a.dat.view().data(), a.dat.size()};
     return IndirectReadDev<const T, D, L>{{}, p, a.map.view().data(),
                                           a.map.arity(), a.slot};

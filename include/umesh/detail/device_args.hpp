@@ -41,18 +41,32 @@ DatPtr<T, Dim, L> dat_ptr(const Dat<T, Dim, L, M> &d) {
   return {d.view().data(), d.size()};
 }
 
+// Where a device argument is bound: the element, and for team executors the
+// thread's slot in its block and the team's scratch.
+struct ElementCtx {
+  int e;
+};
+struct TeamCtx {
+  int e; // element
+  int i; // position in the plan's block order
+  int b; // block
+  char *scratch;
+};
+
 // Shared no-op hooks for arguments without storage or reduction.
 struct NoHooks {
   using storage_type = Empty;
   using reduce_type = Empty;
-  KOKKOS_INLINE_FUNCTION void finish(int, Empty &) const {}
+  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &, Empty &) const {}
   KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
   template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
 };
 
 template <Access A, class T, int Dim, class Layout> struct DirectDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
-  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    const int e = ctx.e;
     if constexpr (A == Access::read)
       return ReadAccessor<T, Layout>{dat.at(e), dat.stride()};
     else if constexpr (A == Access::inc)
@@ -66,8 +80,9 @@ template <class T, int Dim, class Layout> struct IndirectReadDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
-  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
-    const int p = map[std::size_t(e) * arity + slot];
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    const int p = map[std::size_t(ctx.e) * arity + slot];
     return ReadAccessor<T, Layout>{dat.at(p), dat.stride()};
   }
 };
@@ -78,8 +93,9 @@ struct IndirectIncDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
-  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
-    const int p = map[std::size_t(e) * arity + slot];
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    const int p = map[std::size_t(ctx.e) * arity + slot];
     return IncAccessor<T, Layout, Atomic>{dat.at(p), dat.stride()};
   }
 };
@@ -92,11 +108,13 @@ template <class T, int Dim> struct BufferedIncDev {
   T *temp;
   int arity, slot;
   bool accumulate; // another argument already stored to this slot
-  KOKKOS_INLINE_FUNCTION auto bind(int, storage_type &buf, Empty &) const {
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
     return IncAccessor<T, AoS, false>{buf.v, {}};
   }
-  KOKKOS_INLINE_FUNCTION void finish(int e, storage_type &buf) const {
-    T *dst = temp + (std::size_t(e) * arity + slot) * Dim;
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage_type &buf) const {
+    T *dst = temp + (std::size_t(ctx.e) * arity + slot) * Dim;
     for (int k = 0; k < Dim; ++k)
       dst[k] = accumulate ? dst[k] + buf.v[k] : buf.v[k];
   }
@@ -108,8 +126,9 @@ template <class ScatterViewT> struct ScatterIncDev : NoHooks {
   ScatterViewT scatter;
   const int *map;
   int arity, slot;
-  KOKKOS_INLINE_FUNCTION auto bind(int e, Empty &, Empty &) const {
-    const int p = map[std::size_t(e) * arity + slot];
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    const int p = map[std::size_t(ctx.e) * arity + slot];
     return ScatterIncAccessor<ScatterViewT>{scatter, p};
   }
 };
@@ -117,10 +136,11 @@ template <class ScatterViewT> struct ScatterIncDev : NoHooks {
 template <Reduction R, class T, int Dim> struct GlobalDev {
   using storage_type = Empty;
   using reduce_type = Array<T, Dim>;
-  KOKKOS_INLINE_FUNCTION auto bind(int, Empty &, reduce_type &r) const {
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, Empty &, reduce_type &r) const {
     return RwAccessor<T, AoS>{r.v, {}};
   }
-  KOKKOS_INLINE_FUNCTION void finish(int, Empty &) const {}
+  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &, Empty &) const {}
   KOKKOS_INLINE_FUNCTION static void init(reduce_type &r) {
     for (int k = 0; k < Dim; ++k) {
       if constexpr (R == Reduction::sum)

@@ -31,15 +31,25 @@ template <class PlanT> struct ColouredIncPolicy {
 template <class Space>
 class Plan<exec::GlobalColour, Space> : public detail::PlanBase<Space> {
 public:
+  using exec_type = exec::GlobalColour;
   using memory_space = typename Space::memory_space;
 
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
       : detail::PlanBase<Space>(space, std::move(set), maps...) {
     Kokkos::Timer timer;
-    std::vector<std::vector<int>> host{detail::host_indices(maps)...};
-    std::vector<Set> targets{maps.to()...};
-    std::vector<int> arities{maps.arity()...};
+    // Colour over the maps loops increment through (not the read-only ones).
+    std::vector<std::vector<int>> host;
+    std::vector<Set> targets;
+    std::vector<int> arities;
+    auto add = [&](const auto &map) {
+      if constexpr (!detail::is_read_only<std::decay_t<decltype(map)>>::value) {
+        host.push_back(detail::host_indices(map));
+        targets.push_back(map.to());
+        arities.push_back(map.arity());
+      }
+    };
+    (add(maps), ...);
     std::vector<HostConnectivity> conn;
     for (std::size_t m = 0; m < host.size(); ++m) {
       int target = int(m);
@@ -73,7 +83,7 @@ public:
   const Kokkos::View<int *, memory_space> &permutation() const { return perm_; }
 
   template <class Kernel, class... Args>
-  void run(const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::ColouredIncPolicy<Plan> policy{*this, name};
     detail::run_loop<Space>(
         {name, this->set_}, policy, kernel,

@@ -23,12 +23,13 @@ template <bool Atomic> struct DirectIncPolicy {
 template <class Space>
 class Plan<exec::Serial, Space> : public detail::PlanBase<Space> {
 public:
+  using exec_type = exec::Serial;
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
       : detail::PlanBase<Space>(space, std::move(set), maps...) {}
 
   template <class Kernel, class... Args>
-  void run(const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::DirectIncPolicy<false> policy;
     const int n = this->set_.size();
     detail::run_loop<Space>(
@@ -44,12 +45,13 @@ public:
 template <class Space>
 class Plan<exec::Atomic, Space> : public detail::PlanBase<Space> {
 public:
+  using exec_type = exec::Atomic;
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
       : detail::PlanBase<Space>(space, std::move(set), maps...) {}
 
   template <class Kernel, class... Args>
-  void run(const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::DirectIncPolicy<true> policy;
     const int n = this->set_.size();
     detail::run_loop<Space>(

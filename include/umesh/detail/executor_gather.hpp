@@ -95,6 +95,7 @@ template <class PlanT> struct GatherIncPolicy {
 template <class Space>
 class Plan<exec::Gather, Space> : public detail::PlanBase<Space> {
 public:
+  using exec_type = exec::Gather;
   using memory_space = typename Space::memory_space;
   struct Inverse {
     Kokkos::View<int *, memory_space> offsets, entries;
@@ -122,7 +123,7 @@ public:
   }
 
   template <class Kernel, class... Args>
-  void run(const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::GatherIncPolicy<Plan> policy{*this, name, {}};
     const int n = this->set_.size();
     detail::run_loop<Space>(
@@ -137,6 +138,7 @@ public:
   }
 
 private:
+  template <class M> void add_inverse(const ReadOnlyMap<M> &) {}
   template <class MapT> void add_inverse(const MapT &map) {
     auto host = detail::host_indices(map);
     InverseMap inv = invert_map(map.from().size(), host.data(), map.arity(),

@@ -54,6 +54,7 @@ template <class PlanT> struct ScatterIncPolicy {
 template <class Space>
 class Plan<exec::ScatterView, Space> : public detail::PlanBase<Space> {
 public:
+  using exec_type = exec::ScatterView;
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
       : detail::PlanBase<Space>(space, std::move(set), maps...) {}
@@ -64,7 +65,7 @@ public:
   }
 
   template <class Kernel, class... Args>
-  void run(const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::ScatterIncPolicy<Plan> policy{*this, {}, {}};
     const int n = this->set_.size();
     detail::run_loop<Space>(

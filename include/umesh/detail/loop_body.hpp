@@ -4,6 +4,7 @@
 // The per-element body shared by every executor, and the launches that run
 // it over a range of elements (optionally through a permutation).
 
+#include <umesh/detail/device_args.hpp>
 #include <umesh/detail/tuple.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -16,7 +17,7 @@ namespace umesh::detail {
 
 template <class Dev>
 using accessor_t = decltype(std::declval<const Dev &>().bind(
-    0, std::declval<typename Dev::storage_type &>(),
+    std::declval<const TeamCtx &>(), std::declval<typename Dev::storage_type &>(),
     std::declval<typename Dev::reduce_type &>()));
 
 template <class Kernel, class... Devs> struct LoopBody {
@@ -33,8 +34,26 @@ template <class Kernel, class... Devs> struct LoopBody {
   Kernel kernel;
   Tuple<Devs...> devs;
 
+  using storage = Tuple<typename Devs::storage_type...>;
+
   KOKKOS_INLINE_FUNCTION void operator()(int e, reduce_value &red) const {
-    run(e, red, std::index_sequence_for<Devs...>{});
+    storage st{};
+    const ElementCtx ctx{e};
+    compute(ctx, st, red);
+    finish(ctx, st);
+  }
+
+  /// Runs the kernel; buffered increments stay in `st` until finish().
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void compute(const Ctx &ctx, storage &st, reduce_value &red) const {
+    compute(ctx, st, red, std::index_sequence_for<Devs...>{});
+  }
+  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage &st) const {
+    finish(ctx, st, std::index_sequence_for<Devs...>{});
+  }
+  /// Calls f(dev) for every device argument (team staging and write-back).
+  template <class F> KOKKOS_INLINE_FUNCTION void for_each(F &&f) const {
+    for_each(f, std::index_sequence_for<Devs...>{});
   }
 
   KOKKOS_INLINE_FUNCTION void init(reduce_value &red) const {
@@ -46,12 +65,19 @@ template <class Kernel, class... Devs> struct LoopBody {
   }
 
 private:
-  template <std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void run(int e, reduce_value &red,
-                                  std::index_sequence<I...>) const {
-    Tuple<typename Devs::storage_type...> storage{};
-    kernel(get<I>(devs).bind(e, get<I>(storage), get<I>(red))...);
-    (get<I>(devs).finish(e, get<I>(storage)), ...);
+  template <class Ctx, std::size_t... I>
+  KOKKOS_INLINE_FUNCTION void compute(const Ctx &ctx, storage &st, reduce_value &red,
+                                      std::index_sequence<I...>) const {
+    kernel(get<I>(devs).bind(ctx, get<I>(st), get<I>(red))...);
+  }
+  template <class Ctx, std::size_t... I>
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage &st,
+                                     std::index_sequence<I...>) const {
+    (get<I>(devs).finish(ctx, get<I>(st)), ...);
+  }
+  template <class F, std::size_t... I>
+  KOKKOS_INLINE_FUNCTION void for_each(F &f, std::index_sequence<I...>) const {
+    (f(get<I>(devs)), ...);
   }
   template <std::size_t... I>
   KOKKOS_INLINE_FUNCTION void init(reduce_value &red,

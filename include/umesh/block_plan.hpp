@@ -1,0 +1,67 @@
+#ifndef UMESH_BLOCK_PLAN_HPP
+#define UMESH_BLOCK_PLAN_HPP
+
+// Host-side two-level colouring for the hierarchical executor: elements in
+// blocks, blocks coloured over the points they write, threads coloured inside
+// each block, and per block the distinct points each map touches (what the
+// block stages in scratch) with a local map into that list.
+
+#include <umesh/colouring.hpp>
+
+#include <string>
+#include <vector>
+
+namespace umesh {
+
+struct BlockPlanMap {
+  HostConnectivity conn;
+  bool written; ///< increments go through it: colourings must respect it
+};
+
+struct BlockPlan {
+  int block_size = 0;
+  int num_blocks() const { return int(block_start.size()) - 1; }
+  /// Position i (blocks contiguous, threads sorted by colour) -> element.
+  std::vector<int> elem;
+  std::vector<int> block_start; ///< [num_blocks + 1] first position of each block
+  std::vector<int> thread_colour; ///< per position
+  /// Positions of thread colour c of block b:
+  /// [colour_start[thread_colour_offsets[b] + c], colour_start[... + c + 1]);
+  /// block b has thread_colour_offsets[b + 1] - thread_colour_offsets[b] - 1
+  /// colours.
+  std::vector<int> thread_colour_offsets; ///< [num_blocks + 1]
+  std::vector<int> colour_start;
+  std::vector<int> block_colour;         ///< per block
+  std::vector<int> block_order;          ///< blocks sorted by block colour
+  std::vector<int> block_colour_offsets; ///< [num_block_colours + 1] into block_order
+  int num_block_colours() const { return int(block_colour_offsets.size()) - 1; }
+
+  struct Staged {
+    std::vector<int> point_offsets; ///< [num_blocks + 1] into points
+    std::vector<int> points;        ///< distinct points of each block, ascending
+    std::vector<int> local;         ///< [position][arity] index into the block's points
+    int arity = 0;
+    int max_points = 0; ///< largest block's point count
+  };
+  std::vector<Staged> staged; ///< one per map, in the order given
+
+  // Metrics.
+  int max_thread_colours = 0;
+  double mean_thread_colours = 0;
+  double reuse = 0;                ///< accesses per staged point (all maps)
+  double mean_staged_points = 0;   ///< per block, all maps
+  double mean_cache_lines = 0;     ///< 32-byte lines per block for 8-byte scalar data, all maps
+  double build_seconds = 0;
+};
+
+/// Builds the plan for `num_elements` elements in contiguous blocks of at most
+/// `block_size` (the current element order).
+BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &maps,
+                           int block_size);
+
+/// One line per metric, for logs and the main job.
+std::string summary(const BlockPlan &plan);
+
+} // namespace umesh
+
+#endif

@@ -1,0 +1,506 @@
+#ifndef UMESH_DETAIL_EXECUTOR_HIERARCHICAL_HPP
+#define UMESH_DETAIL_EXECUTOR_HIERARCHICAL_HPP
+
+// Hierarchical colouring with team-scratch caching: one launch per block
+// colour, one team per block. A team (1) stages the block's points of every
+// staged (dat, map) in scratch, structure-of-arrays, and zeroes its increment
+// buffers; (2) runs the kernel, increments into thread-private buffers;
+// (3) applies the buffers to scratch thread colour by thread colour, with a
+// barrier after each; (4) adds the increments to global memory. Blocks of one
+// colour write disjoint points, so step 4 needs no atomics.
+
+#include <umesh/block_plan.hpp>
+#include <umesh/detail/bind.hpp>
+#include <umesh/detail/loop_body.hpp>
+#include <umesh/plan.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <vector>
+
+namespace umesh {
+namespace detail {
+
+// Device arrays of one staged map.
+struct StagedMapDev {
+  const int *point_offsets, *points, *local;
+  int arity, max_points;
+};
+
+template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offset) {
+  return reinterpret_cast<T *>(scratch + offset);
+}
+
+// Indirect read under full staging: from the block's scratch when the map is
+// staged (offset >= 0), else from global memory. `stride` of the scratch is
+// the map's largest block point count (scratch is [component][point]).
+template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
+  DatPtr<T, Dim, Layout> dat;
+  StagedMapDev map;
+  const int *global_map;
+  int arity, slot, offset;
+  bool owner; // the first argument of its (dat, map) group stages it
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    if (offset >= 0) {
+      const int idx = map.local[std::size_t(ctx.i) * map.arity + slot];
+      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + idx, {map.max_points}};
+    }
+    const int p = global_map[std::size_t(ctx.e) * arity + slot];
+    return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
+  }
+};
+
+template <class T, int Dim, class Layout> struct StagedIncDev {
+  using storage_type = Array<T, Dim>;
+  using reduce_type = Empty;
+  DatPtr<T, Dim, Layout> dat;
+  StagedMapDev map;
+  int slot, offset;
+  bool owner;
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
+    return IncAccessor<T, AoS, false>{buf.v, {}};
+  }
+  // Called by one thread colour at a time: no two threads of a colour share
+  // a point.
+  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage_type &buf) const {
+    const int idx = map.local[std::size_t(ctx.i) * map.arity + slot];
+    T *s = scratch_at<T>(ctx.scratch, offset) + idx;
+    for (int k = 0; k < Dim; ++k)
+      s[k * map.max_points] += buf.v[k];
+  }
+  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
+};
+
+// No staging: the buffer goes straight to global memory, colour by colour.
+template <class T, int Dim, class Layout> struct ColouredIncDev {
+  using storage_type = Array<T, Dim>;
+  using reduce_type = Empty;
+  DatPtr<T, Dim, Layout> dat;
+  const int *map;
+  int arity, slot;
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
+    return IncAccessor<T, AoS, false>{buf.v, {}};
+  }
+  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage_type &buf) const {
+    T *d = dat.at(map[std::size_t(ctx.e) * arity + slot]);
+    const int s = dat.stride()();
+    for (int k = 0; k < Dim; ++k)
+      d[k * s] += buf.v[k];
+  }
+  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
+};
+
+// Team-wide loop over the block's points x components, in the order that
+// makes global accesses coalesce: components fastest for AoS, points fastest
+// for SoA. f(global component pointer, scratch element).
+template <class T, int Dim, class Layout, class Team, class S, class F>
+KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, Dim, Layout> &dat,
+                                             const StagedMapDev &map, int b, S *scratch, F &&f) {
+  const int first = map.point_offsets[b], np = map.point_offsets[b + 1] - first;
+  const int *pts = map.points + first;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np * Dim), [&](int j) {
+    int jp, k;
+    if constexpr (std::is_same<Layout, AoS>::value)
+      jp = j / Dim, k = j % Dim;
+    else
+      k = j / np, jp = j % np;
+    f(dat.at(pts[jp]) + k * dat.stride()(), scratch[k * map.max_points + jp]);
+  });
+}
+
+template <class Dev, class Team> KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx &) {}
+template <class Dev, class Team> KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
+
+template <class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, const Team &team,
+                                       const TeamCtx &ctx) {
+  if (!d.owner || d.offset < 0)
+    return;
+  using V = std::remove_const_t<T>;
+  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<V>(ctx.scratch, d.offset),
+                   [](const T *g, V &s) { s = *g; });
+}
+
+template <class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const StagedIncDev<T, Dim, Layout> &d, const Team &team,
+                                       const TeamCtx &ctx) {
+  if (!d.owner)
+    return;
+  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
+                   [](T *, T &s) { s = T(0); });
+}
+
+template <class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback(const StagedIncDev<T, Dim, Layout> &d, const Team &team,
+                                           const TeamCtx &ctx) {
+  if (!d.owner)
+    return;
+  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
+                   [](T *g, T &s) { *g += s; });
+}
+
+// Device form of the plan, captured by the team functor.
+struct BlockPlanDev {
+  const int *block_order, *block_start, *elem, *thread_colour_offsets, *colour_start;
+};
+
+template <class Body, class Space> struct HierarchicalFunctor {
+  using member_type = typename Kokkos::TeamPolicy<Space>::member_type;
+  using value_type = typename Body::reduce_value;
+  Body body;
+  BlockPlanDev plan;
+  int order_begin;  // first entry of this launch's colour in block_order
+  int scratch_bytes;
+  bool one_thread_per_element;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type &team) const {
+    value_type unused;
+    run(team, unused);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
+    run(team, red);
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type &red) const { body.init(red); }
+#if KOKKOS_VERSION < 40000
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type &dst, const volatile value_type &src) const {
+    body.join(dst, src);
+  }
+#else
+  KOKKOS_INLINE_FUNCTION void join(value_type &dst, const value_type &src) const {
+    body.join(dst, src);
+  }
+#endif
+
+  KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
+    const int b = plan.block_order[order_begin + team.league_rank()];
+    char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
+    const TeamCtx block{0, 0, b, scratch};
+    body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
+    team.team_barrier();
+    const int begin = plan.block_start[b], end = plan.block_start[b + 1];
+    const int c0 = plan.thread_colour_offsets[b];
+    const int ncol = plan.thread_colour_offsets[b + 1] - c0 - 1;
+    if (one_thread_per_element) {
+      // GPU: every thread computes its element at once; the increments wait
+      // in registers for the thread's colour.
+      const int i = begin + team.team_rank();
+      const bool active = i < end;
+      typename Body::storage st{};
+      const TeamCtx ctx{active ? plan.elem[i] : 0, i, b, scratch};
+      if (active)
+        body.compute(ctx, st, red);
+      for (int c = 0; c < ncol; ++c) {
+        if (active && i >= plan.colour_start[c0 + c] && i < plan.colour_start[c0 + c + 1])
+          body.finish(ctx, st);
+        team.team_barrier();
+      }
+    } else {
+      // Fewer threads than elements (host backends): colour by colour, each
+      // element computed and applied by whichever thread takes it.
+      for (int c = 0; c < ncol; ++c) {
+        Kokkos::parallel_for(
+            Kokkos::TeamThreadRange(team, plan.colour_start[c0 + c], plan.colour_start[c0 + c + 1]),
+            [&](int i) {
+              typename Body::storage st{};
+              const TeamCtx ctx{plan.elem[i], i, b, scratch};
+              body.compute(ctx, st, red);
+              body.finish(ctx, st);
+            });
+        team.team_barrier();
+      }
+    }
+    body.for_each([&](const auto &dev) { team_writeback(dev, team, block); });
+  }
+};
+
+} // namespace detail
+
+template <class Space>
+class Plan<exec::Hierarchical, Space> : public detail::PlanBase<Space> {
+public:
+  using memory_space = typename Space::memory_space;
+  using IntView = Kokkos::View<int *, memory_space>;
+
+  template <class... Maps>
+  Plan(const Space &space, exec::Hierarchical options, Set set, const Maps &...maps)
+      : detail::PlanBase<Space>(space, std::move(set), maps...), options_(options) {
+    Kokkos::Timer timer;
+    std::vector<std::vector<int>> host;
+    std::vector<BlockPlanMap> conn;
+    std::vector<Set> targets;
+    auto add = [&](const auto &m) {
+      using M = std::decay_t<decltype(m)>;
+      const auto &map = [&]() -> const auto & {
+        if constexpr (detail::is_read_only<M>::value)
+          return m.map;
+        else
+          return m;
+      }();
+      host.push_back(detail::host_indices(map));
+      targets.push_back(map.to());
+      staged_keys_.push_back(map.view().data());
+      conn.push_back({{nullptr, map.arity(), 0, map.to().size()}, !detail::is_read_only<M>::value});
+    };
+    (add(maps), ...);
+    for (std::size_t m = 0; m < conn.size(); ++m) {
+      conn[m].conn.indices = host[m].data();
+      conn[m].conn.target = int(m);
+      for (std::size_t k = 0; k < m; ++k)
+        if (targets[k] == targets[m]) {
+          conn[m].conn.target = conn[k].conn.target;
+          break;
+        }
+    }
+    host_ = build_block_plan(this->set_.size(), conn, options.block_size);
+    auto upload = [](const std::vector<int> &v, const char *label) {
+      IntView d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("umesh::Hierarchical::") + label),
+                v.size());
+      Kokkos::deep_copy(d, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                               v.data(), v.size()));
+      return d;
+    };
+    block_order_ = upload(host_.block_order, "block_order");
+    block_start_ = upload(host_.block_start, "block_start");
+    elem_ = upload(host_.elem, "elem");
+    thread_colour_offsets_ = upload(host_.thread_colour_offsets, "thread_colour_offsets");
+    colour_start_ = upload(host_.colour_start, "colour_start");
+    for (const auto &st : host_.staged)
+      staged_.push_back({upload(st.point_offsets, "point_offsets"), upload(st.points, "points"),
+                         upload(st.local, "local"), st.arity, st.max_points});
+    // The large host arrays live on the device now; keep the metrics.
+    for (auto &st : host_.staged) {
+      st.points.clear();
+      st.local.clear();
+      st.points.shrink_to_fit();
+      st.local.shrink_to_fit();
+    }
+    this->build_seconds_ = timer.seconds();
+  }
+
+  const exec::Hierarchical &options() const { return options_; }
+  /// The host plan: block layout and metrics (point lists and local maps
+  /// are on the device only).
+  const BlockPlan &blocks() const { return host_; }
+  int num_block_colours() const { return host_.num_block_colours(); }
+
+  /// Metrics, plus the scratch and staging each loop ran with.
+  std::string summary() const {
+    std::ostringstream os;
+    os << umesh::summary(host_);
+    for (const auto &[loop, info] : loops_)
+      os << "; loop '" << loop << "': " << info;
+    return os.str();
+  }
+  /// Scratch bytes per block of the last run of `loop` (0 if never run).
+  int scratch_bytes(const std::string &loop) const {
+    auto it = scratch_.find(loop);
+    return it == scratch_.end() ? 0 : it->second;
+  }
+  /// Staging the last run of `loop` used (differs from the one asked for
+  /// only after an allowed fallback).
+  exec::Staging staging_used(const std::string &loop) const {
+    auto it = staging_used_.find(loop);
+    if (it == staging_used_.end())
+      detail::fail("hierarchical plan: loop '", loop, "' has not run");
+    return it->second;
+  }
+
+  /// Runs a loop with the staging and fallback of `loop_options` (the block
+  /// size is the plan's).
+  template <class Kernel, class... Args>
+  void run(const exec::Hierarchical &loop_options, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
+    using exec::Staging;
+    const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+    const Staging asked = loop_options.staging;
+    const int need = asked == Staging::all          ? scratch_for<Staging::all>(name, args...)
+                     : asked == Staging::increments ? scratch_for<Staging::increments>(name, args...)
+                                                    : 0;
+    Staging use = asked;
+    if (need > budget) {
+      const int need_inc = scratch_for<Staging::increments>(name, args...);
+      if (!loop_options.allow_fallback) {
+        const int fit = std::max(32, int(double(options_.block_size) * budget / need) / 32 * 32);
+        detail::fail("loop '", name, "' under the hierarchical executor needs ", need,
+             " bytes of team scratch per block (block size ", options_.block_size, ", staging '",
+             exec::staging_name(asked), "'), but the backend grants ", budget,
+             " per team. Options that fit: ",
+             need_inc <= budget ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
+                                : std::string(),
+             "staging 'none' (no scratch), a block size of about ", fit,
+             " or less, or Hierarchical::with_fallback() to fall back automatically");
+      }
+      use = need_inc <= budget ? Staging::increments : Staging::none;
+    }
+    switch (use) {
+    case Staging::all: run_as<Staging::all>(name, kernel, args...); break;
+    case Staging::increments: run_as<Staging::increments>(name, kernel, args...); break;
+    case Staging::none: run_as<Staging::none>(name, kernel, args...); break;
+    }
+    std::ostringstream info;
+    info << "scratch " << scratch_[name] << " B/block, staging " << exec::staging_name(use);
+    if (use != asked)
+      info << " (fallback: '" << exec::staging_name(asked) << "' needs " << need << " B, budget "
+           << budget << " B)";
+    loops_[name] = info.str();
+    staging_used_[name] = use;
+  }
+
+  // Binding of indirect arguments for one loop under staging S.
+  template <exec::Staging S> struct Policy {
+    Plan &plan;
+    const std::string &loop;
+    int scratch = 0; // bytes so far
+    std::vector<std::tuple<const void *, int, bool>> groups; // (dat, map, inc)
+    std::vector<int> offsets;
+    static constexpr bool stages_reads = S == exec::Staging::all;
+
+    int staged_index(const void *map) const {
+      for (std::size_t m = 0; m < plan.staged_keys_.size(); ++m)
+        if (plan.staged_keys_[m] == map)
+          return int(m);
+      return -1;
+    }
+    // Scratch offset of a (dat, map, kind) group; `owner` when it is new.
+    int group(const void *dat, int m, bool inc, std::size_t bytes, bool &owner) {
+      for (std::size_t g = 0; g < groups.size(); ++g)
+        if (groups[g] == std::make_tuple(dat, m, inc)) {
+          owner = false;
+          return offsets[g];
+        }
+      owner = true;
+      groups.emplace_back(dat, m, inc);
+      offsets.push_back(scratch);
+      const int off = scratch;
+      scratch += int((bytes + 15) / 16 * 16);
+      return off;
+    }
+    detail::StagedMapDev map_dev(int m) const {
+      const auto &s = plan.staged_[m];
+      return {s.point_offsets.data(), s.points.data(), s.local.data(), s.arity, s.max_points};
+    }
+
+    template <class T, int D, class L, class M, class MM>
+    auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
+      const int m = staged_index(a.map.view().data());
+      detail::HierReadDev<const T, D, L> dev{
+          {}, {a.dat.view().data(), a.dat.size()}, {}, a.map.view().data(), a.map.arity(),
+          a.slot, -1, false};
+      if (m >= 0) { // staged; a map the plan does not know is read from global memory
+        dev.map = map_dev(m);
+        dev.offset = group(a.dat.view().data(), m, false,
+                           std::size_t(plan.staged_[m].max_points) * D * sizeof(T), dev.owner);
+      }
+      return dev;
+    }
+
+    template <class T, int D, class L, class M, class MM>
+    auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
+      plan.map_index(a.map, loop); // one the plan colours over, or a clear error
+      if constexpr (S == exec::Staging::none) {
+        return detail::ColouredIncDev<T, D, L>{detail::dat_ptr(a.dat), a.map.view().data(),
+                                               a.map.arity(), a.slot};
+      } else {
+        const int m = staged_index(a.map.view().data());
+        bool owner;
+        const int off = group(a.dat.view().data(), m, true,
+                              std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner);
+        return detail::StagedIncDev<T, D, L>{detail::dat_ptr(a.dat), map_dev(m), a.slot, off,
+                                             owner};
+      }
+    }
+  };
+
+private:
+  // Scratch bytes per block a loop needs under staging S (binding only).
+  template <exec::Staging S, class... Args>
+  int scratch_for(const std::string &name, const Args &...args) {
+    if constexpr (S == exec::Staging::none) {
+      return 0;
+    } else {
+      Policy<S> policy{*this, name, 0, {}, {}};
+      (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
+      return policy.scratch;
+    }
+  }
+
+  template <exec::Staging S, class Kernel, class... Args>
+  void run_as(const std::string &name, const Kernel &kernel, const Args &...args) {
+    Policy<S> policy{*this, name, 0, {}, {}};
+    detail::run_loop<Space>(
+        {name, this->set_}, policy, kernel,
+        [&](const auto &body, auto &total) { launch(name, body, policy.scratch, total); },
+        args...);
+    scratch_[name] = policy.scratch;
+  }
+
+  template <class Body>
+  void launch(const std::string &name, const Body &body, int scratch,
+              typename Body::reduce_value &total) {
+    using Functor = detail::HierarchicalFunctor<Body, Space>;
+    using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    const detail::BlockPlanDev dev{block_order_.data(), block_start_.data(), elem_.data(),
+                                   thread_colour_offsets_.data(), colour_start_.data()};
+    // GPU: one thread per element of the largest block, whole warps. Host
+    // backends: one thread per team, blocks spread over the threads.
+    const int team_size = host ? 1 : (options_.block_size + 31) / 32 * 32;
+    const std::string label = "umesh::hierarchical::" + name;
+    const auto &offsets = host_.block_colour_offsets;
+    for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
+      Functor f{body, dev, offsets[c], scratch, team_size >= options_.block_size};
+      TeamPolicy policy(this->space_, offsets[c + 1] - offsets[c], team_size);
+      policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+      if constexpr (Body::has_reduction) {
+        check_team_size(name, policy.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
+        typename Body::reduce_value partial;
+        Kokkos::parallel_reduce(label, policy, f, partial);
+        body.join(total, partial);
+      } else {
+        check_team_size(name, policy.team_size_max(f, Kokkos::ParallelForTag()), team_size);
+        Kokkos::parallel_for(label, policy, f);
+      }
+    }
+  }
+
+  void check_team_size(const std::string &name, int max, int want) const {
+    if (want > max)
+      detail::fail("loop '", name, "' under the hierarchical executor needs teams of ", want,
+           " threads (block size ", options_.block_size, "), but this kernel can launch at most ",
+           max, " per team on ", Space::name(), ": use a block size of ", max, " or less");
+  }
+
+private:
+  exec::Hierarchical options_;
+  BlockPlan host_;
+  IntView block_order_, block_start_, elem_, thread_colour_offsets_, colour_start_;
+  struct StagedDev {
+    IntView point_offsets, points, local;
+    int arity, max_points;
+  };
+  std::vector<StagedDev> staged_;
+  std::vector<const void *> staged_keys_;
+  std::map<std::string, std::string> loops_;
+  std::map<std::string, int> scratch_;
+  std::map<std::string, exec::Staging> staging_used_;
+};
+
+/// The hierarchical plan takes the executor's options.
+template <class Space, class... Maps>
+Plan<exec::Hierarchical, Space> make_plan(const Space &space, exec::Hierarchical options,
+                                          const Set &set, const Maps &...maps) {
+  return Plan<exec::Hierarchical, Space>(space, options, set, maps...);
+}
+
+} // namespace umesh
+
+#endif

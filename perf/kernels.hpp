@@ -1,0 +1,74 @@
+#ifndef UMESH_PERF_KERNELS_HPP
+#define UMESH_PERF_KERNELS_HPP
+
+// The main job's two kernels, written once for every executor and layout.
+
+#include <umesh/umesh.hpp>
+
+namespace umesh::perf {
+
+/// Airfoil-style residual on an edge: reads both nodes' coordinates, both
+/// cells' state and time step, increments both cells' residual.
+struct ResCalc {
+  double gm1, eps;
+  template <class X, class Q, class A, class R>
+  KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, Q q1, Q q2, A adt1, A adt2, R res1,
+                                         R res2) const {
+    const double dx = x1(0) - x2(0), dy = x1(1) - x2(1);
+    double ri = 1.0 / q1(0);
+    const double p1 = gm1 * (q1(3) - 0.5 * ri * (q1(1) * q1(1) + q1(2) * q1(2)));
+    const double vol1 = ri * (q1(1) * dy - q1(2) * dx);
+    ri = 1.0 / q2(0);
+    const double p2 = gm1 * (q2(3) - 0.5 * ri * (q2(1) * q2(1) + q2(2) * q2(2)));
+    const double vol2 = ri * (q2(1) * dy - q2(2) * dx);
+    const double mu = 0.5 * (adt1(0) + adt2(0)) * eps;
+    double f = 0.5 * (vol1 * q1(0) + vol2 * q2(0)) + mu * (q1(0) - q2(0));
+    res1(0) += f;
+    res2(0) -= f;
+    f = 0.5 * (vol1 * q1(1) + p1 * dy + vol2 * q2(1) + p2 * dy) + mu * (q1(1) - q2(1));
+    res1(1) += f;
+    res2(1) -= f;
+    f = 0.5 * (vol1 * q1(2) - p1 * dx + vol2 * q2(2) - p2 * dx) + mu * (q1(2) - q2(2));
+    res1(2) += f;
+    res2(2) -= f;
+    f = 0.5 * (vol1 * (q1(3) + p1) + vol2 * (q2(3) + p2)) + mu * (q1(3) - q2(3));
+    res1(3) += f;
+    res2(3) -= f;
+  }
+};
+
+/// Inviscid face flux (Rusanov) between two hex cells of a 3D Euler state
+/// (rho, rho u, rho v, rho w, E): reads the face's area vector and both
+/// states, increments both cells' flux.
+struct FaceFlux {
+  double gamma;
+  template <class N, class U, class F>
+  KOKKOS_INLINE_FUNCTION void operator()(N n, U ul, U ur, F fl, F fr) const {
+    const double area = math::sqrt(n(0) * n(0) + n(1) * n(1) + n(2) * n(2));
+    const double nx = n(0) / area, ny = n(1) / area, nz = n(2) / area;
+    double flux[5];
+    double smax = 0;
+    for (int side = 0; side < 2; ++side) {
+      const U &u = side == 0 ? ul : ur;
+      const double rho = u(0), ri = 1.0 / rho;
+      const double vx = u(1) * ri, vy = u(2) * ri, vz = u(3) * ri;
+      const double p = (gamma - 1) * (u(4) - 0.5 * rho * (vx * vx + vy * vy + vz * vz));
+      const double vn = vx * nx + vy * ny + vz * nz;
+      const double c = math::sqrt(gamma * p * ri);
+      smax = math::fmax(smax, math::fabs(vn) + c);
+      const double f[5] = {rho * vn, u(1) * vn + p * nx, u(2) * vn + p * ny, u(3) * vn + p * nz,
+                           (u(4) + p) * vn};
+      for (int k = 0; k < 5; ++k)
+        flux[k] = side == 0 ? 0.5 * f[k] : flux[k] + 0.5 * f[k];
+    }
+    for (int k = 0; k < 5; ++k) {
+      const double total = area * (flux[k] - 0.5 * smax * (ur(k) - ul(k)));
+      fl(k) -= total;
+      fr(k) += total;
+    }
+  }
+};
+
+} // namespace umesh::perf
+
+#endif

@@ -1,0 +1,237 @@
+// Hierarchical executor: every staging mode, block sizes from tiny to large,
+// maps of arity 2, 4 and 8, several dats of 1-5 components staged at once;
+// plan invariants; the scratch budget error and its fallback.
+#include "test_main.hpp"
+
+#include <set>
+
+namespace {
+using namespace umesh;
+using test::List;
+
+template <class S, class L> struct Config {
+  using space = S;
+  using layout = L;
+};
+template <class L> struct Expand;
+template <class... S> struct Expand<List<S...>> {
+  using type = typename test::Cat<List<Config<S, AoS>, Config<S, SoA>>..., List<>>::type;
+};
+using Configs = typename test::ToTypes<typename Expand<test::Spaces>::type>::type;
+
+template <class C> class Hierarchical : public ::testing::Test {};
+TYPED_TEST_SUITE(Hierarchical, Configs);
+
+// Reads a 2-component and a 3-component dat through one map and a
+// 1-component dat through a second map; increments a 5-component and a
+// 1-component dat through every slot of the first map and a 4-component dat
+// through the second.
+template <int Arity> struct MultiKernel {
+  template <class W, class A, class B, class C, class U, class V, class R>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, A a0, A a1, B b0, B blast, C c0, U u0, U u1, U u2,
+                                         V vlast, R r0) const {
+    const double s = w(0) + a0(0) * a1(1) - b0(2) + blast(0) * c0(0);
+    for (int k = 0; k < 5; ++k) {
+      u0(k) += s + k;
+      u1(k) -= 0.5 * s * a0(1);
+      u2(k) += b0(k % 3);
+    }
+    vlast(0) += s * s;
+    for (int k = 0; k < 4; ++k)
+      r0(k) += c0(0) - k * s;
+  }
+};
+
+template <class Space, class L, int Arity>
+void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem = 2000) {
+  using Mem = typename Space::memory_space;
+  Set elems("elems", nelem), pts("pts", nelem / 3 + 7), cells("cells", nelem / 5 + 3);
+  Map<Mem> m1("m1", elems, pts, Arity, make_random_connectivity(elems, pts, Arity, seed));
+  Map<Mem> m2("m2", elems, cells, 2, make_random_connectivity(elems, cells, 2, seed + 1));
+  Dat<double, 1, L, Mem> w(elems, "w"), c(cells, "c"), v(pts, "v"), v_ref(pts, "v_ref");
+  Dat<double, 2, L, Mem> a(pts, "a");
+  Dat<double, 3, L, Mem> b(pts, "b");
+  Dat<double, 5, L, Mem> u(pts, "u"), u_ref(pts, "u_ref");
+  Dat<double, 4, L, Mem> r(cells, "r"), r_ref(cells, "r_ref");
+  test::randomise(w, seed + 2);
+  test::randomise(c, seed + 3);
+  test::randomise(a, seed + 4);
+  test::randomise(b, seed + 5);
+  test::randomise(u, seed + 6);
+  test::randomise(v, seed + 7);
+  test::randomise(r, seed + 8);
+  copy_values(u_ref, u);
+  copy_values(v_ref, v);
+  copy_values(r_ref, r);
+  auto args = [&](auto &uu, auto &vv, auto &rr) {
+    return std::make_tuple(read(w), read(a, m1, 0), read(a, m1, Arity - 1), read(b, m1, 0),
+                           read(b, m1, Arity - 1), read(c, m2, 1), inc(uu, m1, 0),
+                           inc(uu, m1, 1), inc(uu, m1, Arity - 1), inc(vv, m1, Arity - 1),
+                           inc(rr, m2, 0));
+  };
+  std::apply([&](auto... x) {
+    par_loop(Space(), exec::Serial{}, elems, "multi", MultiKernel<Arity>{}, x...);
+  }, args(u_ref, v_ref, r_ref));
+  auto plan = make_plan(Space(), options, elems, m1, m2);
+  std::apply([&](auto... x) { par_loop(options, plan, "multi", MultiKernel<Arity>{}, x...); },
+             args(u, v, r));
+  const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
+                            exec::staging_name(options.staging) + ", arity " +
+                            std::to_string(Arity) + "; " + plan.summary();
+  EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << where;
+  EXPECT_LT(test::max_rel_err(v, v_ref), 1e-11) << where;
+  EXPECT_LT(test::max_rel_err(r, r_ref), 1e-11) << where;
+  if (!options.allow_fallback)
+    EXPECT_EQ(plan.staging_used("multi"), options.staging) << where;
+}
+
+TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  unsigned seed = 100;
+  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+    for (int block : {1, 7, 32, 96, 256}) {
+      // Random maps give 256-element blocks more points than a host team's
+      // 32 KB: there the fallback is allowed (and must stay correct).
+      const auto options =
+          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block > 96);
+      check_against_serial<S, L, 2>(options, seed += 10);
+      check_against_serial<S, L, 4>(options, seed += 10);
+      check_against_serial<S, L, 8>(options, seed += 10, 900);
+    }
+}
+
+struct Inc5 {
+  template <class A, class B, class U>
+  KOKKOS_INLINE_FUNCTION void operator()(A a0, B a1, U u0, U u1) const {
+    for (int k = 0; k < 5; ++k) {
+      u0(k) += a0(k) * a1(4 - k);
+      u1(k) -= a1(k);
+    }
+  }
+};
+
+TYPED_TEST(Hierarchical, ScratchOverflowIsAClearErrorOrAReportedFallback) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  // 1024-element blocks of a random arity-4 map touch ~3000 points: 5
+  // doubles each, twice (read and increment) -- far over any team budget.
+  Set elems("elems", 4096), pts("pts", 20000);
+  Map<Mem> m("m", elems, pts, 4, make_random_connectivity(elems, pts, 4, 5));
+  Dat<double, 5, L, Mem> a(pts, "a"), u(pts, "u"), u_ref(pts, "u_ref");
+  test::randomise(a, 6);
+  test::randomise(u, 7);
+  copy_values(u_ref, u);
+  auto options = exec::Hierarchical{}.with_block_size(1024);
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
+    options.block_size = 512; // stays within a GPU team
+  auto plan = make_plan(S(), options, elems, m);
+  try {
+    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
+             inc(u, m, 3));
+    ADD_FAILURE() << "no scratch error";
+  } catch (const Error &e) {
+    const std::string msg = e.what();
+    for (const char *f : {"loop 'big'", "bytes of team scratch", "grants", "block size of about",
+                          "with_fallback"})
+      EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+  }
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),
+           inc(u_ref, m, 2), inc(u_ref, m, 3));
+  auto fallback = exec::Hierarchical{options}.with_fallback();
+  auto plan2 = make_plan(S(), fallback, elems, m);
+  par_loop(fallback, plan2, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
+           inc(u, m, 3));
+  EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
+  EXPECT_NE(plan2.staging_used("big"), exec::Staging::all);
+  EXPECT_NE(plan2.summary().find("fallback"), std::string::npos) << plan2.summary();
+}
+
+// Host-side plan invariants on random meshes.
+TEST(BlockPlan, Invariants) {
+  for (int arity : {2, 4, 8})
+    for (int block : {1, 5, 64, 300}) {
+      Set from("elems", 1500), to("pts", 400), to2("cells", 350);
+      auto c1 = make_random_connectivity(from, to, arity, 11 * arity + block);
+      auto c2 = make_random_connectivity(from, to2, 2, 13 * arity + block);
+      std::vector<BlockPlanMap> maps{{{c1.data(), arity, 0, 400}, true},
+                                     {{c2.data(), 2, 1, 350}, false}};
+      const BlockPlan p = build_block_plan(1500, maps, block);
+      const int nb = p.num_blocks();
+      ASSERT_EQ(nb, (1500 + block - 1) / block);
+      // elem is a permutation; blocks are contiguous and within block_size.
+      std::vector<int> seen(1500, 0);
+      for (int e : p.elem)
+        ++seen[e];
+      for (int s : seen)
+        ASSERT_EQ(s, 1);
+      for (int b = 0; b < nb; ++b)
+        ASSERT_LE(p.block_start[b + 1] - p.block_start[b], block);
+      // Block colouring: blocks of one colour write disjoint points.
+      std::set<std::pair<int, int>> written; // (colour, point)
+      for (int b = 0; b < nb; ++b) {
+        std::set<int> own;
+        for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+          for (int s = 0; s < arity; ++s)
+            own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
+        for (int pt : own)
+          EXPECT_TRUE(written.insert({p.block_colour[b], pt}).second)
+              << "blocks of colour " << p.block_colour[b] << " share point " << pt;
+      }
+      std::vector<int> order(p.block_order);
+      std::sort(order.begin(), order.end());
+      for (int b = 0; b < nb; ++b)
+        ASSERT_EQ(order[b], b);
+      for (int c = 0; c < p.num_block_colours(); ++c)
+        for (int j = p.block_colour_offsets[c]; j < p.block_colour_offsets[c + 1]; ++j)
+          EXPECT_EQ(p.block_colour[p.block_order[j]], c);
+      // Thread colouring valid in every block; threads sorted by colour with
+      // colour_start matching.
+      for (int b = 0; b < nb; ++b) {
+        const int c0 = p.thread_colour_offsets[b];
+        const int ncol = p.thread_colour_offsets[b + 1] - c0 - 1;
+        ASSERT_GE(ncol, 1);
+        EXPECT_EQ(p.colour_start[c0], p.block_start[b]);
+        EXPECT_EQ(p.colour_start[c0 + ncol], p.block_start[b + 1]);
+        std::set<std::pair<int, int>> tw;
+        for (int c = 0; c < ncol; ++c)
+          for (int i = p.colour_start[c0 + c]; i < p.colour_start[c0 + c + 1]; ++i) {
+            EXPECT_EQ(p.thread_colour[i], c);
+            std::set<int> own;
+            for (int s = 0; s < arity; ++s)
+              own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
+            for (int pt : own)
+              EXPECT_TRUE(tw.insert({c, pt}).second) << "block " << b << " colour " << c;
+          }
+        EXPECT_LE(ncol, p.max_thread_colours);
+      }
+      // Staged lists: distinct, ascending, every access found at its local
+      // index, every staged point accessed.
+      for (std::size_t m = 0; m < maps.size(); ++m) {
+        const auto &st = p.staged[m];
+        const auto &conn = m == 0 ? c1 : c2;
+        const int ar = maps[m].conn.arity;
+        for (int b = 0; b < nb; ++b) {
+          const int first = st.point_offsets[b], np = st.point_offsets[b + 1] - first;
+          EXPECT_LE(np, st.max_points);
+          std::vector<int> hits(np, 0);
+          for (int j = 1; j < np; ++j)
+            EXPECT_LT(st.points[first + j - 1], st.points[first + j]);
+          for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+            for (int s = 0; s < ar; ++s) {
+              const int l = st.local[std::size_t(i) * ar + s];
+              ASSERT_GE(l, 0);
+              ASSERT_LT(l, np);
+              EXPECT_EQ(st.points[first + l], conn[std::size_t(p.elem[i]) * ar + s]);
+              ++hits[l];
+            }
+          for (int h : hits)
+            EXPECT_GT(h, 0);
+        }
+      }
+      EXPECT_GE(p.reuse, 1.0);
+    }
+}
+
+} // namespace
