@@ -31,7 +31,12 @@ using HostSpace = Kokkos::DefaultHostExecutionSpace;
 
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial", "atomic", "gather", "colour", "scatterview"};
+  std::vector<std::string> executors{"serial", "atomic",      "gather",
+                                     "colour", "scatterview", "hierarchical"};
+  std::vector<int> blocks{128, 256};
+  std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
+                                      exec::Staging::none};
+  std::vector<std::string> numberings{"natural", "shuffled"};
   std::vector<std::string> layouts{"aos", "soa"};
   std::vector<std::string> kernels{"res_calc", "face_flux"};
   int repeats = 20, warmup = 3;
@@ -50,7 +55,9 @@ std::vector<std::string> split(const std::string &s) {
 [[noreturn]] void usage_error(const std::string &what) {
   std::fprintf(stderr,
                "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
-               "[--n3 N] [--executor serial,atomic,gather,colour,scatterview] "
+               "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical] "
+               "[--blocks 128,256,...] [--staging all,inc,none] "
+               "[--numbering natural,shuffled] "
                "[--layout aos|soa|all] [--kernel res_calc,face_flux] [--repeats N] "
                "[--warmup N] [--csv FILE] [--kokkos-...]\n",
                what.c_str());
@@ -67,7 +74,8 @@ int positive(const char *flag, const char *value) {
 
 Options parse(int argc, char **argv) {
   Options o;
-  const std::vector<std::string> all_exec{"serial", "atomic", "gather", "colour", "scatterview"};
+  const std::vector<std::string> all_exec{"serial", "atomic",      "gather",
+                                          "colour", "scatterview", "hierarchical"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--kokkos", 0) == 0)
@@ -102,6 +110,27 @@ Options parse(int argc, char **argv) {
       for (auto &e : o.executors)
         if (std::find(all_exec.begin(), all_exec.end(), e) == all_exec.end())
           usage_error("unknown executor '" + e + "'");
+    } else if (a == "--blocks") {
+      o.blocks.clear();
+      for (auto &b : split(v))
+        o.blocks.push_back(positive("--blocks", b.c_str()));
+    } else if (a == "--staging") {
+      o.stagings.clear();
+      for (auto &st : split(v)) {
+        if (st == "all")
+          o.stagings.push_back(exec::Staging::all);
+        else if (st == "inc")
+          o.stagings.push_back(exec::Staging::increments);
+        else if (st == "none")
+          o.stagings.push_back(exec::Staging::none);
+        else
+          usage_error("--staging takes all, inc, none; not '" + st + "'");
+      }
+    } else if (a == "--numbering") {
+      o.numberings = split(v);
+      for (auto &n : o.numberings)
+        if (n != "natural" && n != "shuffled")
+          usage_error("--numbering takes natural, shuffled; not '" + n + "'");
     } else if (a == "--layout") {
       const std::string s = v;
       if (s == "all")
@@ -149,7 +178,91 @@ struct Row {
   int block_size = 0;
   double time_ms = 0, gbps = 0, max_rel_err = 0;
   std::string note;
+  int scratch = -1; // hierarchical: team scratch bytes per block
 };
+
+struct PlanRow {
+  std::string kernel;
+  BlockPlan plan; // metrics only: point lists live on the device
+};
+
+// Every plan a kernel needs, built once per mesh and shared by both layouts.
+struct Plans {
+  Plan<exec::Serial, Space> serial;
+  Plan<exec::Atomic, Space> atomic;
+  Plan<exec::Gather, Space> gather;
+  Plan<exec::GlobalColour, Space> colour;
+  Plan<exec::ScatterView, Space> scatter;
+  std::vector<Plan<exec::Hierarchical, Space>> hier;
+  double colour_seconds = 0, gather_seconds = 0;
+};
+
+bool wants(const Options &o, const std::string &executor) {
+  return std::count(o.executors.begin(), o.executors.end(), executor) > 0;
+}
+
+// `inc_map` is incremented through; `reads` are only read through.
+template <class... Reads>
+Plans make_plans(const Options &o, const Set &set, const Map<Mem> &inc_map, const Reads &...reads) {
+  Space space;
+  Plans p{Plan<exec::Serial, Space>(space, set), Plan<exec::Atomic, Space>(space, set),
+          Plan<exec::Gather, Space>(space, set, inc_map),
+          Plan<exec::GlobalColour, Space>(space, set, inc_map),
+          Plan<exec::ScatterView, Space>(space, set), {}, 0, 0};
+  p.colour_seconds = p.colour.build_seconds();
+  p.gather_seconds = p.gather.build_seconds();
+  if (wants(o, "hierarchical"))
+    for (int b : o.blocks) {
+      p.hier.emplace_back(space, exec::Hierarchical{}.with_block_size(b), set, inc_map,
+                          read_only(reads)...);
+      std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
+    }
+  return p;
+}
+
+// Runs every requested executor (and hierarchical variant) of one kernel and
+// layout. loop(exec, plan) runs the kernel once.
+template <class OutDat, class RefDat, class Loop>
+std::vector<Row> run_all(const Options &o, const std::string &kernel, const std::string &layout,
+                         double bytes, Plans &plans, const OutDat &out, const RefDat &ref,
+                         const OutDat &initial, Loop &&loop) {
+  std::vector<Row> rows;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  auto one = [&](const std::string &name, auto exec, auto &plan) {
+    rows.push_back(measure(o, kernel, name, layout, bytes, out, ref, initial,
+                           [&] { loop(exec, plan); }));
+    return &rows.back();
+  };
+  for (const auto &name : o.executors) {
+    if (name == "serial" && host) // one GPU thread would take minutes at these sizes
+      one(name, exec::Serial{}, plans.serial);
+    else if (name == "atomic")
+      one(name, exec::Atomic{}, plans.atomic);
+    else if (name == "gather")
+      one(name, exec::Gather{}, plans.gather);
+    else if (name == "colour")
+      one(name, exec::GlobalColour{}, plans.colour)->note =
+          std::to_string(plans.colour.num_colours()) + " colours";
+    else if (name == "scatterview")
+      one(name, exec::ScatterView{}, plans.scatter);
+    else if (name == "hierarchical")
+      for (auto &plan : plans.hier)
+        for (auto staging : o.stagings) {
+          const std::string label = std::string("hier-") + exec::staging_name(staging);
+          try {
+            Row *r = one(label, exec::Hierarchical{}.with_staging(staging), plan);
+            r->block_size = plan.options().block_size;
+            r->scratch = plan.scratch_bytes(kernel);
+            r->note = std::to_string(plan.num_block_colours()) + " block colours";
+          } catch (const Error &e) {
+            // Does not fit this device (scratch or team size): reported, not timed.
+            Row r{kernel, label, layout, plan.options().block_size, NAN, NAN, NAN, e.what(), -1};
+            rows.push_back(r);
+          }
+        }
+  }
+  return rows;
+}
 
 template <class DatT> void randomise(const DatT &d, std::uint64_t seed, double lo, double hi) {
   auto h = Kokkos::create_mirror_view(d.view());
@@ -232,10 +345,10 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   return row;
 }
 
-template <class L> std::vector<Row> res_calc(const Options &o, const QuadMesh &m, const char *lname) {
-  std::vector<Row> rows;
-  Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
-  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+template <class L>
+std::vector<Row> res_calc(const Options &o, const std::string &label, const QuadMesh &m,
+                          const Map<Mem> &pedge, const Map<Mem> &pecell, Plans &plans,
+                          const char *lname) {
   Dat<double, 2, L, Mem> x(m.nodes, "x");
   Dat<double, 4, L, Mem> q(m.cells, "q"), res(m.cells, "res"), res0(m.cells, "res0");
   Dat<double, 1, L, Mem> adt(m.cells, "adt");
@@ -268,7 +381,7 @@ template <class L> std::vector<Row> res_calc(const Options &o, const QuadMesh &m
   auto ref = clone_to<Kokkos::HostSpace>(res0);
   auto hpedge = clone_to<Kokkos::HostSpace>(pedge);
   auto hpecell = clone_to<Kokkos::HostSpace>(pecell);
-  par_loop(HostSpace(), exec::Serial{}, m.edges, "res_calc", kernel, read(hx, hpedge, 0),
+  par_loop(HostSpace(), exec::Serial{}, m.edges, label, kernel, read(hx, hpedge, 0),
            read(hx, hpedge, 1), read(hqd, hpecell, 0), read(hqd, hpecell, 1),
            read(hadt, hpecell, 0), read(hadt, hpecell, 1), inc(ref, hpecell, 0),
            inc(ref, hpecell, 1));
@@ -276,34 +389,16 @@ template <class L> std::vector<Row> res_calc(const Options &o, const QuadMesh &m
   const double bytes = 8.0 * (2 * m.nodes.size() + 4 * m.cells.size() + m.cells.size() +
                               2 * 4 * m.cells.size()) +
                        2 * 4.0 * 2 * m.edges.size();
-  for (const auto &name : o.executors) {
-    if (name == "serial" && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
-      continue; // one GPU thread would take minutes at these sizes
-    with_executor(name, [&](auto exec) {
-      using E = decltype(exec);
-      Kokkos::Timer t;
-      auto plan = make_plan(Space(), E{}, m.edges, pecell);
-      const double plan_s = t.seconds();
-      auto row = measure(o, "res_calc", name, lname, bytes, res, ref, res0, [&] {
-        par_loop(E{}, plan, "res_calc", kernel, read(x, pedge, 0), read(x, pedge, 1),
-                 read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0),
-                 read(adt, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1));
-      });
-      if constexpr (std::is_same<E, exec::GlobalColour>::value)
-        row.note += (row.note.empty() ? "" : "; ") + std::to_string(plan.num_colours()) +
-                    " colours";
-      if (plan_s > 0.01)
-        row.note += (row.note.empty() ? "" : "; ") + std::string("plan ") +
-                    std::to_string(int(plan_s * 1e3)) + " ms";
-      rows.push_back(row);
-    });
-  }
-  return rows;
+  return run_all(o, label, lname, bytes, plans, res, ref, res0, [&](auto exec, auto &plan) {
+    par_loop(exec, plan, label, kernel, read(x, pedge, 0), read(x, pedge, 1), read(q, pecell, 0),
+             read(q, pecell, 1), read(adt, pecell, 0), read(adt, pecell, 1), inc(res, pecell, 0),
+             inc(res, pecell, 1));
+  });
 }
 
-template <class L> std::vector<Row> face_flux(const Options &o, const HexMesh &m, const char *lname) {
-  std::vector<Row> rows;
-  Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+template <class L>
+std::vector<Row> face_flux(const Options &o, const std::string &label, const HexMesh &m,
+                           const Map<Mem> &fc, Plans &plans, const char *lname) {
   Dat<double, 3, L, Mem> normal(m.faces, "normal");
   Dat<double, 5, L, Mem> state(m.cells, "u"), flux(m.cells, "flux"), flux0(m.cells, "flux0");
   {
@@ -332,27 +427,15 @@ template <class L> std::vector<Row> face_flux(const Options &o, const HexMesh &m
   auto hs = clone_to<Kokkos::HostSpace>(state);
   auto ref = clone_to<Kokkos::HostSpace>(flux0);
   auto hfc = clone_to<Kokkos::HostSpace>(fc);
-  par_loop(HostSpace(), exec::Serial{}, m.faces, "face_flux", kernel, read(hn), read(hs, hfc, 0),
+  par_loop(HostSpace(), exec::Serial{}, m.faces, label, kernel, read(hn), read(hs, hfc, 0),
            read(hs, hfc, 1), inc(ref, hfc, 0), inc(ref, hfc, 1));
 
   const double bytes = 8.0 * (3 * m.faces.size() + 5 * m.cells.size() + 2 * 5 * m.cells.size()) +
                        4.0 * 2 * m.faces.size();
-  for (const auto &name : o.executors) {
-    if (name == "serial" && !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
-      continue;
-    with_executor(name, [&](auto exec) {
-      using E = decltype(exec);
-      auto plan = make_plan(Space(), E{}, m.faces, fc);
-      auto row = measure(o, "face_flux", name, lname, bytes, flux, ref, flux0, [&] {
-        par_loop(E{}, plan, "face_flux", kernel, read(normal), read(state, fc, 0),
-                 read(state, fc, 1), inc(flux, fc, 0), inc(flux, fc, 1));
-      });
-      if constexpr (std::is_same<E, exec::GlobalColour>::value)
-        row.note = std::to_string(plan.num_colours()) + " colours";
-      rows.push_back(row);
-    });
-  }
-  return rows;
+  return run_all(o, label, lname, bytes, plans, flux, ref, flux0, [&](auto exec, auto &plan) {
+    par_loop(exec, plan, label, kernel, read(normal), read(state, fc, 0), read(state, fc, 1),
+             inc(flux, fc, 0), inc(flux, fc, 1));
+  });
 }
 
 } // namespace
@@ -377,27 +460,43 @@ int main(int argc, char **argv) {
               device.c_str(), Space().concurrency(), copy_gbps);
 
   std::vector<Row> rows;
+  std::vector<PlanRow> plan_rows;
   const bool want2d = std::count(o.kernels.begin(), o.kernels.end(), "res_calc") > 0;
   const bool want3d = std::count(o.kernels.begin(), o.kernels.end(), "face_flux") > 0;
-  if (want2d) {
-    Kokkos::Timer t;
-    const QuadMesh m = make_quad_mesh(o.nx, o.ny, {true, 2024});
-    std::printf("res_calc: %d x %d quads (shuffled numbering), %d nodes, %d cells, %d edges "
-                "[mesh %.1f s]\n",
-                o.nx, o.ny, m.nodes.size(), m.cells.size(), m.edges.size(), t.seconds());
-    for (const auto &l : o.layouts) {
-      auto r = l == "aos" ? res_calc<AoS>(o, m, "AoS") : res_calc<SoA>(o, m, "SoA");
-      rows.insert(rows.end(), r.begin(), r.end());
+  for (const auto &numbering : o.numberings) {
+    const MeshOptions mo{numbering == "shuffled", 2024};
+    if (want2d) {
+      Kokkos::Timer t;
+      const QuadMesh m = make_quad_mesh(o.nx, o.ny, mo);
+      const std::string label = "res_calc/" + numbering;
+      std::printf("%s: %d x %d quads, %d nodes, %d cells, %d edges [mesh %.1f s]\n", label.c_str(),
+                  o.nx, o.ny, m.nodes.size(), m.cells.size(), m.edges.size(), t.seconds());
+      Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+      Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+      Plans plans = make_plans(o, m.edges, pecell, pedge);
+      for (auto &p : plans.hier)
+        plan_rows.push_back({label, p.blocks()});
+      for (const auto &l : o.layouts) {
+        auto r = l == "aos" ? res_calc<AoS>(o, label, m, pedge, pecell, plans, "AoS")
+                            : res_calc<SoA>(o, label, m, pedge, pecell, plans, "SoA");
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
     }
-  }
-  if (want3d) {
-    Kokkos::Timer t;
-    const HexMesh m = make_hex_mesh(o.n3, o.n3, o.n3, {true, 2025});
-    std::printf("face_flux: %d^3 hexes (shuffled numbering), %d cells, %d faces [mesh %.1f s]\n",
-                o.n3, m.cells.size(), m.faces.size(), t.seconds());
-    for (const auto &l : o.layouts) {
-      auto r = l == "aos" ? face_flux<AoS>(o, m, "AoS") : face_flux<SoA>(o, m, "SoA");
-      rows.insert(rows.end(), r.begin(), r.end());
+    if (want3d) {
+      Kokkos::Timer t;
+      const HexMesh m = make_hex_mesh(o.n3, o.n3, o.n3, mo);
+      const std::string label = "face_flux/" + numbering;
+      std::printf("%s: %d^3 hexes, %d cells, %d faces [mesh %.1f s]\n", label.c_str(), o.n3,
+                  m.cells.size(), m.faces.size(), t.seconds());
+      Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+      Plans plans = make_plans(o, m.faces, fc);
+      for (auto &p : plans.hier)
+        plan_rows.push_back({label, p.blocks()});
+      for (const auto &l : o.layouts) {
+        auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, plans, "AoS")
+                            : face_flux<SoA>(o, label, m, fc, plans, "SoA");
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
     }
   }
 
@@ -408,25 +507,59 @@ int main(int argc, char **argv) {
         return a.time_ms;
     return double(NAN);
   };
-  std::printf("\n%-10s %-12s %-6s %-7s %-5s %10s %9s %8s %9s %11s  %s\n", "kernel", "executor",
+  std::printf("\n%-18s %-12s %-6s %-7s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
               "layout", "reorder", "block", "time_ms", "GB/s", "of_copy", "vs_atomic",
-              "max_rel_err", "note");
+              "max_rel_err", "scratch", "note");
   std::ofstream csv(o.csv);
   csv << "kernel,executor,layout,reorder,block_size,time_ms,gbps,copy_gbps,speedup_vs_atomic,"
          "max_rel_err\n";
   bool ok = true;
+  int skipped = 0;
   for (const auto &r : rows) {
+    if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
+      ++skipped;
+      std::printf("%-18s %-12s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
+                  r.executor.c_str(), r.layout.c_str(), "none", r.block_size, "-",
+                  r.note.c_str());
+      continue;
+    }
     const double speedup = atomic_ms(r) / r.time_ms;
     const bool valid = r.max_rel_err < 1e-10 && r.note.find("INCOMPLETE") == std::string::npos;
     ok = ok && valid;
-    std::printf("%-10s %-12s %-6s %-7s %5d %10.4f %9.1f %7.1f%% %9.2f %11.2e  %s%s\n",
+    std::printf("%-18s %-12s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
                 r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), "none", r.block_size,
                 r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
+                r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
                 valid ? "" : "FAILED VALIDATION ", r.note.c_str());
     csv << r.kernel << ',' << r.executor << ',' << r.layout << ",none," << r.block_size << ','
         << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup << ','
         << r.max_rel_err << '\n';
   }
+  if (!plan_rows.empty()) {
+    const std::string metrics = o.csv.substr(0, o.csv.rfind('.')) + "_plans.csv";
+    std::ofstream pcsv(metrics);
+    pcsv << "kernel,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,reuse,"
+            "staged_points_per_block,cache_lines_per_block,plan_seconds\n";
+    std::printf("\nhierarchical plans (staged points and 32-byte lines per block over all staged "
+                "maps, lines for 8-byte scalar data)\n%-18s %5s %8s %7s %12s %7s %10s %10s %8s\n",
+                "kernel", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
+                "lines/blk", "plan_s");
+    for (const auto &pr : plan_rows) {
+      const BlockPlan &p = pr.plan;
+      std::printf("%-18s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %8.3f\n", pr.kernel.c_str(),
+                  p.block_size, p.num_blocks(), p.num_block_colours(), p.mean_thread_colours,
+                  p.max_thread_colours, p.reuse, p.mean_staged_points, p.mean_cache_lines,
+                  p.build_seconds);
+      pcsv << pr.kernel << ',' << p.block_size << ',' << p.num_blocks() << ','
+           << p.num_block_colours() << ',' << p.mean_thread_colours << ','
+           << p.max_thread_colours << ',' << p.reuse << ',' << p.mean_staged_points << ','
+           << p.mean_cache_lines << ',' << p.build_seconds << '\n';
+    }
+    std::printf("wrote %s\n", metrics.c_str());
+  }
+  if (skipped)
+    std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",
+                skipped);
   std::printf("\nbandwidth = bytes of every dat and map touched (incremented dats twice) / time; "
               "of_copy = that / measured copy bandwidth\nwrote %s; %s\n",
               o.csv.c_str(), ok ? "every executor validated against the serial reference"

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# One device session: build umesh against the CUDA Kokkos from the offline
+# bundle, run the test suite on the GPU, the sanitizers on the hierarchical
+# executor, and the main job past the L2 cache. Logs go to $OUT.
+#   perf/run_on_gpu.sh BUNDLE [test|check|main|all] [main-job args...]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUNDLE="${1:?usage: perf/run_on_gpu.sh BUNDLE [test|check|main|all] [args]}"
+STEP="${2:-all}"
+shift 2 || shift $#
+OUT="${OUT:-$PWD/gpu-out}"
+mkdir -p "$OUT"
+export PATH="$PATH:/usr/local/cuda/bin"
+JOBS="$(nproc)"
+build() { ls -d "$HOME"/.cache/umesh/build/umesh-*-cuda-cxx17 2>/dev/null | head -1; }
+
+if [[ "$STEP" == test || "$STEP" == all ]]; then
+  nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
+  SECONDS=0
+  ./setup.sh --bundle "$BUNDLE" --backend cuda --jobs "$JOBS" test 2>&1 | tee "$OUT/test.log" | tail -40
+  echo "build + tests: ${SECONDS}s" | tee -a "$OUT/test.log"
+fi
+
+if [[ "$STEP" == check || "$STEP" == all ]]; then
+  b="$(build)"
+  # Small mesh, every staging mode; both tools must report zero errors.
+  filter='Hierarchical/4.*:Hierarchical/5.*' # the Cuda configurations
+  for tool in memcheck racecheck; do
+    compute-sanitizer --tool "$tool" --print-limit 20 "$b/tests/test_hierarchical" \
+      --gtest_filter="$filter" >"$OUT/sanitizer-$tool.log" 2>&1
+    echo "compute-sanitizer --tool $tool: exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Hazard' "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
+  done | tee "$OUT/sanitizers.txt"
+fi
+
+if [[ "$STEP" == main || "$STEP" == all ]]; then
+  b="$(build)"
+  (cd "$OUT" && "$b/perf/umesh_main" --size large --csv results.csv "$@") 2>&1 | tee "$OUT/main.log" | tail -150
+fi
