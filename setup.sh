@@ -111,6 +111,8 @@ ensure_packages() {
       touch "$stamp"
     fi
     CMAKE_PREFIXES+=("$DEPS_PREFIX/usr")
+    # libscotch.so needs libscotcherr.so, which the loader finds only here.
+    export LD_LIBRARY_PATH="$DEPS_PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     return
   fi
   have_cmd dpkg-query || { log "not a Debian system: install cmake, a C++17 compiler, GoogleTest, METIS and Scotch yourself"; return; }

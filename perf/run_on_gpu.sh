@@ -2,7 +2,7 @@
 # One device session: build umesh against the CUDA Kokkos from the offline
 # bundle, run the test suite on the GPU, the sanitizers on the hierarchical
 # executor, and the main job past the L2 cache. Logs go to $OUT.
-#   perf/run_on_gpu.sh BUNDLE [test|check|main|all] [main-job args...]
+#   perf/run_on_gpu.sh BUNDLE [test|check|main|profile|all] [main-job args...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUNDLE="${1:?usage: perf/run_on_gpu.sh BUNDLE [test|check|main|all] [args]}"
@@ -11,6 +11,8 @@ shift 2 || shift $#
 OUT="${OUT:-$PWD/gpu-out}"
 mkdir -p "$OUT"
 export PATH="$PATH:/usr/local/cuda/bin"
+# The bundle's libscotch.so finds libscotcherr.so only through this path.
+export LD_LIBRARY_PATH="$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 JOBS="$(nproc)"
 build() { ls -d "$HOME"/.cache/umesh/build/umesh-*-cuda-cxx17 2>/dev/null | head -1; }
 
@@ -19,6 +21,12 @@ if [[ "$STEP" == test || "$STEP" == all ]]; then
   SECONDS=0
   ./setup.sh --bundle "$BUNDLE" --backend cuda --jobs "$JOBS" test 2>&1 | tee "$OUT/test.log" | tail -40
   echo "build + tests: ${SECONDS}s" | tee -a "$OUT/test.log"
+fi
+
+if [[ "$STEP" == main || "$STEP" == all ]]; then
+  b="$(build)"
+  (cd "$OUT" && "$b/perf/umesh_main" --size large --csv results.csv "$@") >"$OUT/main.log" 2>&1
+  echo "main job: exit $?"; grep -E "^device|wrote|configurations|VALIDATION" "$OUT/main.log"
 fi
 
 if [[ "$STEP" == check || "$STEP" == all ]]; then
@@ -32,7 +40,15 @@ if [[ "$STEP" == check || "$STEP" == all ]]; then
   done | tee "$OUT/sanitizers.txt"
 fi
 
-if [[ "$STEP" == main || "$STEP" == all ]]; then
+if [[ "$STEP" == profile || "$STEP" == all ]]; then
   b="$(build)"
-  (cd "$OUT" && "$b/perf/umesh_main" --size large --csv results.csv "$@") 2>&1 | tee "$OUT/main.log" | tail -150
+  # Nsight Compute on res_calc (natural numbering, AoS): the atomic kernel and
+  # the hierarchical block-colour launches with full and no staging.
+  timeout 300 ncu --kernel-name-base demangled -k 'regex:HierarchicalFunctor|ForFunctor' -c 27 \
+    --section SpeedOfLight --section Occupancy --section LaunchStats \
+    --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
+    "$b/perf/umesh_main" --size large --kernel res_calc --numbering natural \
+    --executor atomic,hierarchical --blocks 128 --staging all,none --layout aos \
+    --repeats 1 --warmup 1 --csv /tmp/ncu_main.csv >"$OUT/ncu.txt" 2>&1
+  echo "ncu: exit $?, $(grep -c 'Section: GPU Speed Of Light' "$OUT/ncu.txt") kernels profiled"
 fi
