@@ -205,10 +205,14 @@ bool wants(const Options &o, const std::string &executor) {
 template <class... Reads>
 Plans make_plans(const Options &o, const Set &set, const Map<Mem> &inc_map, const Reads &...reads) {
   Space space;
-  Plans p{Plan<exec::Serial, Space>(space, set), Plan<exec::Atomic, Space>(space, set),
+  Plans p{Plan<exec::Serial, Space>(space, set),
+          Plan<exec::Atomic, Space>(space, set),
           Plan<exec::Gather, Space>(space, set, inc_map),
           Plan<exec::GlobalColour, Space>(space, set, inc_map),
-          Plan<exec::ScatterView, Space>(space, set), {}, 0, 0};
+          Plan<exec::ScatterView, Space>(space, set),
+          {},
+          0,
+          0};
   p.colour_seconds = p.colour.build_seconds();
   p.gather_seconds = p.gather.build_seconds();
   if (wants(o, "hierarchical"))
@@ -229,8 +233,8 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
   std::vector<Row> rows;
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   auto one = [&](const std::string &name, auto exec, auto &plan) {
-    rows.push_back(measure(o, kernel, name, layout, bytes, out, ref, initial,
-                           [&] { loop(exec, plan); }));
+    rows.push_back(
+        measure(o, kernel, name, layout, bytes, out, ref, initial, [&] { loop(exec, plan); }));
     return &rows.back();
   };
   for (const auto &name : o.executors) {
@@ -386,9 +390,9 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Quad
            read(hadt, hpecell, 0), read(hadt, hpecell, 1), inc(ref, hpecell, 0),
            inc(ref, hpecell, 1));
 
-  const double bytes = 8.0 * (2 * m.nodes.size() + 4 * m.cells.size() + m.cells.size() +
-                              2 * 4 * m.cells.size()) +
-                       2 * 4.0 * 2 * m.edges.size();
+  const double bytes =
+      8.0 * (2 * m.nodes.size() + 4 * m.cells.size() + m.cells.size() + 2 * 4 * m.cells.size()) +
+      2 * 4.0 * 2 * m.edges.size();
   return run_all(o, label, lname, bytes, plans, res, ref, res0, [&](auto exec, auto &plan) {
     par_loop(exec, plan, label, kernel, read(x, pedge, 0), read(x, pedge, 1), read(q, pecell, 0),
              read(q, pecell, 1), read(adt, pecell, 0), read(adt, pecell, 1), inc(res, pecell, 0),
@@ -456,8 +460,9 @@ int main(int argc, char **argv) {
   }
 #endif
   const double copy_gbps = copy_bandwidth_gbps();
-  std::printf("device: %s; concurrency %d; copy bandwidth %.1f GB/s (device-to-device, read+write)\n",
-              device.c_str(), Space().concurrency(), copy_gbps);
+  std::printf(
+      "device: %s; concurrency %d; copy bandwidth %.1f GB/s (device-to-device, read+write)\n",
+      device.c_str(), Space().concurrency(), copy_gbps);
 
   std::vector<Row> rows;
   std::vector<PlanRow> plan_rows;
@@ -519,8 +524,7 @@ int main(int argc, char **argv) {
     if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
       ++skipped;
       std::printf("%-18s %-12s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
-                  r.executor.c_str(), r.layout.c_str(), "none", r.block_size, "-",
-                  r.note.c_str());
+                  r.executor.c_str(), r.layout.c_str(), "none", r.block_size, "-", r.note.c_str());
       continue;
     }
     const double speedup = atomic_ms(r) / r.time_ms;
@@ -532,8 +536,8 @@ int main(int argc, char **argv) {
                 r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
                 valid ? "" : "FAILED VALIDATION ", r.note.c_str());
     csv << r.kernel << ',' << r.executor << ',' << r.layout << ",none," << r.block_size << ','
-        << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup << ','
-        << r.max_rel_err << '\n';
+        << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup << ',' << r.max_rel_err
+        << '\n';
   }
   if (!plan_rows.empty()) {
     const std::string metrics = o.csv.substr(0, o.csv.rfind('.')) + "_plans.csv";
@@ -551,9 +555,9 @@ int main(int argc, char **argv) {
                   p.max_thread_colours, p.reuse, p.mean_staged_points, p.mean_cache_lines,
                   p.build_seconds);
       pcsv << pr.kernel << ',' << p.block_size << ',' << p.num_blocks() << ','
-           << p.num_block_colours() << ',' << p.mean_thread_colours << ','
-           << p.max_thread_colours << ',' << p.reuse << ',' << p.mean_staged_points << ','
-           << p.mean_cache_lines << ',' << p.build_seconds << '\n';
+           << p.num_block_colours() << ',' << p.mean_thread_colours << ',' << p.max_thread_colours
+           << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
+           << p.build_seconds << '\n';
     }
     std::printf("wrote %s\n", metrics.c_str());
   }
@@ -562,7 +566,8 @@ int main(int argc, char **argv) {
                 skipped);
   std::printf("\nbandwidth = bytes of every dat and map touched (incremented dats twice) / time; "
               "of_copy = that / measured copy bandwidth\nwrote %s; %s\n",
-              o.csv.c_str(), ok ? "every executor validated against the serial reference"
-                                : "SOME EXECUTORS FAILED VALIDATION");
+              o.csv.c_str(),
+              ok ? "every executor validated against the serial reference"
+                 : "SOME EXECUTORS FAILED VALIDATION");
   return ok ? 0 : 1;
 }

@@ -14,8 +14,8 @@ namespace {
 
 // Written points of element e in one index space over all written maps.
 template <class F>
-void for_written_points(const std::vector<BlockPlanMap> &maps, const std::vector<int> &base,
-                        int e, F &&f) {
+void for_written_points(const std::vector<BlockPlanMap> &maps, const std::vector<int> &base, int e,
+                        F &&f) {
   for (std::size_t m = 0; m < maps.size(); ++m) {
     if (!maps[m].written)
       continue;
@@ -165,8 +165,7 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   plan.reuse = staged_total ? double(accesses) / staged_total : 0;
   plan.mean_staged_points = nblocks ? double(staged_total) / nblocks : 0;
   plan.mean_cache_lines = nblocks ? double(lines_total) / nblocks : 0;
-  plan.build_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  plan.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return plan;
 }
 

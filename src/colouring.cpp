@@ -76,15 +76,13 @@ Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &m
   return colour_items(num_elements, offsets, points, total, true);
 }
 
-InverseMap invert_map(int num_elements, const int *indices, int arity,
-                      int to_size) {
+InverseMap invert_map(int num_elements, const int *indices, int arity, int to_size) {
   InverseMap inv;
   inv.offsets.assign(std::size_t(to_size) + 1, 0);
   const std::size_t n = std::size_t(num_elements) * arity;
   for (std::size_t i = 0; i < n; ++i) {
     if (indices[i] < 0 || indices[i] >= to_size)
-      detail::fail("invert_map: entry ", i, " is ", indices[i],
-                   ", outside [0, ", to_size, ")");
+      detail::fail("invert_map: entry ", i, " is ", indices[i], ", outside [0, ", to_size, ")");
     ++inv.offsets[indices[i] + 1];
   }
   for (int p = 0; p < to_size; ++p)

@@ -20,13 +20,20 @@ const ElementType *element_type(int code) {
       quad{"quad", "quads", 4}, tet{"tet", "tets", 4}, hex{"hex", "hexes", 8},
       point{"point", "points", 1};
   switch (code) {
-  case 1: return &line;
-  case 2: return &tri;
-  case 3: return &quad;
-  case 4: return &tet;
-  case 5: return &hex;
-  case 15: return &point;
-  default: return nullptr;
+  case 1:
+    return &line;
+  case 2:
+    return &tri;
+  case 3:
+    return &quad;
+  case 4:
+    return &tet;
+  case 5:
+    return &hex;
+  case 15:
+    return &point;
+  default:
+    return nullptr;
   }
 }
 
@@ -112,7 +119,7 @@ private:
 struct Reader {
   Tokens tok;
   GmshMesh mesh;
-  std::unordered_map<long long, int> node_index; // gmsh tag -> 0-based
+  std::unordered_map<long long, int> node_index;      // gmsh tag -> 0-based
   std::map<std::pair<int, int>, int> entity_physical; // (dim, tag) -> physical
   std::map<std::string, std::size_t> block_of;
 
@@ -347,8 +354,8 @@ const GmshMesh::Block &GmshMesh::block(const std::string &type) const {
       return b;
     present += (present.empty() ? "" : ", ") + b.type;
   }
-  detail::fail("gmsh mesh has no ", type, " elements (it has: ",
-               present.empty() ? "none" : present, ")");
+  detail::fail("gmsh mesh has no ", type, " elements (it has: ", present.empty() ? "none" : present,
+               ")");
 }
 
 GmshMesh parse_gmsh(std::istream &in, const std::string &source) {

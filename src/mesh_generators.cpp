@@ -36,6 +36,21 @@ void renumber(std::vector<int> &conn, const std::vector<int> &perm) {
     v = perm[v];
 }
 
+// Random numbering of a 2D mesh with edges -> 2 nodes, 2 cells.
+template <class Mesh> void shuffle_2d(Mesh &m, int corners, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto pn = random_permutation(m.nodes.size(), rng),
+             pc = random_permutation(m.cells.size(), rng),
+             pe = random_permutation(m.edges.size(), rng);
+  renumber(m.edge_nodes, pn);
+  renumber(m.cell_nodes, pn);
+  renumber(m.edge_cells, pc);
+  permute_rows(m.node_coords, 2, pn);
+  permute_rows(m.cell_nodes, corners, pc);
+  permute_rows(m.edge_nodes, 2, pe);
+  permute_rows(m.edge_cells, 2, pe);
+}
+
 } // namespace
 
 QuadMesh make_quad_mesh(int nx, int ny, const MeshOptions &opt) {
@@ -70,18 +85,8 @@ QuadMesh make_quad_mesh(int nx, int ny, const MeshOptions &opt) {
         m.edge_cells.insert(m.edge_cells.end(), {cell(i, j), cell(i, j + 1)});
       }
     }
-  if (opt.shuffle) {
-    std::mt19937_64 rng(opt.seed);
-    const auto pn = random_permutation(nnode, rng), pc = random_permutation(ncell, rng),
-               pe = random_permutation(nedge, rng);
-    renumber(m.edge_nodes, pn);
-    renumber(m.cell_nodes, pn);
-    renumber(m.edge_cells, pc);
-    permute_rows(m.node_coords, 2, pn);
-    permute_rows(m.cell_nodes, 4, pc);
-    permute_rows(m.edge_nodes, 2, pe);
-    permute_rows(m.edge_cells, 2, pe);
-  }
+  if (opt.shuffle)
+    shuffle_2d(m, 4, opt.seed);
   return m;
 }
 
@@ -118,18 +123,8 @@ TriMesh make_tri_mesh(int nx, int ny, const MeshOptions &opt) {
     }
   const int nedge = int(m.edge_cells.size() / 2);
   m.edges = Set("edges", nedge);
-  if (opt.shuffle) {
-    std::mt19937_64 rng(opt.seed);
-    const auto pn = random_permutation(nnode, rng), pc = random_permutation(ncell, rng),
-               pe = random_permutation(nedge, rng);
-    renumber(m.edge_nodes, pn);
-    renumber(m.cell_nodes, pn);
-    renumber(m.edge_cells, pc);
-    permute_rows(m.node_coords, 2, pn);
-    permute_rows(m.cell_nodes, 3, pc);
-    permute_rows(m.edge_nodes, 2, pe);
-    permute_rows(m.edge_cells, 2, pe);
-  }
+  if (opt.shuffle)
+    shuffle_2d(m, 3, opt.seed);
   return m;
 }
 
@@ -153,9 +148,9 @@ HexMesh make_hex_mesh(int nx, int ny, int nz, const MeshOptions &opt) {
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i)
         m.cell_nodes.insert(m.cell_nodes.end(),
-                            {node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k), node(i, j + 1, k),
-                             node(i, j, k + 1), node(i + 1, j, k + 1), node(i + 1, j + 1, k + 1),
-                             node(i, j + 1, k + 1)});
+                            {node(i, j, k), node(i + 1, j, k), node(i + 1, j + 1, k),
+                             node(i, j + 1, k), node(i, j, k + 1), node(i + 1, j, k + 1),
+                             node(i + 1, j + 1, k + 1), node(i, j + 1, k + 1)});
   m.face_cells.reserve(std::size_t(nface64) * 2);
   m.face_normals.reserve(std::size_t(nface64) * 3);
   for (int k = 0; k < nz; ++k)
@@ -176,7 +171,8 @@ HexMesh make_hex_mesh(int nx, int ny, int nz, const MeshOptions &opt) {
       }
   if (opt.shuffle) {
     std::mt19937_64 rng(opt.seed);
-    const auto pn = random_permutation(int(nnode64), rng), pc = random_permutation(int(ncell64), rng),
+    const auto pn = random_permutation(int(nnode64), rng),
+               pc = random_permutation(int(ncell64), rng),
                pf = random_permutation(int(nface64), rng);
     renumber(m.cell_nodes, pn);
     renumber(m.face_cells, pc);

@@ -59,9 +59,9 @@ std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance)
   real_t ubvec = real_t(imbalance);
   std::vector<idx_t> xadj(graph.offsets.begin(), graph.offsets.end()),
       adj(graph.adjacency.begin(), graph.adjacency.end());
-  const int status = METIS_PartGraphKway(&n, &ncon, xadj.data(), adj.data(), nullptr, nullptr,
-                                         nullptr, &nparts, nullptr, &ubvec, options, &objval,
-                                         part.data());
+  const int status =
+      METIS_PartGraphKway(&n, &ncon, xadj.data(), adj.data(), nullptr, nullptr, nullptr, &nparts,
+                          nullptr, &ubvec, options, &objval, part.data());
   if (status != METIS_OK)
     detail::fail("partition_kway: METIS_PartGraphKway failed with status ", status);
   return std::vector<int>(part.begin(), part.begin() + n);
@@ -91,8 +91,8 @@ std::vector<int> order_gps(const Graph &graph) {
   if (status == 0)
     status = SCOTCH_stratGraphOrder(&strat, "g");
   if (status == 0)
-    status = SCOTCH_graphOrder(&g, &strat, permtab.data(), peritab.data(), nullptr, nullptr,
-                               nullptr);
+    status =
+        SCOTCH_graphOrder(&g, &strat, permtab.data(), peritab.data(), nullptr, nullptr, nullptr);
   SCOTCH_stratExit(&strat);
   SCOTCH_graphExit(&g);
   if (status != 0)

@@ -31,14 +31,25 @@ struct ReadInc {
 
 TEST(Errors, MapEntryOutsideToSet) {
   Set e("edges", 3), n("nodes", 4);
-  expect_error([&] { Map<Mem>("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 3, 4}); },
-               {"pedge", "element 2", "slot 1", "points at 4", "nodes", "size 4"});
-  expect_error([&] { Map<Mem>("pedge", e, n, 2, std::vector<int>{0, -1, 1, 2, 3, 0}); }, {"pedge", "-1"});
+  expect_error(
+      [&] {
+        Map<Mem>("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 3, 4});
+      },
+      {"pedge", "element 2", "slot 1", "points at 4", "nodes", "size 4"});
+  expect_error(
+      [&] {
+        Map<Mem>("pedge", e, n, 2, std::vector<int>{0, -1, 1, 2, 3, 0});
+      },
+      {"pedge", "-1"});
 }
 
 TEST(Errors, MapArityAndSizeMismatch) {
   Set e("edges", 3), n("nodes", 4);
-  expect_error([&] { Map<Mem>("pedge", e, n, 2, std::vector<int>{0, 1, 2}); }, {"pedge", "needs 6", "got 3"});
+  expect_error(
+      [&] {
+        Map<Mem>("pedge", e, n, 2, std::vector<int>{0, 1, 2});
+      },
+      {"pedge", "needs 6", "got 3"});
   expect_error([&] { Map<Mem>("pedge", e, n, 0, std::vector<int>{}); }, {"pedge", "arity 0"});
   Map<Mem>::view_type v("v", 3, 3);
   expect_error([&] { Map<Mem>("pedge", e, n, 2, v); }, {"pedge", "arity 2", "3 columns"});
@@ -58,11 +69,17 @@ TEST(Errors, DatOnWrongSetForItsMap) {
   Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
   Dat<double, 1, AoS, Mem> q(c, "q"), x(n, "x");
   expect_error(
-      [&] { par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(q, pedge, 0), inc(x, pedge, 1)); },
+      [&] {
+        par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(q, pedge, 0),
+                 inc(x, pedge, 1));
+      },
       {"loop 'loop'", "argument 0", "dat 'q'", "cells", "pedge", "nodes"});
   // An increment through a map whose to-set is not the dat's set.
   expect_error(
-      [&] { par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(x, pedge, 0), inc(q, pedge, 1)); },
+      [&] {
+        par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(x, pedge, 0),
+                 inc(q, pedge, 1));
+      },
       {"argument 1", "inc", "dat 'q'", "cells", "pedge", "nodes"});
 }
 
@@ -104,7 +121,8 @@ TEST(Errors, PlanForAnotherSet) {
   Set e("edges", 3), f("faces", 3), n("nodes", 4);
   Dat<double, 1, AoS, Mem> w(f, "w");
   auto plan = make_plan(Space(), exec::Atomic{}, e);
-  expect_error([&] { par_loop(exec::Atomic{}, plan, "loop", Inc1{}, inc(w)); }, {"'w'", "faces", "edges"});
+  expect_error([&] { par_loop(exec::Atomic{}, plan, "loop", Inc1{}, inc(w)); },
+               {"'w'", "faces", "edges"});
 }
 
 } // namespace

@@ -14,7 +14,8 @@ template <class S, class E, class L> struct Config {
   using mem = typename S::memory_space;
 };
 
-template <class S> using ConfigsFor =
+template <class S>
+using ConfigsFor =
     List<Config<S, exec::Serial, AoS>, Config<S, exec::Serial, SoA>, Config<S, exec::Atomic, AoS>,
          Config<S, exec::Atomic, SoA>, Config<S, exec::Gather, AoS>, Config<S, exec::Gather, SoA>,
          Config<S, exec::GlobalColour, AoS>, Config<S, exec::GlobalColour, SoA>,
@@ -163,10 +164,10 @@ TYPED_TEST(Executors, SerialReferenceMatchesPlainHostLoop) {
   }
   Global<double, 2> g("sum");
   Global<double> mn("min", 1e300), mx("max", -1e300);
-  par_loop(typename TestFixture::Space(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(w), read(x, pedge, 0),
-           read(x, pedge, 1), read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0),
-           read(adt, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1), reduce_sum(g),
-           reduce_min(mn), reduce_max(mx));
+  par_loop(typename TestFixture::Space(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(w),
+           read(x, pedge, 0), read(x, pedge, 1), read(q, pecell, 0), read(q, pecell, 1),
+           read(adt, pecell, 0), read(adt, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1),
+           reduce_sum(g), reduce_min(mn), reduce_max(mx));
   auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), res.view());
   for (int c = 0; c < m.cells.size(); ++c)
     for (int k = 0; k < 4; ++k)

@@ -81,7 +81,8 @@ TEST(Gmsh, BadFiles) {
                      {"unsupported element type 11"});
   expect_parse_error(fmt + nodes + "$Elements\n2\n1 2 0 1 2 3\n", {"truncated"});
   expect_parse_error(fmt + nodes, {"without a $Elements"});
-  expect_parse_error(fmt + "$Nodes\n2\n1 0 0 0\n1 1 0 0\n$EndNodes\n", {"node tag 1 appears twice"});
+  expect_parse_error(fmt + "$Nodes\n2\n1 0 0 0\n1 1 0 0\n$EndNodes\n",
+                     {"node tag 1 appears twice"});
   expect_parse_error(fmt + "$Comments\nanything at all\n", {"$Comments", "truncated"});
   expect_parse_error(fmt + "$Nodes\n-3\n$EndNodes\n", {"out of range"});
 }

@@ -104,7 +104,8 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
       // Random maps give 256-element blocks more points than a host team's
       // 32 KB: there the fallback is allowed (and must stay correct).
       const auto options =
-          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block > 96);
+          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
+                                                                                          96);
       check_against_serial<S, L, 2>(options, seed += 10);
       check_against_serial<S, L, 4>(options, seed += 10);
       check_against_serial<S, L, 8>(options, seed += 10, 900);
@@ -143,8 +144,8 @@ TYPED_TEST(Hierarchical, ScratchOverflowIsAClearErrorOrAReportedFallback) {
     ADD_FAILURE() << "no scratch error";
   } catch (const Error &e) {
     const std::string msg = e.what();
-    for (const char *f : {"loop 'big'", "bytes of team scratch", "grants", "block size of about",
-                          "with_fallback"})
+    for (const char *f :
+         {"loop 'big'", "bytes of team scratch", "grants", "block size of about", "with_fallback"})
       EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
   }
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),

@@ -41,9 +41,8 @@ int main(int argc, char **argv) {
   auto run = [&](auto exec, auto &plan) {
     umesh::Dat<double, 1, umesh::AoS, Mem> res(mesh.cells, "res");
     umesh::par_loop(exec, plan, "edge_flux", EdgeFlux{}, umesh::read(x, pedge, 0),
-                    umesh::read(x, pedge, 1), umesh::read(q, pecell, 0),
-                    umesh::read(q, pecell, 1), umesh::inc(res, pecell, 0),
-                    umesh::inc(res, pecell, 1));
+                    umesh::read(x, pedge, 1), umesh::read(q, pecell, 0), umesh::read(q, pecell, 1),
+                    umesh::inc(res, pecell, 0), umesh::inc(res, pecell, 1));
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), res.view());
   };
   Space space;
@@ -55,8 +54,9 @@ int main(int argc, char **argv) {
   auto co = run(umesh::exec::GlobalColour{}, colour_plan);
   double err = 0;
   for (int c = 0; c < mesh.cells.size(); ++c)
-    err = std::fmax(err, std::fmax(std::fabs(at(c, 0) - ref(c, 0)), std::fabs(co(c, 0) - ref(c, 0))));
-  std::printf("quickstart: %d edges, %d colours, max |error| vs serial = %.3e\n",
-              mesh.edges.size(), colour_plan.num_colours(), err);
+    err =
+        std::fmax(err, std::fmax(std::fabs(at(c, 0) - ref(c, 0)), std::fabs(co(c, 0) - ref(c, 0))));
+  std::printf("quickstart: %d edges, %d colours, max |error| vs serial = %.3e\n", mesh.edges.size(),
+              colour_plan.num_colours(), err);
   return err < 1e-9 ? 0 : 1;
 }

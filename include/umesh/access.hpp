@@ -15,10 +15,14 @@ enum class Reduction { sum, min, max };
 
 inline const char *access_name(Access a) {
   switch (a) {
-  case Access::read: return "read";
-  case Access::write: return "write";
-  case Access::rw: return "rw";
-  case Access::inc: return "inc";
+  case Access::read:
+    return "read";
+  case Access::write:
+    return "write";
+  case Access::rw:
+    return "rw";
+  case Access::inc:
+    return "inc";
   }
   return "?";
 }

@@ -15,9 +15,7 @@ namespace umesh {
 template <class T, class Layout> struct ReadAccessor {
   const T *ptr;
   detail::ComponentStride<Layout> stride;
-  KOKKOS_INLINE_FUNCTION const T &operator()(int k) const {
-    return ptr[k * stride()];
-  }
+  KOKKOS_INLINE_FUNCTION const T &operator()(int k) const { return ptr[k * stride()]; }
 };
 
 /// Read-write access to the components of the loop's own element, or to a
@@ -25,9 +23,7 @@ template <class T, class Layout> struct ReadAccessor {
 template <class T, class Layout> struct RwAccessor {
   T *ptr;
   detail::ComponentStride<Layout> stride;
-  KOKKOS_INLINE_FUNCTION T &operator()(int k) const {
-    return ptr[k * stride()];
-  }
+  KOKKOS_INLINE_FUNCTION T &operator()(int k) const { return ptr[k * stride()]; }
 };
 
 /// Reference returned by an increment accessor: only `+=` and `-=`.
@@ -46,9 +42,7 @@ template <class T, bool Atomic> struct IncRef {
 template <class T, class Layout, bool Atomic> struct IncAccessor {
   T *ptr;
   detail::ComponentStride<Layout> stride;
-  KOKKOS_INLINE_FUNCTION IncRef<T, Atomic> operator()(int k) const {
-    return {ptr + k * stride()};
-  }
+  KOKKOS_INLINE_FUNCTION IncRef<T, Atomic> operator()(int k) const { return {ptr + k * stride()}; }
 };
 
 /// Increment access through a Kokkos ScatterView. Its access objects cannot
@@ -56,9 +50,7 @@ template <class T, class Layout, bool Atomic> struct IncAccessor {
 template <class ScatterViewT> struct ScatterIncAccessor {
   ScatterViewT scatter;
   int point;
-  KOKKOS_INLINE_FUNCTION auto operator()(int k) const {
-    return scatter.access()(point, k);
-  }
+  KOKKOS_INLINE_FUNCTION auto operator()(int k) const { return scatter.access()(point, k); }
 };
 
 } // namespace umesh

@@ -23,7 +23,7 @@ struct BlockPlan {
   int num_blocks() const { return int(block_start.size()) - 1; }
   /// Position i (blocks contiguous, threads sorted by colour) -> element.
   std::vector<int> elem;
-  std::vector<int> block_start; ///< [num_blocks + 1] first position of each block
+  std::vector<int> block_start;   ///< [num_blocks + 1] first position of each block
   std::vector<int> thread_colour; ///< per position
   /// Positions of thread colour c of block b:
   /// [colour_start[thread_colour_offsets[b] + c], colour_start[... + c + 1]);
@@ -48,16 +48,15 @@ struct BlockPlan {
   // Metrics.
   int max_thread_colours = 0;
   double mean_thread_colours = 0;
-  double reuse = 0;                ///< accesses per staged point (all maps)
-  double mean_staged_points = 0;   ///< per block, all maps
-  double mean_cache_lines = 0;     ///< 32-byte lines per block for 8-byte scalar data, all maps
+  double reuse = 0;              ///< accesses per staged point (all maps)
+  double mean_staged_points = 0; ///< per block, all maps
+  double mean_cache_lines = 0;   ///< 32-byte lines per block for 8-byte scalar data, all maps
   double build_seconds = 0;
 };
 
 /// Builds the plan for `num_elements` elements in contiguous blocks of at most
 /// `block_size` (the current element order).
-BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &maps,
-                           int block_size);
+BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &maps, int block_size);
 
 /// One line per metric, for logs and the main job.
 std::string summary(const BlockPlan &plan);

@@ -27,8 +27,7 @@ struct Colouring {
 /// Each element takes the least-used admissible colour among those opened so
 /// far (balancing colour sizes) and opens a new one only when none is
 /// admissible.
-Colouring greedy_colour(int num_elements,
-                        const std::vector<HostConnectivity> &maps);
+Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &maps);
 
 /// Colours the items of a CSR list of points (`points[offsets[i]..offsets[i+1])`)
 /// so that no two items of one colour share a point. `balanced`: least-used
@@ -42,8 +41,7 @@ struct InverseMap {
   std::vector<int> offsets;
   std::vector<int> entries;
 };
-InverseMap invert_map(int num_elements, const int *indices, int arity,
-                      int to_size);
+InverseMap invert_map(int num_elements, const int *indices, int arity, int to_size);
 
 } // namespace umesh
 

@@ -17,8 +17,7 @@ template <class T, int Dim, class Layout = AoS,
           class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
 class Dat {
   static_assert(Dim >= 1, "umesh::Dat needs at least one component");
-  static_assert(is_layout_v<Layout>,
-                "umesh::Dat layout must be umesh::AoS or umesh::SoA");
+  static_assert(is_layout_v<Layout>, "umesh::Dat layout must be umesh::AoS or umesh::SoA");
   static_assert(std::is_arithmetic<T>::value,
                 "umesh::Dat holds arithmetic types (float, double, int...)");
 
@@ -31,16 +30,14 @@ public:
 
   /// Allocates zero-initialised data on `set`.
   Dat(Set set, std::string name)
-      : set_(std::move(set)), name_(std::move(name)),
-        view_("umesh::Dat::" + name_, set_.size()) {}
+      : set_(std::move(set)), name_(std::move(name)), view_("umesh::Dat::" + name_, set_.size()) {}
 
   /// Wraps an existing View, which must have one row per set element.
   Dat(Set set, std::string name, view_type view)
       : set_(std::move(set)), name_(std::move(name)), view_(std::move(view)) {
     if (view_.extent(0) != std::size_t(set_.size()))
-      detail::fail("dat '", name_, "' has ", view_.extent(0),
-                   " rows but set '", set_.name(), "' has size ",
-                   set_.size());
+      detail::fail("dat '", name_, "' has ", view_.extent(0), " rows but set '", set_.name(),
+                   "' has size ", set_.size());
     if (!view_.span_is_contiguous())
       detail::fail("dat '", name_, "' wraps a non-contiguous View");
   }
@@ -57,18 +54,15 @@ private:
 };
 
 /// Copies a dat into another memory space and/or layout, same set and name.
-template <class DstSpace, class DstLayout = void, class T, int Dim, class L,
-          class M>
+template <class DstSpace, class DstLayout = void, class T, int Dim, class L, class M>
 auto clone_to(const Dat<T, Dim, L, M> &dat) {
-  using Layout = std::conditional_t<std::is_void<DstLayout>::value, L,
-                                    DstLayout>;
+  using Layout = std::conditional_t<std::is_void<DstLayout>::value, L, DstLayout>;
   Dat<T, Dim, Layout, DstSpace> out(dat.set(), dat.name());
   if constexpr (std::is_same<Layout, L>::value) {
     Kokkos::deep_copy(out.view(), dat.view());
   } else {
     // Layout change goes through host mirrors: deep_copy needs one layout.
-    auto src = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
-                                                   dat.view());
+    auto src = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dat.view());
     auto dst = Kokkos::create_mirror_view(out.view());
     for (std::size_t i = 0; i < src.extent(0); ++i)
       for (int k = 0; k < Dim; ++k)
@@ -80,12 +74,10 @@ auto clone_to(const Dat<T, Dim, L, M> &dat) {
 
 /// Copies `src`'s values into `dst` (same set, any memory space or layout).
 template <class T, int Dim, class L1, class M1, class L2, class M2>
-void copy_values(const Dat<T, Dim, L1, M1> &dst,
-                 const Dat<T, Dim, L2, M2> &src) {
+void copy_values(const Dat<T, Dim, L1, M1> &dst, const Dat<T, Dim, L2, M2> &src) {
   if (dst.set() != src.set())
-    detail::fail("copy_values: dat '", src.name(), "' on set '",
-                 src.set().name(), "' cannot be copied into dat '",
-                 dst.name(), "' on set '", dst.set().name(), "'");
+    detail::fail("copy_values: dat '", src.name(), "' on set '", src.set().name(),
+                 "' cannot be copied into dat '", dst.name(), "' on set '", dst.set().name(), "'");
   auto tmp = clone_to<M1, L1>(src);
   Kokkos::deep_copy(dst.view(), tmp.view());
 }

@@ -61,9 +61,12 @@ struct Hierarchical {
 
 inline const char *staging_name(Staging s) {
   switch (s) {
-  case Staging::all: return "all";
-  case Staging::increments: return "inc";
-  case Staging::none: return "none";
+  case Staging::all:
+    return "all";
+  case Staging::increments:
+    return "inc";
+  case Staging::none:
+    return "none";
   }
   return "?";
 }

@@ -17,10 +17,10 @@ namespace umesh {
 struct GmshMesh {
   /// Elements of one type, in file order.
   struct Block {
-    std::string type;       ///< "point", "line", "triangle", "quad", "tet", "hex"
-    int nodes_per_element;  ///< map arity
-    Set set;                ///< named after the type: "triangles", "hexes"...
-    std::vector<int> nodes; ///< [element][nodes_per_element], 0-based
+    std::string type;          ///< "point", "line", "triangle", "quad", "tet", "hex"
+    int nodes_per_element;     ///< map arity
+    Set set;                   ///< named after the type: "triangles", "hexes"...
+    std::vector<int> nodes;    ///< [element][nodes_per_element], 0-based
     std::vector<int> physical; ///< physical group tag per element (0: none)
   };
   std::string format_version; ///< "2.2" or "4.1"

@@ -16,8 +16,12 @@ template <class Layout>
 inline constexpr bool is_layout_v =
     std::is_same<Layout, AoS>::value || std::is_same<Layout, SoA>::value;
 
-inline const char *layout_name(AoS) { return "AoS"; }
-inline const char *layout_name(SoA) { return "SoA"; }
+inline const char *layout_name(AoS) {
+  return "AoS";
+}
+inline const char *layout_name(SoA) {
+  return "SoA";
+}
 
 namespace detail {
 

@@ -13,33 +13,29 @@ namespace umesh {
 
 /// A mapping from every element of `from` to `arity` elements of `to`,
 /// stored as a `[from.size()][arity]` View. Validated on creation.
-template <class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
-class Map {
+template <class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space> class Map {
 public:
   using memory_space = MemorySpace;
   using view_type = Kokkos::View<int **, Kokkos::LayoutRight, MemorySpace>;
 
   Map(std::string name, Set from, Set to, int arity, view_type indices)
-      : name_(std::move(name)), from_(std::move(from)), to_(std::move(to)),
-        arity_(arity), indices_(std::move(indices)) {
+      : name_(std::move(name)), from_(std::move(from)), to_(std::move(to)), arity_(arity),
+        indices_(std::move(indices)) {
     validate();
   }
 
   /// Builds the View from host data laid out `[from][arity]`.
-  Map(std::string name, Set from, Set to, int arity,
-      const std::vector<int> &indices)
-      : name_(std::move(name)), from_(std::move(from)), to_(std::move(to)),
-        arity_(arity) {
+  Map(std::string name, Set from, Set to, int arity, const std::vector<int> &indices)
+      : name_(std::move(name)), from_(std::move(from)), to_(std::move(to)), arity_(arity) {
     if (arity_ < 1)
       detail::fail("map '", name_, "' has arity ", arity_, " (must be >= 1)");
     if (indices.size() != std::size_t(from_.size()) * std::size_t(arity_))
-      detail::fail("map '", name_, "' from set '", from_.name(), "' (size ",
-                   from_.size(), ") with arity ", arity_, " needs ",
-                   std::size_t(from_.size()) * std::size_t(arity_),
-                   " indices, got ", indices.size());
-    indices_ = view_type(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Map::" + name_),
-        from_.size(), arity_);
+      detail::fail("map '", name_, "' from set '", from_.name(), "' (size ", from_.size(),
+                   ") with arity ", arity_, " needs ",
+                   std::size_t(from_.size()) * std::size_t(arity_), " indices, got ",
+                   indices.size());
+    indices_ = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Map::" + name_),
+                         from_.size(), arity_);
     auto host = Kokkos::create_mirror_view(indices_);
     for (int e = 0; e < from_.size(); ++e)
       for (int s = 0; s < arity_; ++s)
@@ -59,14 +55,12 @@ private:
     if (arity_ < 1)
       detail::fail("map '", name_, "' has arity ", arity_, " (must be >= 1)");
     if (int(indices_.extent(1)) != arity_)
-      detail::fail("map '", name_, "' declared with arity ", arity_,
-                   " but its View has ", indices_.extent(1), " columns");
+      detail::fail("map '", name_, "' declared with arity ", arity_, " but its View has ",
+                   indices_.extent(1), " columns");
     if (indices_.extent(0) != std::size_t(from_.size()))
-      detail::fail("map '", name_, "' has ", indices_.extent(0),
-                   " rows but its from-set '", from_.name(), "' has size ",
-                   from_.size());
-    check_entries(
-        Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), indices_));
+      detail::fail("map '", name_, "' has ", indices_.extent(0), " rows but its from-set '",
+                   from_.name(), "' has size ", from_.size());
+    check_entries(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), indices_));
   }
 
   template <class HostView> void check_entries(const HostView &host) const {
@@ -74,9 +68,8 @@ private:
       for (int s = 0; s < arity_; ++s) {
         const int v = host(e, s);
         if (v < 0 || v >= to_.size())
-          detail::fail("map '", name_, "': element ", e, " slot ", s,
-                       " points at ", v, ", outside to-set '", to_.name(),
-                       "' of size ", to_.size());
+          detail::fail("map '", name_, "': element ", e, " slot ", s, " points at ", v,
+                       ", outside to-set '", to_.name(), "' of size ", to_.size());
       }
   }
 
@@ -87,11 +80,9 @@ private:
 };
 
 /// Copies a map into another memory space (e.g. host -> device).
-template <class DstSpace, class SrcSpace>
-Map<DstSpace> clone_to(const Map<SrcSpace> &map) {
+template <class DstSpace, class SrcSpace> Map<DstSpace> clone_to(const Map<SrcSpace> &map) {
   typename Map<DstSpace>::view_type dst(
-      Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                         "umesh::Map::" + map.name()),
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Map::" + map.name()),
       map.view().extent(0), map.view().extent(1));
   Kokkos::deep_copy(dst, map.view());
   return Map<DstSpace>(map.name(), map.from(), map.to(), map.arity(), dst);

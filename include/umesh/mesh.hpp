@@ -44,17 +44,17 @@ TriMesh make_tri_mesh(int nx, int ny, const MeshOptions &options = {});
 /// cells with their eight nodes (LULESH's shape).
 struct HexMesh {
   Set nodes, cells, faces;
-  std::vector<int> face_cells;       ///< [face][2]
-  std::vector<double> face_normals;  ///< [face][3], area-weighted, cell 0 -> 1
-  std::vector<int> cell_nodes;       ///< [cell][8]
-  std::vector<double> node_coords;   ///< [node][3]
+  std::vector<int> face_cells;      ///< [face][2]
+  std::vector<double> face_normals; ///< [face][3], area-weighted, cell 0 -> 1
+  std::vector<int> cell_nodes;      ///< [cell][8]
+  std::vector<double> node_coords;  ///< [node][3]
 };
 HexMesh make_hex_mesh(int nx, int ny, int nz, const MeshOptions &options = {});
 
 /// `from.size() * arity` uniformly random entries in [0, to.size()): a mesh
 /// with no structure at all, for tests.
-std::vector<int> make_random_connectivity(const Set &from, const Set &to,
-                                          int arity, std::uint64_t seed);
+std::vector<int> make_random_connectivity(const Set &from, const Set &to, int arity,
+                                          std::uint64_t seed);
 
 } // namespace umesh
 

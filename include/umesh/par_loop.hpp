@@ -30,11 +30,9 @@ void par_loop(const Exec &exec, Plan<Exec, Space> &plan, const std::string &name
 
 /// Executors that need no plan (Serial, Atomic) can run over a set directly.
 template <class Exec, class Space, class Kernel, class... Args>
-void par_loop(const Space &space, Exec exec, const Set &set,
-              const std::string &name, const Kernel &kernel,
-              const Args &...args) {
-  static_assert(std::is_same<Exec, exec::Serial>::value ||
-                    std::is_same<Exec, exec::Atomic>::value,
+void par_loop(const Space &space, Exec exec, const Set &set, const std::string &name,
+              const Kernel &kernel, const Args &...args) {
+  static_assert(std::is_same<Exec, exec::Serial>::value || std::is_same<Exec, exec::Atomic>::value,
                 "umesh::par_loop: this executor needs a plan; build one with "
                 "umesh::make_plan(space, exec, set, maps...)");
   Plan<Exec, Space> plan(space, set);

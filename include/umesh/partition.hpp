@@ -22,12 +22,10 @@ struct Graph {
 
 /// Graph of the elements of a map: two elements are adjacent when they
 /// share a point.
-Graph element_graph(int num_elements, const int *indices, int arity,
-                    int to_size);
+Graph element_graph(int num_elements, const int *indices, int arity, int to_size);
 
 /// METIS k-way partition into `parts` parts; returns the part of each vertex.
-std::vector<int> partition_kway(const Graph &graph, int parts,
-                                double imbalance = 1.03);
+std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance = 1.03);
 
 /// Gibbs-Poole-Stockmeyer ordering (Scotch); returns the new index of each
 /// vertex.

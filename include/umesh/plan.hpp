@@ -24,10 +24,10 @@ template <class Exec, class Space = Kokkos::DefaultExecutionSpace> class Plan;
 /// Marks a map that loops only read through: the hierarchical executor stages
 /// its points but colours only over the maps that are incremented through.
 /// Other executors ignore it.
-template <class MemorySpace> struct ReadOnlyMap {
-  Map<MemorySpace> map;
-};
-template <class M> ReadOnlyMap<M> read_only(const Map<M> &map) { return {map}; }
+template <class MemorySpace> struct ReadOnlyMap { Map<MemorySpace> map; };
+template <class M> ReadOnlyMap<M> read_only(const Map<M> &map) {
+  return {map};
+}
 
 namespace detail {
 
@@ -42,8 +42,7 @@ public:
   double build_seconds() const { return build_seconds_; }
 
   /// Index of `map` among the plan's maps, or fails naming the loop.
-  template <class MapT>
-  int map_index(const MapT &map, const std::string &loop) const {
+  template <class MapT> int map_index(const MapT &map, const std::string &loop) const {
     for (std::size_t i = 0; i < keys_.size(); ++i)
       if (keys_[i] == map.view().data())
         return int(i);
@@ -57,8 +56,7 @@ public:
 
 protected:
   template <class... Maps>
-  PlanBase(const Space &space, Set set, const Maps &...maps)
-      : set_(std::move(set)), space_(space) {
+  PlanBase(const Space &space, Set set, const Maps &...maps) : set_(std::move(set)), space_(space) {
     (add_map(maps), ...);
   }
   template <class M> void add_map(const ReadOnlyMap<M> &ro) {
@@ -68,9 +66,8 @@ protected:
   }
   template <class MapT> void add_map(const MapT &map) {
     if (map.from() != set_)
-      fail("make_plan: map '", map.name(), "' maps from set '",
-           map.from().name(), "', but the plan is for set '", set_.name(),
-           "'");
+      fail("make_plan: map '", map.name(), "' maps from set '", map.from().name(),
+           "', but the plan is for set '", set_.name(), "'");
     keys_.push_back(map.view().data());
     names_.push_back(map.name());
   }
@@ -85,8 +82,7 @@ protected:
 template <class T> struct is_read_only : std::false_type {};
 template <class M> struct is_read_only<ReadOnlyMap<M>> : std::true_type {};
 
-template <class MapT>
-std::vector<int> host_indices(const MapT &map) {
+template <class MapT> std::vector<int> host_indices(const MapT &map) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.view());
   return std::vector<int>(h.data(), h.data() + h.size());
 }
@@ -96,8 +92,7 @@ std::vector<int> host_indices(const MapT &map) {
 /// Builds the plan executor `Exec` needs to run loops over `set` that
 /// increment through `maps`.
 template <class Space, class Exec, class... Maps>
-Plan<Exec, Space> make_plan(const Space &space, Exec, const Set &set,
-                            const Maps &...maps) {
+Plan<Exec, Space> make_plan(const Space &space, Exec, const Set &set, const Maps &...maps) {
   return Plan<Exec, Space>(space, set, maps...);
 }
 

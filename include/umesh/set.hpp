@@ -17,16 +17,13 @@ public:
   Set(std::string name, std::int64_t size)
       : info_(std::make_shared<const Info>(Info{std::move(name), size})) {
     if (size < 0 || size > INT_MAX)
-      detail::fail("set '", info_->name, "' has size ", size,
-                   " (must be in [0, ", INT_MAX, "])");
+      detail::fail("set '", info_->name, "' has size ", size, " (must be in [0, ", INT_MAX, "])");
   }
 
   const std::string &name() const { return info_->name; }
   int size() const { return static_cast<int>(info_->size); }
 
-  friend bool operator==(const Set &a, const Set &b) {
-    return a.info_ == b.info_;
-  }
+  friend bool operator==(const Set &a, const Set &b) { return a.info_ == b.info_; }
   friend bool operator!=(const Set &a, const Set &b) { return !(a == b); }
 
 private:

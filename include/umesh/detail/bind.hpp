@@ -32,26 +32,22 @@ template <class Space, class MemSpace> constexpr void check_space() {
 template <Access A, class DatT>
 void validate(const LoopInfo &loop, int index, const DirectArg<A, DatT> &a) {
   if (a.dat.set() != loop.set)
-    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A),
-         " of dat '", a.dat.name(), "' on set '", a.dat.set().name(),
-         "', but the loop runs over set '", loop.set.name(), "'");
+    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A), " of dat '", a.dat.name(),
+         "' on set '", a.dat.set().name(), "', but the loop runs over set '", loop.set.name(), "'");
 }
 
 template <Access A, class DatT, class MapT>
-void validate(const LoopInfo &loop, int index,
-              const IndirectArg<A, DatT, MapT> &a) {
+void validate(const LoopInfo &loop, int index, const IndirectArg<A, DatT, MapT> &a) {
   if (a.map.from() != loop.set)
-    fail("loop '", loop.name, "' argument ", index, ": map '", a.map.name(),
-         "' maps from set '", a.map.from().name(),
-         "', but the loop runs over set '", loop.set.name(), "'");
+    fail("loop '", loop.name, "' argument ", index, ": map '", a.map.name(), "' maps from set '",
+         a.map.from().name(), "', but the loop runs over set '", loop.set.name(), "'");
   if (a.dat.set() != a.map.to())
-    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A),
-         " of dat '", a.dat.name(), "' on set '", a.dat.set().name(),
-         "' through map '", a.map.name(), "', which maps to set '",
-         a.map.to().name(), "'");
+    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A), " of dat '", a.dat.name(),
+         "' on set '", a.dat.set().name(), "' through map '", a.map.name(),
+         "', which maps to set '", a.map.to().name(), "'");
   if (a.slot < 0 || a.slot >= a.map.arity())
-    fail("loop '", loop.name, "' argument ", index, ": slot ", a.slot,
-         " of map '", a.map.name(), "', whose arity is ", a.map.arity());
+    fail("loop '", loop.name, "' argument ", index, ": slot ", a.slot, " of map '", a.map.name(),
+         "', whose arity is ", a.map.arity());
 }
 
 template <Reduction R, class T, int D>
@@ -60,8 +56,7 @@ void validate(const LoopInfo &loop, int index, const GlobalArg<R, T, D> &a) {
     fail("loop '", loop.name, "' argument ", index, ": null global");
 }
 
-template <class Space, class IncPolicy, Access A, class T, int D, class L,
-          class M>
+template <class Space, class IncPolicy, Access A, class T, int D, class L, class M>
 auto to_device(IncPolicy &, const DirectArg<A, Dat<T, D, L, M>> &a) {
   check_space<Space, M>();
   return DirectDev<A, T, D, L>{{}, dat_ptr(a.dat)};
@@ -73,18 +68,15 @@ template <class P>
 struct stages_reads<P, std::void_t<decltype(P::stages_reads)>>
     : std::integral_constant<bool, P::stages_reads> {};
 
-template <class Space, class IncPolicy, Access A, class T, int D, class L,
-          class M, class MM>
-auto to_device(IncPolicy &policy,
-               const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
+template <class Space, class IncPolicy, Access A, class T, int D, class L, class M, class MM>
+auto to_device(IncPolicy &policy, const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
   check_space<Space, M>();
   check_space<Space, MM>();
   if constexpr (A == Access::read && stages_reads<IncPolicy>::value) {
     return policy.read(a);
   } else if constexpr (A == Access::read) {
     DatPtr<const T, D, L> p{a.dat.view().data(), a.dat.size()};
-    return IndirectReadDev<const T, D, L>{{}, p, a.map.view().data(),
-                                          a.map.arity(), a.slot};
+    return IndirectReadDev<const T, D, L>{{}, p, a.map.view().data(), a.map.arity(), a.slot};
   } else {
     static_assert(A == Access::inc, "indirect access is read or inc");
     return policy.inc(a);
@@ -112,13 +104,11 @@ void store_reduction(const GlobalArg<R, T, D> &a, const Array<T, D> &result) {
 }
 
 template <class... Args, class Value, std::size_t... I>
-void store_reductions(const Value &total, std::index_sequence<I...>,
-                      const Args &...args) {
+void store_reductions(const Value &total, std::index_sequence<I...>, const Args &...args) {
   (store_reduction(args, get<I>(total)), ...);
 }
 
-template <class... Args>
-void validate_all(const LoopInfo &loop, const Args &...args) {
+template <class... Args> void validate_all(const LoopInfo &loop, const Args &...args) {
   int index = 0;
   (validate(loop, index++, args), ...);
 }

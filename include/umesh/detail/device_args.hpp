@@ -64,8 +64,7 @@ struct NoHooks {
 
 template <Access A, class T, int Dim, class Layout> struct DirectDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int e = ctx.e;
     if constexpr (A == Access::read)
       return ReadAccessor<T, Layout>{dat.at(e), dat.stride()};
@@ -80,54 +79,55 @@ template <class T, int Dim, class Layout> struct IndirectReadDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p = map[std::size_t(ctx.e) * arity + slot];
     return ReadAccessor<T, Layout>{dat.at(p), dat.stride()};
   }
 };
 
 // Increment straight into global memory, plainly or atomically.
-template <class T, int Dim, class Layout, bool Atomic>
-struct IndirectIncDev : NoHooks {
+template <class T, int Dim, class Layout, bool Atomic> struct IndirectIncDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p = map[std::size_t(ctx.e) * arity + slot];
     return IncAccessor<T, Layout, Atomic>{dat.at(p), dat.stride()};
   }
 };
 
-// Increment into a thread-private buffer, stored afterwards at
-// temp[(e * arity + slot) * Dim + k] (the gather executor's first step).
-template <class T, int Dim> struct BufferedIncDev {
+// Increments that the kernel makes into a thread-private buffer; the
+// executor's finish() applies them.
+template <class T, int Dim> struct BufferedInc {
   using storage_type = Array<T, Dim>;
   using reduce_type = Empty;
-  T *temp;
-  int arity, slot;
-  bool accumulate; // another argument already stored to this slot
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
     return IncAccessor<T, AoS, false>{buf.v, {}};
   }
+  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
+};
+
+// Buffered increment stored afterwards at temp[(e * arity + slot) * Dim + k]
+// (the gather executor's first step).
+template <class T, int Dim> struct BufferedIncDev : BufferedInc<T, Dim> {
+  T *temp;
+  int arity, slot;
+  bool accumulate; // another argument already stored to this slot
   template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage_type &buf) const {
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, Array<T, Dim> &buf) const {
     T *dst = temp + (std::size_t(ctx.e) * arity + slot) * Dim;
     for (int k = 0; k < Dim; ++k)
       dst[k] = accumulate ? dst[k] + buf.v[k] : buf.v[k];
   }
-  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
-  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
 };
 
 template <class ScatterViewT> struct ScatterIncDev : NoHooks {
   ScatterViewT scatter;
   const int *map;
   int arity, slot;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p = map[std::size_t(ctx.e) * arity + slot];
     return ScatterIncAccessor<ScatterViewT>{scatter, p};
   }

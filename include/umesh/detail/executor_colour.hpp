@@ -28,8 +28,7 @@ template <class PlanT> struct ColouredIncPolicy {
 
 } // namespace detail
 
-template <class Space>
-class Plan<exec::GlobalColour, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::GlobalColour, Space> : public detail::PlanBase<Space> {
 public:
   using exec_type = exec::GlobalColour;
   using memory_space = typename Space::memory_space;
@@ -67,8 +66,7 @@ public:
       offsets_[c + 1] = offsets_[c] + colour_sizes_[c];
     std::vector<int> fill(offsets_.begin(), offsets_.end() - 1);
     perm_ = Kokkos::View<int *, memory_space>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                           "umesh::GlobalColour::perm"),
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::GlobalColour::perm"),
         this->set_.size());
     auto h = Kokkos::create_mirror_view(perm_);
     for (int e = 0; e < this->set_.size(); ++e)
@@ -90,8 +88,8 @@ public:
         [&](const auto &body, auto &total) {
           const std::string label = "umesh::colour::" + name;
           for (std::size_t c = 0; c + 1 < offsets_.size(); ++c)
-            detail::launch_range(this->space_, label, body, offsets_[c],
-                                 offsets_[c + 1], perm_.data(), total);
+            detail::launch_range(this->space_, label, body, offsets_[c], offsets_[c + 1],
+                                 perm_.data(), total);
         },
         args...);
   }

@@ -20,8 +20,7 @@ template <bool Atomic> struct DirectIncPolicy {
 
 } // namespace detail
 
-template <class Space>
-class Plan<exec::Serial, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::Serial, Space> : public detail::PlanBase<Space> {
 public:
   using exec_type = exec::Serial;
   template <class... Maps>
@@ -35,15 +34,13 @@ public:
     detail::run_loop<Space>(
         {name, this->set_}, policy, kernel,
         [&](const auto &body, auto &total) {
-          detail::launch_sequential(this->space_, "umesh::serial::" + name,
-                                    body, n, total);
+          detail::launch_sequential(this->space_, "umesh::serial::" + name, body, n, total);
         },
         args...);
   }
 };
 
-template <class Space>
-class Plan<exec::Atomic, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::Atomic, Space> : public detail::PlanBase<Space> {
 public:
   using exec_type = exec::Atomic;
   template <class... Maps>
@@ -57,8 +54,7 @@ public:
     detail::run_loop<Space>(
         {name, this->set_}, policy, kernel,
         [&](const auto &body, auto &total) {
-          detail::launch_range(this->space_, "umesh::atomic::" + name, body, 0,
-                               n, nullptr, total);
+          detail::launch_range(this->space_, "umesh::atomic::" + name, body, 0, n, nullptr, total);
         },
         args...);
   }

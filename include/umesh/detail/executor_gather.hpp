@@ -57,11 +57,12 @@ template <class PlanT> struct GatherIncPolicy {
     const int m = plan.map_index(a.map, loop);
     const auto &inv = plan.inverse(m);
     if (a.map.arity() > 32)
-      fail("loop '", loop, "': the gather executor supports maps of arity up "
-           "to 32; map '", a.map.name(), "' has arity ", a.map.arity());
+      fail("loop '", loop,
+           "': the gather executor supports maps of arity up "
+           "to 32; map '",
+           a.map.name(), "' has arity ", a.map.arity());
     T *temp = reinterpret_cast<T *>(plan.workspace(
-        a.dat.view().data(), m,
-        std::size_t(a.map.from().size()) * a.map.arity() * D * sizeof(T)));
+        a.dat.view().data(), m, std::size_t(a.map.from().size()) * a.map.arity() * D * sizeof(T)));
     Group *group = nullptr;
     for (auto &g : groups)
       if (g.dat == a.dat.view().data() && g.map == a.map.view().data())
@@ -72,9 +73,8 @@ template <class PlanT> struct GatherIncPolicy {
     }
     const bool accumulate = group->slot_mask >> a.slot & 1u;
     group->slot_mask |= 1u << a.slot;
-    GatherSum<T, D, L> sum{dat_ptr(a.dat),     temp, inv.offsets.data(),
-                           inv.entries.data(), a.map.arity(),
-                           group->slot_mask};
+    GatherSum<T, D, L> sum{dat_ptr(a.dat),     temp,          inv.offsets.data(),
+                           inv.entries.data(), a.map.arity(), group->slot_mask};
     const int n = a.dat.size();
     auto space = plan.space();
     const std::string label = "umesh::gather::sum::" + loop;
@@ -82,18 +82,17 @@ template <class PlanT> struct GatherIncPolicy {
     // replaced, so each group sums once.
     group->sum = [=]() {
       Kokkos::parallel_for(
-          label, Kokkos::RangePolicy<typename PlanT::execution_space,
-                                     Kokkos::IndexType<int>>(space, 0, n),
+          label,
+          Kokkos::RangePolicy<typename PlanT::execution_space, Kokkos::IndexType<int>>(space, 0, n),
           sum);
     };
-    return BufferedIncDev<T, D>{temp, a.map.arity(), a.slot, accumulate};
+    return BufferedIncDev<T, D>{{}, temp, a.map.arity(), a.slot, accumulate};
   }
 };
 
 } // namespace detail
 
-template <class Space>
-class Plan<exec::Gather, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::Gather, Space> : public detail::PlanBase<Space> {
 public:
   using exec_type = exec::Gather;
   using memory_space = typename Space::memory_space;
@@ -116,9 +115,7 @@ public:
     auto &buf = workspace_[{dat, map}];
     if (buf.extent(0) < bytes)
       buf = Kokkos::View<char *, memory_space>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                             "umesh::Gather::temp"),
-          bytes);
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Gather::temp"), bytes);
     return buf.data();
   }
 
@@ -129,8 +126,7 @@ public:
     detail::run_loop<Space>(
         {name, this->set_}, policy, kernel,
         [&](const auto &body, auto &total) {
-          detail::launch_range(this->space_, "umesh::gather::" + name, body, 0,
-                               n, nullptr, total);
+          detail::launch_range(this->space_, "umesh::gather::" + name, body, 0, n, nullptr, total);
           for (auto &g : policy.groups)
             g.sum();
         },
@@ -141,24 +137,20 @@ private:
   template <class M> void add_inverse(const ReadOnlyMap<M> &) {}
   template <class MapT> void add_inverse(const MapT &map) {
     auto host = detail::host_indices(map);
-    InverseMap inv = invert_map(map.from().size(), host.data(), map.arity(),
-                                map.to().size());
-    Inverse d{Kokkos::View<int *, memory_space>("umesh::Gather::inv_offsets",
-                                                inv.offsets.size()),
-              Kokkos::View<int *, memory_space>("umesh::Gather::inv_entries",
-                                                inv.entries.size())};
-    Kokkos::deep_copy(d.offsets, Kokkos::View<const int *, Kokkos::HostSpace,
-                                              Kokkos::MemoryUnmanaged>(
-                                     inv.offsets.data(), inv.offsets.size()));
-    Kokkos::deep_copy(d.entries, Kokkos::View<const int *, Kokkos::HostSpace,
-                                              Kokkos::MemoryUnmanaged>(
-                                     inv.entries.data(), inv.entries.size()));
+    InverseMap inv = invert_map(map.from().size(), host.data(), map.arity(), map.to().size());
+    Inverse d{Kokkos::View<int *, memory_space>("umesh::Gather::inv_offsets", inv.offsets.size()),
+              Kokkos::View<int *, memory_space>("umesh::Gather::inv_entries", inv.entries.size())};
+    Kokkos::deep_copy(d.offsets,
+                      Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          inv.offsets.data(), inv.offsets.size()));
+    Kokkos::deep_copy(d.entries,
+                      Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                          inv.entries.data(), inv.entries.size()));
     inverses_.push_back(d);
   }
 
   std::vector<Inverse> inverses_;
-  std::map<std::pair<const void *, int>, Kokkos::View<char *, memory_space>>
-      workspace_;
+  std::map<std::pair<const void *, int>, Kokkos::View<char *, memory_space>> workspace_;
 };
 
 } // namespace umesh

@@ -55,48 +55,34 @@ template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
   }
 };
 
-template <class T, int Dim, class Layout> struct StagedIncDev {
-  using storage_type = Array<T, Dim>;
-  using reduce_type = Empty;
+template <class T, int Dim, class Layout> struct StagedIncDev : BufferedInc<T, Dim> {
   DatPtr<T, Dim, Layout> dat;
   StagedMapDev map;
   int slot, offset;
   bool owner;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
-    return IncAccessor<T, AoS, false>{buf.v, {}};
-  }
   // Called by one thread colour at a time: no two threads of a colour share
   // a point.
-  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage_type &buf) const {
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, Array<T, Dim> &buf) const {
     const int idx = map.local[std::size_t(ctx.i) * map.arity + slot];
     T *s = scratch_at<T>(ctx.scratch, offset) + idx;
     for (int k = 0; k < Dim; ++k)
       s[k * map.max_points] += buf.v[k];
   }
-  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
-  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
 };
 
 // No staging: the buffer goes straight to global memory, colour by colour.
-template <class T, int Dim, class Layout> struct ColouredIncDev {
-  using storage_type = Array<T, Dim>;
-  using reduce_type = Empty;
+template <class T, int Dim, class Layout> struct ColouredIncDev : BufferedInc<T, Dim> {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
   template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
-    return IncAccessor<T, AoS, false>{buf.v, {}};
-  }
-  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage_type &buf) const {
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, Array<T, Dim> &buf) const {
     T *d = dat.at(map[std::size_t(ctx.e) * arity + slot]);
     const int s = dat.stride()();
     for (int k = 0; k < Dim; ++k)
       d[k * s] += buf.v[k];
   }
-  KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
-  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
 };
 
 // Team-wide loop over the block's points x components, in the order that
@@ -117,8 +103,10 @@ KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, D
   });
 }
 
-template <class Dev, class Team> KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx &) {}
-template <class Dev, class Team> KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx &) {}
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
 
 template <class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, const Team &team,
@@ -153,12 +141,12 @@ struct BlockPlanDev {
   const int *block_order, *block_start, *elem, *thread_colour_offsets, *colour_start;
 };
 
-template <class Body, class Space> struct HierarchicalFunctor {
+template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body> {
   using member_type = typename Kokkos::TeamPolicy<Space>::member_type;
   using value_type = typename Body::reduce_value;
-  Body body;
+  using ReduceHooks<Body>::body;
   BlockPlanDev plan;
-  int order_begin;  // first entry of this launch's colour in block_order
+  int order_begin; // first entry of this launch's colour in block_order
   int scratch_bytes;
   bool one_thread_per_element;
 
@@ -169,17 +157,6 @@ template <class Body, class Space> struct HierarchicalFunctor {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
     run(team, red);
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type &red) const { body.init(red); }
-#if KOKKOS_VERSION < 40000
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type &dst, const volatile value_type &src) const {
-    body.join(dst, src);
-  }
-#else
-  KOKKOS_INLINE_FUNCTION void join(value_type &dst, const value_type &src) const {
-    body.join(dst, src);
-  }
-#endif
-
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
     const int b = plan.block_order[order_begin + team.league_rank()];
     char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
@@ -224,8 +201,7 @@ template <class Body, class Space> struct HierarchicalFunctor {
 
 } // namespace detail
 
-template <class Space>
-class Plan<exec::Hierarchical, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::Hierarchical, Space> : public detail::PlanBase<Space> {
 public:
   using memory_space = typename Space::memory_space;
   using IntView = Kokkos::View<int *, memory_space>;
@@ -244,7 +220,8 @@ public:
           return m.map;
         else
           return m;
-      }();
+      }
+      ();
       host.push_back(detail::host_indices(map));
       targets.push_back(map.to());
       staged_keys_.push_back(map.view().data());
@@ -262,7 +239,8 @@ public:
     }
     host_ = build_block_plan(this->set_.size(), conn, options.block_size);
     auto upload = [](const std::vector<int> &v, const char *label) {
-      IntView d(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("umesh::Hierarchical::") + label),
+      IntView d(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                   std::string("umesh::Hierarchical::") + label),
                 v.size());
       Kokkos::deep_copy(d, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                v.data(), v.size()));
@@ -322,29 +300,37 @@ public:
     using exec::Staging;
     const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
     const Staging asked = loop_options.staging;
-    const int need = asked == Staging::all          ? scratch_for<Staging::all>(name, args...)
-                     : asked == Staging::increments ? scratch_for<Staging::increments>(name, args...)
-                                                    : 0;
+    const int need = asked == Staging::all ? scratch_for<Staging::all>(name, args...)
+                     : asked == Staging::increments
+                         ? scratch_for<Staging::increments>(name, args...)
+                         : 0;
     Staging use = asked;
     if (need > budget) {
       const int need_inc = scratch_for<Staging::increments>(name, args...);
       if (!loop_options.allow_fallback) {
         const int fit = std::max(32, int(double(options_.block_size) * budget / need) / 32 * 32);
         detail::fail("loop '", name, "' under the hierarchical executor needs ", need,
-             " bytes of team scratch per block (block size ", options_.block_size, ", staging '",
-             exec::staging_name(asked), "'), but the backend grants ", budget,
-             " per team. Options that fit: ",
-             need_inc <= budget ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
-                                : std::string(),
-             "staging 'none' (no scratch), a block size of about ", fit,
-             " or less, or Hierarchical::with_fallback() to fall back automatically");
+                     " bytes of team scratch per block (block size ", options_.block_size,
+                     ", staging '", exec::staging_name(asked), "'), but the backend grants ",
+                     budget, " per team. Options that fit: ",
+                     need_inc <= budget
+                         ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
+                         : std::string(),
+                     "staging 'none' (no scratch), a block size of about ", fit,
+                     " or less, or Hierarchical::with_fallback() to fall back automatically");
       }
       use = need_inc <= budget ? Staging::increments : Staging::none;
     }
     switch (use) {
-    case Staging::all: run_as<Staging::all>(name, kernel, args...); break;
-    case Staging::increments: run_as<Staging::increments>(name, kernel, args...); break;
-    case Staging::none: run_as<Staging::none>(name, kernel, args...); break;
+    case Staging::all:
+      run_as<Staging::all>(name, kernel, args...);
+      break;
+    case Staging::increments:
+      run_as<Staging::increments>(name, kernel, args...);
+      break;
+    case Staging::none:
+      run_as<Staging::none>(name, kernel, args...);
+      break;
     }
     std::ostringstream info;
     info << "scratch " << scratch_[name] << " B/block, staging " << exec::staging_name(use);
@@ -359,7 +345,7 @@ public:
   template <exec::Staging S> struct Policy {
     Plan &plan;
     const std::string &loop;
-    int scratch = 0; // bytes so far
+    int scratch = 0;                                         // bytes so far
     std::vector<std::tuple<const void *, int, bool>> groups; // (dat, map, inc)
     std::vector<int> offsets;
     static constexpr bool stages_reads = S == exec::Staging::all;
@@ -392,9 +378,14 @@ public:
     template <class T, int D, class L, class M, class MM>
     auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
       const int m = staged_index(a.map.view().data());
-      detail::HierReadDev<const T, D, L> dev{
-          {}, {a.dat.view().data(), a.dat.size()}, {}, a.map.view().data(), a.map.arity(),
-          a.slot, -1, false};
+      detail::HierReadDev<const T, D, L> dev{{},
+                                             {a.dat.view().data(), a.dat.size()},
+                                             {},
+                                             a.map.view().data(),
+                                             a.map.arity(),
+                                             a.slot,
+                                             -1,
+                                             false};
       if (m >= 0) { // staged; a map the plan does not know is read from global memory
         dev.map = map_dev(m);
         dev.offset = group(a.dat.view().data(), m, false,
@@ -407,14 +398,14 @@ public:
     auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
       plan.map_index(a.map, loop); // one the plan colours over, or a clear error
       if constexpr (S == exec::Staging::none) {
-        return detail::ColouredIncDev<T, D, L>{detail::dat_ptr(a.dat), a.map.view().data(),
-                                               a.map.arity(), a.slot};
+        return detail::ColouredIncDev<T, D, L>{
+            {}, detail::dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
       } else {
         const int m = staged_index(a.map.view().data());
         bool owner;
         const int off = group(a.dat.view().data(), m, true,
                               std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner);
-        return detail::StagedIncDev<T, D, L>{detail::dat_ptr(a.dat), map_dev(m), a.slot, off,
+        return detail::StagedIncDev<T, D, L>{{},   detail::dat_ptr(a.dat), map_dev(m), a.slot, off,
                                              owner};
       }
     }
@@ -438,8 +429,7 @@ private:
     Policy<S> policy{*this, name, 0, {}, {}};
     detail::run_loop<Space>(
         {name, this->set_}, policy, kernel,
-        [&](const auto &body, auto &total) { launch(name, body, policy.scratch, total); },
-        args...);
+        [&](const auto &body, auto &total) { launch(name, body, policy.scratch, total); }, args...);
     scratch_[name] = policy.scratch;
   }
 
@@ -457,7 +447,7 @@ private:
     const std::string label = "umesh::hierarchical::" + name;
     const auto &offsets = host_.block_colour_offsets;
     for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
-      Functor f{body, dev, offsets[c], scratch, team_size >= options_.block_size};
+      Functor f{{body}, dev, offsets[c], scratch, team_size >= options_.block_size};
       TeamPolicy policy(this->space_, offsets[c + 1] - offsets[c], team_size);
       policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
       if constexpr (Body::has_reduction) {
@@ -475,8 +465,9 @@ private:
   void check_team_size(const std::string &name, int max, int want) const {
     if (want > max)
       detail::fail("loop '", name, "' under the hierarchical executor needs teams of ", want,
-           " threads (block size ", options_.block_size, "), but this kernel can launch at most ",
-           max, " per team on ", Space::name(), ": use a block size of ", max, " or less");
+                   " threads (block size ", options_.block_size,
+                   "), but this kernel can launch at most ", max, " per team on ", Space::name(),
+                   ": use a block size of ", max, " or less");
   }
 
 private:

@@ -24,9 +24,8 @@ template <class PlanT> struct ScatterIncPolicy {
 
   template <class T, int D, class L, class M, class MM>
   auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
-    using SV = Kokkos::Experimental::ScatterView<
-        T *[D], L, typename PlanT::execution_space,
-        Kokkos::Experimental::ScatterSum>;
+    using SV = Kokkos::Experimental::ScatterView<T *[D], L, typename PlanT::execution_space,
+                                                 Kokkos::Experimental::ScatterSum>;
     const void *key = a.dat.view().data();
     std::any &slot = plan.scatter_slot(key, a.dat.view().size());
     if (std::any_cast<SV>(&slot) == nullptr)
@@ -41,18 +40,15 @@ template <class PlanT> struct ScatterIncPolicy {
       sv.reset_except(a.dat.view());
       dats.push_back(key);
       auto view = a.dat.view();
-      contribute.push_back(
-          [sv, view]() mutable { Kokkos::Experimental::contribute(view, sv); });
+      contribute.push_back([sv, view]() mutable { Kokkos::Experimental::contribute(view, sv); });
     }
-    return ScatterIncDev<SV>{{}, sv, a.map.view().data(), a.map.arity(),
-                             a.slot};
+    return ScatterIncDev<SV>{{}, sv, a.map.view().data(), a.map.arity(), a.slot};
   }
 };
 
 } // namespace detail
 
-template <class Space>
-class Plan<exec::ScatterView, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::ScatterView, Space> : public detail::PlanBase<Space> {
 public:
   using exec_type = exec::ScatterView;
   template <class... Maps>
@@ -60,9 +56,7 @@ public:
       : detail::PlanBase<Space>(space, std::move(set), maps...) {}
 
   /// The cached ScatterView of a dat (empty before its first loop).
-  std::any &scatter_slot(const void *dat, std::size_t size) {
-    return scatter_[{dat, size}];
-  }
+  std::any &scatter_slot(const void *dat, std::size_t size) { return scatter_[{dat, size}]; }
 
   template <class Kernel, class... Args>
   void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
@@ -71,8 +65,8 @@ public:
     detail::run_loop<Space>(
         {name, this->set_}, policy, kernel,
         [&](const auto &body, auto &total) {
-          detail::launch_range(this->space_, "umesh::scatterview::" + name,
-                               body, 0, n, nullptr, total);
+          detail::launch_range(this->space_, "umesh::scatterview::" + name, body, 0, n, nullptr,
+                               total);
           for (auto &c : policy.contribute)
             c();
         },

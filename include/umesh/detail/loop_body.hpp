@@ -16,9 +16,10 @@
 namespace umesh::detail {
 
 template <class Dev>
-using accessor_t = decltype(std::declval<const Dev &>().bind(
-    std::declval<const TeamCtx &>(), std::declval<typename Dev::storage_type &>(),
-    std::declval<typename Dev::reduce_type &>()));
+using accessor_t =
+    decltype(std::declval<const Dev &>().bind(std::declval<const TeamCtx &>(),
+                                              std::declval<typename Dev::storage_type &>(),
+                                              std::declval<typename Dev::reduce_type &>()));
 
 template <class Kernel, class... Devs> struct LoopBody {
   static_assert(std::is_invocable<const Kernel &, accessor_t<Devs>...>::value,
@@ -59,8 +60,7 @@ template <class Kernel, class... Devs> struct LoopBody {
   KOKKOS_INLINE_FUNCTION void init(reduce_value &red) const {
     init(red, std::index_sequence_for<Devs...>{});
   }
-  template <class D, class S>
-  KOKKOS_INLINE_FUNCTION void join(D &dst, S &src) const {
+  template <class D, class S> KOKKOS_INLINE_FUNCTION void join(D &dst, S &src) const {
     join(dst, src, std::index_sequence_for<Devs...>{});
   }
 
@@ -71,8 +71,7 @@ private:
     kernel(get<I>(devs).bind(ctx, get<I>(st), get<I>(red))...);
   }
   template <class Ctx, std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage &st,
-                                     std::index_sequence<I...>) const {
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage &st, std::index_sequence<I...>) const {
     (get<I>(devs).finish(ctx, get<I>(st)), ...);
   }
   template <class F, std::size_t... I>
@@ -80,13 +79,11 @@ private:
     (f(get<I>(devs)), ...);
   }
   template <std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void init(reduce_value &red,
-                                   std::index_sequence<I...>) const {
+  KOKKOS_INLINE_FUNCTION void init(reduce_value &red, std::index_sequence<I...>) const {
     (Devs::init(get<I>(red)), ...);
   }
   template <class D, class S, std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void join(D &dst, S &src,
-                                   std::index_sequence<I...>) const {
+  KOKKOS_INLINE_FUNCTION void join(D &dst, S &src, std::index_sequence<I...>) const {
     (Devs::join(get<I>(dst), get<I>(src)), ...);
   }
 };
@@ -101,63 +98,60 @@ template <class Body> struct ForFunctor {
   }
 };
 
-template <class Body> struct ReduceFunctor {
+// init/join of a reduction functor, forwarded to the loop body. Kokkos 3
+// calls join on volatile references, Kokkos 4 on plain ones.
+template <class Body> struct ReduceHooks {
   using value_type = typename Body::reduce_value;
   Body body;
-  const int *perm;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, value_type &red) const {
-    body(perm ? perm[i] : i, red);
-  }
   KOKKOS_INLINE_FUNCTION void init(value_type &red) const { body.init(red); }
 #if KOKKOS_VERSION < 40000
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type &dst,
-                                   const volatile value_type &src) const {
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type &dst, const volatile value_type &src) const {
     body.join(dst, src);
   }
 #else
-  KOKKOS_INLINE_FUNCTION void join(value_type &dst,
-                                   const value_type &src) const {
+  KOKKOS_INLINE_FUNCTION void join(value_type &dst, const value_type &src) const {
     body.join(dst, src);
   }
 #endif
 };
 
+template <class Body> struct ReduceFunctor : ReduceHooks<Body> {
+  const int *perm;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, typename Body::reduce_value &red) const {
+    this->body(perm ? perm[i] : i, red);
+  }
+};
+
 // The reference executor's launch: one thread walks all elements in order.
-template <class Body> struct SequentialFunctor {
-  using value_type = typename Body::reduce_value;
+template <class Body> struct SequentialFunctor : ReduceHooks<Body> {
+  int n;
+  KOKKOS_INLINE_FUNCTION void operator()(int, typename Body::reduce_value &red) const {
+    for (int e = 0; e < n; ++e)
+      this->body(e, red);
+  }
+};
+
+template <class Body> struct SequentialForFunctor {
   Body body;
   int n;
-  KOKKOS_INLINE_FUNCTION void operator()(int, value_type &red) const {
+  KOKKOS_INLINE_FUNCTION void operator()(int) const {
+    typename Body::reduce_value unused;
     for (int e = 0; e < n; ++e)
-      body(e, red);
+      body(e, unused);
   }
-  KOKKOS_INLINE_FUNCTION void init(value_type &red) const { body.init(red); }
-#if KOKKOS_VERSION < 40000
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type &dst,
-                                   const volatile value_type &src) const {
-    body.join(dst, src);
-  }
-#else
-  KOKKOS_INLINE_FUNCTION void join(value_type &dst,
-                                   const value_type &src) const {
-    body.join(dst, src);
-  }
-#endif
 };
 
 /// Runs `body` for elements [begin, end) (through `perm` if given) and
 /// folds the reduction into `total`.
 template <class Space, class Body>
-void launch_range(const Space &space, const std::string &label,
-                  const Body &body, int begin, int end, const int *perm,
-                  typename Body::reduce_value &total) {
+void launch_range(const Space &space, const std::string &label, const Body &body, int begin,
+                  int end, const int *perm, typename Body::reduce_value &total) {
   if (begin >= end)
     return;
   Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> policy(space, begin, end);
   if constexpr (Body::has_reduction) {
     typename Body::reduce_value partial;
-    Kokkos::parallel_reduce(label, policy, ReduceFunctor<Body>{body, perm},
-                            partial);
+    Kokkos::parallel_reduce(label, policy, ReduceFunctor<Body>{{body}, perm}, partial);
     body.join(total, partial);
   } else {
     Kokkos::parallel_for(label, policy, ForFunctor<Body>{body, perm});
@@ -165,14 +159,20 @@ void launch_range(const Space &space, const std::string &label,
 }
 
 template <class Space, class Body>
-void launch_sequential(const Space &space, const std::string &label,
-                       const Body &body, int n,
+void launch_sequential(const Space &space, const std::string &label, const Body &body, int n,
                        typename Body::reduce_value &total) {
   if (n == 0)
     return;
+  Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> one(space, 0, 1);
   typename Body::reduce_value partial;
-  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, 0, 1),
-                          SequentialFunctor<Body>{body, n}, partial);
+  body.init(partial);
+  if constexpr (Body::has_reduction) {
+    Kokkos::parallel_reduce(label, one, SequentialFunctor<Body>{{body}, n}, partial);
+  } else {
+    // No reduction: a plain launch, so no reduction value lives in shared
+    // memory (race checkers flagged Kokkos' handling of it).
+    Kokkos::parallel_for(label, one, SequentialForFunctor<Body>{body, n});
+  }
   body.join(total, partial);
 }
 

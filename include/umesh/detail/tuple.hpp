@@ -14,31 +14,25 @@ namespace umesh::detail {
 
 struct Empty {};
 
-template <std::size_t I, class T> struct TupleLeaf {
-  T value;
-};
+template <std::size_t I, class T> struct TupleLeaf { T value; };
 
 template <class Seq, class... T> struct TupleImpl;
 template <std::size_t... I, class... T>
 struct TupleImpl<std::index_sequence<I...>, T...> : TupleLeaf<I, T>... {
   TupleImpl() = default;
-  template <class... U, class = std::enable_if_t<sizeof...(U) == sizeof...(T) &&
-                                                 (sizeof...(U) > 0)>>
-  KOKKOS_INLINE_FUNCTION TupleImpl(const U &...v)
-      : TupleLeaf<I, T>{v}... {}
+  template <class... U,
+            class = std::enable_if_t<sizeof...(U) == sizeof...(T) && (sizeof...(U) > 0)>>
+  KOKKOS_INLINE_FUNCTION TupleImpl(const U &...v) : TupleLeaf<I, T>{v}... {}
 };
 
-template <class... T>
-struct Tuple : TupleImpl<std::index_sequence_for<T...>, T...> {
+template <class... T> struct Tuple : TupleImpl<std::index_sequence_for<T...>, T...> {
   using TupleImpl<std::index_sequence_for<T...>, T...>::TupleImpl;
 };
 
-template <std::size_t I, class T>
-KOKKOS_INLINE_FUNCTION T &get(TupleLeaf<I, T> &leaf) {
+template <std::size_t I, class T> KOKKOS_INLINE_FUNCTION T &get(TupleLeaf<I, T> &leaf) {
   return leaf.value;
 }
-template <std::size_t I, class T>
-KOKKOS_INLINE_FUNCTION const T &get(const TupleLeaf<I, T> &leaf) {
+template <std::size_t I, class T> KOKKOS_INLINE_FUNCTION const T &get(const TupleLeaf<I, T> &leaf) {
   return leaf.value;
 }
 template <std::size_t I, class T>
@@ -46,16 +40,13 @@ KOKKOS_INLINE_FUNCTION volatile T &get(volatile TupleLeaf<I, T> &leaf) {
   return leaf.value;
 }
 template <std::size_t I, class T>
-KOKKOS_INLINE_FUNCTION const volatile T &
-get(const volatile TupleLeaf<I, T> &leaf) {
+KOKKOS_INLINE_FUNCTION const volatile T &get(const volatile TupleLeaf<I, T> &leaf) {
   return leaf.value;
 }
 
 // A reduction value: Kokkos wants its size to be a multiple of sizeof(int),
 // which a tuple of empty members is not.
-template <class... T> struct alignas(8) ReduceTuple : Tuple<T...> {
-  using Tuple<T...>::Tuple;
-};
+template <class... T> struct alignas(8) ReduceTuple : Tuple<T...> { using Tuple<T...>::Tuple; };
 
 // Fixed-size array for thread-private buffers and reduction values.
 template <class T, int N> struct Array {
