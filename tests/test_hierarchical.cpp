@@ -91,8 +91,9 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
   EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << where;
   EXPECT_LT(test::max_rel_err(v, v_ref), 1e-11) << where;
   EXPECT_LT(test::max_rel_err(r, r_ref), 1e-11) << where;
-  if (!options.allow_fallback)
+  if (!options.allow_fallback) {
     EXPECT_EQ(plan.staging_used("multi"), options.staging) << where;
+  }
 }
 
 TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
