@@ -37,6 +37,9 @@ struct Options {
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
   std::vector<std::string> numberings{"natural", "shuffled"};
+  // Hierarchical blocks: contiguous ("none") and, when built in, METIS parts.
+  std::vector<std::string> reorders =
+      has_metis() ? std::vector<std::string>{"none", "metis"} : std::vector<std::string>{"none"};
   std::vector<std::string> layouts{"aos", "soa"};
   std::vector<std::string> kernels{"res_calc", "face_flux"};
   int repeats = 20, warmup = 3;
@@ -57,7 +60,7 @@ std::vector<std::string> split(const std::string &s) {
                "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
                "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical] "
                "[--blocks 128,256,...] [--staging all,inc,none] "
-               "[--numbering natural,shuffled] "
+               "[--numbering natural,shuffled] [--reorder none,metis] "
                "[--layout aos|soa|all] [--kernel res_calc,face_flux] [--repeats N] "
                "[--warmup N] [--csv FILE] [--kokkos-...]\n",
                what.c_str());
@@ -126,6 +129,13 @@ Options parse(int argc, char **argv) {
         else
           usage_error("--staging takes all, inc, none; not '" + st + "'");
       }
+    } else if (a == "--reorder") {
+      o.reorders = split(v);
+      for (auto &r : o.reorders)
+        if (r != "none" && r != "metis")
+          usage_error("--reorder takes none, metis; not '" + r + "'");
+        else if (r == "metis" && !has_metis())
+          usage_error("--reorder metis: umesh was built without METIS");
     } else if (a == "--numbering") {
       o.numberings = split(v);
       for (auto &n : o.numberings)
@@ -179,10 +189,11 @@ struct Row {
   double time_ms = 0, gbps = 0, max_rel_err = 0;
   std::string note;
   int scratch = -1; // hierarchical: team scratch bytes per block
+  std::string reorder = "none";
 };
 
 struct PlanRow {
-  std::string kernel;
+  std::string kernel, reorder;
   BlockPlan plan; // metrics only: point lists live on the device
 };
 
@@ -196,6 +207,10 @@ struct Plans {
   std::vector<Plan<exec::Hierarchical, Space>> hier;
   double colour_seconds = 0, gather_seconds = 0;
 };
+
+std::string reorder_of(const Plan<exec::Hierarchical, Space> &plan) {
+  return plan.options().partition == exec::Partition::metis ? "metis" : "none";
+}
 
 bool wants(const Options &o, const std::string &executor) {
   return std::count(o.executors.begin(), o.executors.end(), executor) > 0;
@@ -216,11 +231,13 @@ Plans make_plans(const Options &o, const Set &set, const Map<Mem> &inc_map, cons
   p.colour_seconds = p.colour.build_seconds();
   p.gather_seconds = p.gather.build_seconds();
   if (wants(o, "hierarchical"))
-    for (int b : o.blocks) {
-      p.hier.emplace_back(space, exec::Hierarchical{}.with_block_size(b), set, inc_map,
-                          read_only(reads)...);
-      std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
-    }
+    for (const auto &r : o.reorders)
+      for (int b : o.blocks) {
+        const auto part = r == "metis" ? exec::Partition::metis : exec::Partition::contiguous;
+        p.hier.emplace_back(space, exec::Hierarchical{}.with_block_size(b).with_partition(part),
+                            set, inc_map, read_only(reads)...);
+        std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
+      }
   return p;
 }
 
@@ -258,9 +275,11 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
             r->block_size = plan.options().block_size;
             r->scratch = plan.scratch_bytes(kernel);
             r->note = std::to_string(plan.num_block_colours()) + " block colours";
+            r->reorder = reorder_of(plan);
           } catch (const Error &e) {
             // Does not fit this device (scratch or team size): reported, not timed.
-            Row r{kernel, label, layout, plan.options().block_size, NAN, NAN, NAN, e.what(), -1};
+            Row r{kernel, label,    layout, plan.options().block_size, NAN, NAN,
+                  NAN,    e.what(), -1,     reorder_of(plan)};
             rows.push_back(r);
           }
         }
@@ -480,7 +499,7 @@ int main(int argc, char **argv) {
       Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
       Plans plans = make_plans(o, m.edges, pecell, pedge);
       for (auto &p : plans.hier)
-        plan_rows.push_back({label, p.blocks()});
+        plan_rows.push_back({label, reorder_of(p), p.blocks()});
       for (const auto &l : o.layouts) {
         auto r = l == "aos" ? res_calc<AoS>(o, label, m, pedge, pecell, plans, "AoS")
                             : res_calc<SoA>(o, label, m, pedge, pecell, plans, "SoA");
@@ -496,7 +515,7 @@ int main(int argc, char **argv) {
       Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
       Plans plans = make_plans(o, m.faces, fc);
       for (auto &p : plans.hier)
-        plan_rows.push_back({label, p.blocks()});
+        plan_rows.push_back({label, reorder_of(p), p.blocks()});
       for (const auto &l : o.layouts) {
         auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, plans, "AoS")
                             : face_flux<SoA>(o, label, m, fc, plans, "SoA");
@@ -524,37 +543,40 @@ int main(int argc, char **argv) {
     if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
       ++skipped;
       std::printf("%-18s %-12s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
-                  r.executor.c_str(), r.layout.c_str(), "none", r.block_size, "-", r.note.c_str());
+                  r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(), r.block_size, "-",
+                  r.note.c_str());
       continue;
     }
     const double speedup = atomic_ms(r) / r.time_ms;
     const bool valid = r.max_rel_err < 1e-10 && r.note.find("INCOMPLETE") == std::string::npos;
     ok = ok && valid;
     std::printf("%-18s %-12s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
-                r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), "none", r.block_size,
-                r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
+                r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(),
+                r.block_size, r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
                 r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
                 valid ? "" : "FAILED VALIDATION ", r.note.c_str());
-    csv << r.kernel << ',' << r.executor << ',' << r.layout << ",none," << r.block_size << ','
-        << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup << ',' << r.max_rel_err
-        << '\n';
+    csv << r.kernel << ',' << r.executor << ',' << r.layout << ',' << r.reorder << ','
+        << r.block_size << ',' << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup
+        << ',' << r.max_rel_err << '\n';
   }
   if (!plan_rows.empty()) {
     const std::string metrics = o.csv.substr(0, o.csv.rfind('.')) + "_plans.csv";
     std::ofstream pcsv(metrics);
-    pcsv << "kernel,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,reuse,"
+    pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
+            "reuse,"
             "staged_points_per_block,cache_lines_per_block,plan_seconds\n";
-    std::printf("\nhierarchical plans (staged points and 32-byte lines per block over all staged "
-                "maps, lines for 8-byte scalar data)\n%-18s %5s %8s %7s %12s %7s %10s %10s %8s\n",
-                "kernel", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
-                "lines/blk", "plan_s");
+    std::printf(
+        "\nhierarchical plans (staged points and 32-byte lines per block over all staged "
+        "maps, lines for 8-byte scalar data)\n%-18s %-7s %5s %8s %7s %12s %7s %10s %10s %8s\n",
+        "kernel", "reorder", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
+        "lines/blk", "plan_s");
     for (const auto &pr : plan_rows) {
       const BlockPlan &p = pr.plan;
-      std::printf("%-18s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %8.3f\n", pr.kernel.c_str(),
-                  p.block_size, p.num_blocks(), p.num_block_colours(), p.mean_thread_colours,
-                  p.max_thread_colours, p.reuse, p.mean_staged_points, p.mean_cache_lines,
-                  p.build_seconds);
-      pcsv << pr.kernel << ',' << p.block_size << ',' << p.num_blocks() << ','
+      std::printf("%-18s %-7s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %8.3f\n",
+                  pr.kernel.c_str(), pr.reorder.c_str(), p.block_size, p.num_blocks(),
+                  p.num_block_colours(), p.mean_thread_colours, p.max_thread_colours, p.reuse,
+                  p.mean_staged_points, p.mean_cache_lines, p.build_seconds);
+      pcsv << pr.kernel << ',' << pr.reorder << ',' << p.block_size << ',' << p.num_blocks() << ','
            << p.num_block_colours() << ',' << p.mean_thread_colours << ',' << p.max_thread_colours
            << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
            << p.build_seconds << '\n';

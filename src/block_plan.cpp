@@ -1,9 +1,13 @@
 #include <umesh/block_plan.hpp>
 #include <umesh/error.hpp>
 
+#include <umesh/partition.hpp>
+
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -27,13 +31,47 @@ void for_written_points(const std::vector<BlockPlanMap> &maps, const std::vector
 
 } // namespace
 
-BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int block_size) {
+BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int block_size,
+                           const std::vector<int> &part) {
   const auto t0 = std::chrono::steady_clock::now();
   if (block_size < 1)
     detail::fail("hierarchical plan: block size ", block_size, " (must be >= 1)");
+  if (!part.empty() && int(part.size()) != n)
+    detail::fail("hierarchical plan: ", part.size(), " part ids for ", n, " elements");
   BlockPlan plan;
   plan.block_size = block_size;
-  const int nblocks = (n + block_size - 1) / block_size;
+
+  // Elements in block order: contiguous chunks, or parts (stable by element)
+  // cut into chunks of at most block_size; empty parts vanish.
+  std::vector<int> seq(n);
+  std::vector<int> starts{0};
+  if (part.empty()) {
+    for (int e = 0; e < n; ++e)
+      seq[e] = e;
+    for (int b = block_size; b < n; b += block_size)
+      starts.push_back(b);
+  } else {
+    const int nparts = n ? *std::max_element(part.begin(), part.end()) + 1 : 0;
+    std::vector<int> count(std::size_t(nparts) + 1, 0);
+    for (int p : part) {
+      if (p < 0)
+        detail::fail("hierarchical plan: negative part id ", p);
+      ++count[p + 1];
+    }
+    for (int p = 0; p < nparts; ++p)
+      count[p + 1] += count[p];
+    std::vector<int> fill(count.begin(), count.end() - 1);
+    for (int e = 0; e < n; ++e)
+      seq[fill[part[e]]++] = e;
+    for (int p = 0; p < nparts; ++p)
+      for (int b = count[p]; b < count[p + 1]; b += block_size)
+        if (b > 0)
+          starts.push_back(b);
+  }
+  if (n == 0)
+    starts.clear();
+  starts.push_back(n);
+  const int nblocks = int(starts.size()) - 1;
 
   // Written points of all maps in one index space; maps to one set share it.
   std::vector<int> base(maps.size(), 0);
@@ -57,8 +95,8 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   {
     std::vector<int> stamp(total_points, -1);
     for (int b = 0; b < nblocks; ++b) {
-      for (int e = b * block_size; e < std::min(n, (b + 1) * block_size); ++e)
-        for_written_points(maps, base, e, [&](int p) {
+      for (int j = starts[b]; j < starts[b + 1]; ++j)
+        for_written_points(maps, base, seq[j], [&](int p) {
           if (stamp[p] != b) {
             stamp[p] = b;
             bpts.push_back(p);
@@ -88,11 +126,11 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   std::vector<int> local_of(total_points, -1);
   long long colour_sum = 0;
   for (int b = 0; b < nblocks; ++b) {
-    const int begin = b * block_size, end = std::min(n, begin + block_size);
+    const int begin = starts[b], end = starts[b + 1];
     plan.block_start[b] = begin;
     std::vector<int> off{0}, pts, touched;
-    for (int e = begin; e < end; ++e) {
-      for_written_points(maps, base, e, [&](int p) {
+    for (int j = begin; j < end; ++j) {
+      for_written_points(maps, base, seq[j], [&](int p) {
         if (local_of[p] < 0) {
           local_of[p] = int(touched.size());
           touched.push_back(p);
@@ -110,10 +148,10 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
     plan.thread_colour_offsets[b] = int(plan.colour_start.size());
     for (int c = 0; c <= tc.num_colours(); ++c)
       plan.colour_start.push_back(begin + fill[c]);
-    for (int e = begin; e < end; ++e) {
-      const int c = tc.colour[e - begin];
+    for (int j = begin; j < end; ++j) {
+      const int c = tc.colour[j - begin];
       const int i = begin + fill[c]++;
-      plan.elem[i] = e;
+      plan.elem[i] = seq[j];
       plan.thread_colour[i] = c;
     }
     colour_sum += tc.num_colours();
@@ -169,13 +207,36 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   return plan;
 }
 
+std::vector<int> metis_block_parts(int n, const std::vector<BlockPlanMap> &maps, int block_size,
+                                   double margin) {
+  if (!(margin >= 0 && margin < 0.9))
+    detail::fail("METIS blocks: margin ", margin, " (must be in [0, 0.9))");
+  if (n == 0)
+    return {};
+  std::vector<HostConnectivity> conn;
+  for (const auto &m : maps)
+    conn.push_back({m.conn.indices, m.conn.arity, 0, m.conn.target_size});
+  const double target = std::max(1.0, std::floor(block_size * (1 - margin)));
+  const int parts = std::max(1, int(std::ceil(n / target)));
+  // METIS takes about a minute for 6M elements on one core: say so.
+  const bool progress = n >= 1000000;
+  if (progress)
+    std::fprintf(stderr, "[umesh] METIS: partitioning %d elements into %d blocks...\n", n, parts);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto result = partition_kway(element_graph(n, conn), parts, 1.0 / (1 - margin));
+  if (progress)
+    std::fprintf(stderr, "[umesh] METIS: done in %.1f s\n",
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  return result;
+}
+
 std::string summary(const BlockPlan &p) {
   std::ostringstream os;
-  os << "block size " << p.block_size << ", " << p.num_blocks() << " blocks, "
-     << p.num_block_colours() << " block colours, thread colours mean " << p.mean_thread_colours
-     << " max " << p.max_thread_colours << ", reuse " << p.reuse << ", staged points/block "
-     << p.mean_staged_points << ", 32B lines/block " << p.mean_cache_lines << ", planned in "
-     << p.build_seconds << " s";
+  os << "block size " << p.block_size << ", " << p.num_blocks() << " " << p.blocks_from
+     << " blocks, " << p.num_block_colours() << " block colours, thread colours mean "
+     << p.mean_thread_colours << " max " << p.max_thread_colours << ", reuse " << p.reuse
+     << ", staged points/block " << p.mean_staged_points << ", 32B lines/block "
+     << p.mean_cache_lines << ", planned in " << p.build_seconds << " s";
   return os.str();
 }
 

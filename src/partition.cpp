@@ -16,24 +16,34 @@
 namespace umesh {
 
 Graph element_graph(int num_elements, const int *indices, int arity, int to_size) {
-  const InverseMap inv = invert_map(num_elements, indices, arity, to_size);
+  return element_graph(num_elements, {{indices, arity, 0, to_size}});
+}
+
+Graph element_graph(int num_elements, const std::vector<HostConnectivity> &maps) {
+  std::vector<InverseMap> inv;
+  for (const auto &m : maps)
+    inv.push_back(invert_map(num_elements, m.indices, m.arity, m.target_size));
   Graph g;
   g.offsets.assign(std::size_t(num_elements) + 1, 0);
-  std::vector<int> mark(num_elements, -1), neighbours;
+  std::vector<int> mark(num_elements, -1);
+  // Two passes: count neighbours, then fill.
   for (int pass = 0; pass < 2; ++pass) {
     std::fill(mark.begin(), mark.end(), -1);
     for (int e = 0; e < num_elements; ++e) {
       int count = 0;
-      for (int s = 0; s < arity; ++s) {
-        const int p = indices[std::size_t(e) * arity + s];
-        for (int j = inv.offsets[p]; j < inv.offsets[p + 1]; ++j) {
-          const int f = inv.entries[j] / arity;
-          if (f == e || mark[f] == e)
-            continue;
-          mark[f] = e;
-          if (pass == 1)
-            g.adjacency[g.offsets[e] + count] = f;
-          ++count;
+      for (std::size_t m = 0; m < maps.size(); ++m) {
+        const int arity = maps[m].arity;
+        for (int s = 0; s < arity; ++s) {
+          const int p = maps[m].indices[std::size_t(e) * arity + s];
+          for (int j = inv[m].offsets[p]; j < inv[m].offsets[p + 1]; ++j) {
+            const int f = inv[m].entries[j] / arity;
+            if (f == e || mark[f] == e)
+              continue;
+            mark[f] = e;
+            if (pass == 1)
+              g.adjacency[g.offsets[e] + count] = f;
+            ++count;
+          }
         }
       }
       if (pass == 0)

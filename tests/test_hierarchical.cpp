@@ -3,6 +3,7 @@
 // plan invariants; the scratch budget error and its fallback.
 #include "test_main.hpp"
 
+#include <random>
 #include <set>
 
 namespace {
@@ -113,6 +114,16 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
     }
 }
 
+struct EdgeKernel {
+  template <class X, class F> KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, F f1, F f2) const {
+    for (int k = 0; k < 4; ++k) {
+      const double v = x1(k % 2) * (k + 1) - x2((k + 1) % 2);
+      f1(k) += v;
+      f2(k) -= 0.5 * v;
+    }
+  }
+};
+
 struct Inc5 {
   template <class A, class B, class U>
   KOKKOS_INLINE_FUNCTION void operator()(A a0, B a1, U u0, U u1) const {
@@ -169,81 +180,136 @@ TEST(BlockPlan, Invariants) {
       auto c2 = make_random_connectivity(from, to2, 2, 13 * arity + block);
       std::vector<BlockPlanMap> maps{{{c1.data(), arity, 0, 400}, true},
                                      {{c2.data(), 2, 1, 350}, false}};
-      const BlockPlan p = build_block_plan(1500, maps, block);
-      const int nb = p.num_blocks();
-      ASSERT_EQ(nb, (1500 + block - 1) / block);
-      // elem is a permutation; blocks are contiguous and within block_size.
-      std::vector<int> seen(1500, 0);
-      for (int e : p.elem)
-        ++seen[e];
-      for (int s : seen)
-        ASSERT_EQ(s, 1);
-      for (int b = 0; b < nb; ++b)
-        ASSERT_LE(p.block_start[b + 1] - p.block_start[b], block);
-      // Block colouring: blocks of one colour write disjoint points.
-      std::set<std::pair<int, int>> written; // (colour, point)
-      for (int b = 0; b < nb; ++b) {
-        std::set<int> own;
-        for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
-          for (int s = 0; s < arity; ++s)
-            own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
-        for (int pt : own)
-          EXPECT_TRUE(written.insert({p.block_colour[b], pt}).second)
-              << "blocks of colour " << p.block_colour[b] << " share point " << pt;
-      }
-      std::vector<int> order(p.block_order);
-      std::sort(order.begin(), order.end());
-      for (int b = 0; b < nb; ++b)
-        ASSERT_EQ(order[b], b);
-      for (int c = 0; c < p.num_block_colours(); ++c)
-        for (int j = p.block_colour_offsets[c]; j < p.block_colour_offsets[c + 1]; ++j)
-          EXPECT_EQ(p.block_colour[p.block_order[j]], c);
-      // Thread colouring valid in every block; threads sorted by colour with
-      // colour_start matching.
-      for (int b = 0; b < nb; ++b) {
-        const int c0 = p.thread_colour_offsets[b];
-        const int ncol = p.thread_colour_offsets[b + 1] - c0 - 1;
-        ASSERT_GE(ncol, 1);
-        EXPECT_EQ(p.colour_start[c0], p.block_start[b]);
-        EXPECT_EQ(p.colour_start[c0 + ncol], p.block_start[b + 1]);
-        std::set<std::pair<int, int>> tw;
-        for (int c = 0; c < ncol; ++c)
-          for (int i = p.colour_start[c0 + c]; i < p.colour_start[c0 + c + 1]; ++i) {
-            EXPECT_EQ(p.thread_colour[i], c);
-            std::set<int> own;
+      for (bool parted : {false, true}) {
+        // Parts of random sizes (some empty, some over block_size) must come
+        // out as blocks inside one part each, none over block_size.
+        std::vector<int> part;
+        if (parted) {
+          std::mt19937 rng(block * 7 + arity);
+          for (int e = 0; e < 1500; ++e)
+            part.push_back(int(rng() % 40) * 2); // odd part ids stay empty
+        }
+        const BlockPlan p = build_block_plan(1500, maps, block, part);
+        const int nb = p.num_blocks();
+        if (!parted)
+          ASSERT_EQ(nb, (1500 + block - 1) / block);
+        for (int b = 0; parted && b < nb; ++b)
+          for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+            ASSERT_EQ(part[p.elem[i]], part[p.elem[p.block_start[b]]]) << "block " << b;
+        // elem is a permutation; blocks are contiguous and within block_size.
+        std::vector<int> seen(1500, 0);
+        for (int e : p.elem)
+          ++seen[e];
+        for (int s : seen)
+          ASSERT_EQ(s, 1);
+        for (int b = 0; b < nb; ++b)
+          ASSERT_LE(p.block_start[b + 1] - p.block_start[b], block);
+        // Block colouring: blocks of one colour write disjoint points.
+        std::set<std::pair<int, int>> written; // (colour, point)
+        for (int b = 0; b < nb; ++b) {
+          std::set<int> own;
+          for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
             for (int s = 0; s < arity; ++s)
               own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
-            for (int pt : own)
-              EXPECT_TRUE(tw.insert({c, pt}).second) << "block " << b << " colour " << c;
-          }
-        EXPECT_LE(ncol, p.max_thread_colours);
-      }
-      // Staged lists: distinct, ascending, every access found at its local
-      // index, every staged point accessed.
-      for (std::size_t m = 0; m < maps.size(); ++m) {
-        const auto &st = p.staged[m];
-        const auto &conn = m == 0 ? c1 : c2;
-        const int ar = maps[m].conn.arity;
-        for (int b = 0; b < nb; ++b) {
-          const int first = st.point_offsets[b], np = st.point_offsets[b + 1] - first;
-          EXPECT_LE(np, st.max_points);
-          std::vector<int> hits(np, 0);
-          for (int j = 1; j < np; ++j)
-            EXPECT_LT(st.points[first + j - 1], st.points[first + j]);
-          for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
-            for (int s = 0; s < ar; ++s) {
-              const int l = st.local[std::size_t(i) * ar + s];
-              ASSERT_GE(l, 0);
-              ASSERT_LT(l, np);
-              EXPECT_EQ(st.points[first + l], conn[std::size_t(p.elem[i]) * ar + s]);
-              ++hits[l];
-            }
-          for (int h : hits)
-            EXPECT_GT(h, 0);
+          for (int pt : own)
+            EXPECT_TRUE(written.insert({p.block_colour[b], pt}).second)
+                << "blocks of colour " << p.block_colour[b] << " share point " << pt;
         }
+        std::vector<int> order(p.block_order);
+        std::sort(order.begin(), order.end());
+        for (int b = 0; b < nb; ++b)
+          ASSERT_EQ(order[b], b);
+        for (int c = 0; c < p.num_block_colours(); ++c)
+          for (int j = p.block_colour_offsets[c]; j < p.block_colour_offsets[c + 1]; ++j)
+            EXPECT_EQ(p.block_colour[p.block_order[j]], c);
+        // Thread colouring valid in every block; threads sorted by colour with
+        // colour_start matching.
+        for (int b = 0; b < nb; ++b) {
+          const int c0 = p.thread_colour_offsets[b];
+          const int ncol = p.thread_colour_offsets[b + 1] - c0 - 1;
+          ASSERT_GE(ncol, 1);
+          EXPECT_EQ(p.colour_start[c0], p.block_start[b]);
+          EXPECT_EQ(p.colour_start[c0 + ncol], p.block_start[b + 1]);
+          std::set<std::pair<int, int>> tw;
+          for (int c = 0; c < ncol; ++c)
+            for (int i = p.colour_start[c0 + c]; i < p.colour_start[c0 + c + 1]; ++i) {
+              EXPECT_EQ(p.thread_colour[i], c);
+              std::set<int> own;
+              for (int s = 0; s < arity; ++s)
+                own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
+              for (int pt : own)
+                EXPECT_TRUE(tw.insert({c, pt}).second) << "block " << b << " colour " << c;
+            }
+          EXPECT_LE(ncol, p.max_thread_colours);
+        }
+        // Staged lists: distinct, ascending, every access found at its local
+        // index, every staged point accessed.
+        for (std::size_t m = 0; m < maps.size(); ++m) {
+          const auto &st = p.staged[m];
+          const auto &conn = m == 0 ? c1 : c2;
+          const int ar = maps[m].conn.arity;
+          for (int b = 0; b < nb; ++b) {
+            const int first = st.point_offsets[b], np = st.point_offsets[b + 1] - first;
+            EXPECT_LE(np, st.max_points);
+            std::vector<int> hits(np, 0);
+            for (int j = 1; j < np; ++j)
+              EXPECT_LT(st.points[first + j - 1], st.points[first + j]);
+            for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+              for (int s = 0; s < ar; ++s) {
+                const int l = st.local[std::size_t(i) * ar + s];
+                ASSERT_GE(l, 0);
+                ASSERT_LT(l, np);
+                EXPECT_EQ(st.points[first + l], conn[std::size_t(p.elem[i]) * ar + s]);
+                ++hits[l];
+              }
+            for (int h : hits)
+              EXPECT_GT(h, 0);
+          }
+        }
+        EXPECT_GE(p.reuse, 1.0);
       }
-      EXPECT_GE(p.reuse, 1.0);
     }
+}
+
+// METIS blocks: correct answers, blocks within block_size, and more reuse
+// than contiguous blocks of a shuffled mesh.
+TYPED_TEST(Hierarchical, MetisBlocksMatchSerialAndRaiseReuse) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  const QuadMesh m = make_quad_mesh(60, 40, {true, 77});
+  Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  const auto options =
+      exec::Hierarchical{}.with_block_size(64).with_partition(exec::Partition::metis);
+  if (!has_metis()) {
+    EXPECT_THROW(make_plan(S(), options, m.edges, pecell, read_only(pedge)), Error);
+    GTEST_SKIP() << "built without METIS";
+  }
+  auto plan = make_plan(S(), options, m.edges, pecell, read_only(pedge));
+  auto contiguous =
+      make_plan(S(), exec::Hierarchical{}.with_block_size(64), m.edges, pecell, read_only(pedge));
+  EXPECT_EQ(plan.blocks().blocks_from, "metis");
+  EXPECT_GT(plan.blocks().reuse, 1.5 * contiguous.blocks().reuse) << plan.summary();
+  for (int b = 0; b < plan.blocks().num_blocks(); ++b)
+    EXPECT_LE(plan.blocks().block_start[b + 1] - plan.blocks().block_start[b], 64);
+  Dat<double, 2, L, Mem> x(m.nodes, "x");
+  Dat<double, 4, L, Mem> f(m.cells, "f"), f_ref(m.cells, "f_ref");
+  test::randomise(x, 1);
+  test::randomise(f, 2);
+  copy_values(f_ref, f);
+  par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
+           inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
+  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none}) {
+    par_loop(exec::Hierarchical{options}.with_staging(staging), plan, "edge", EdgeKernel{},
+             read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
+    par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0),
+             read(x, pedge, 1), inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
+  }
+  // f_ref was incremented once more than f; undo with one more run of f.
+  par_loop(exec::Hierarchical{options}, plan, "edge", EdgeKernel{}, read(x, pedge, 0),
+           read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
+  EXPECT_LT(test::max_rel_err(f, f_ref), 1e-11) << plan.summary();
 }
 
 } // namespace

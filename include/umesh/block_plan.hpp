@@ -51,12 +51,24 @@ struct BlockPlan {
   double reuse = 0;              ///< accesses per staged point (all maps)
   double mean_staged_points = 0; ///< per block, all maps
   double mean_cache_lines = 0;   ///< 32-byte lines per block for 8-byte scalar data, all maps
-  double build_seconds = 0;
+  double build_seconds = 0;      ///< partitioning included
+  std::string blocks_from = "contiguous"; ///< or "metis"
 };
 
-/// Builds the plan for `num_elements` elements in contiguous blocks of at most
-/// `block_size` (the current element order).
-BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &maps, int block_size);
+/// Builds the plan for `num_elements` elements in blocks of at most
+/// `block_size`: contiguous chunks of the current order when `part` is empty,
+/// else the parts `part[e]` (ascending part id, element order inside a part),
+/// each cut into chunks of at most `block_size`.
+BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &maps, int block_size,
+                           const std::vector<int> &part = {});
+
+/// Part ids for METIS-partitioned blocks: the element graph (elements adjacent
+/// when they share a point of any map) cut by METIS k-way into parts of
+/// about `block_size * (1 - margin)` elements, with an imbalance tolerance
+/// of 1 / (1 - margin) so that parts rarely exceed `block_size` (larger ones
+/// are cut by build_block_plan). Throws umesh::Error without METIS.
+std::vector<int> metis_block_parts(int num_elements, const std::vector<BlockPlanMap> &maps,
+                                   int block_size, double margin);
 
 /// One line per metric, for logs and the main job.
 std::string summary(const BlockPlan &plan);

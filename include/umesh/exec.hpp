@@ -38,6 +38,12 @@ enum class Staging {
   none        ///< nothing: increments go to global memory thread colour by colour
 };
 
+/// How the hierarchical plan forms blocks.
+enum class Partition {
+  contiguous, ///< chunks of the current element order
+  metis       ///< METIS k-way parts of the element graph (needs METIS)
+};
+
 /// Hierarchical colouring: elements in blocks of at most `block_size`; blocks
 /// coloured (one launch per block colour, one team per block, one thread per
 /// element); a block stages its indirect data in team scratch, runs the
@@ -53,11 +59,22 @@ struct Hierarchical {
   /// to increments-only staging, then to no staging, and records that in the
   /// plan's summary.
   bool allow_fallback = false;
+  /// Plan option: how blocks are formed.
+  Partition partition = Partition::contiguous;
+  /// Plan option, METIS blocks: parts aim at block_size * (1 - margin)
+  /// elements so that the imbalance METIS allows stays within block_size.
+  double metis_margin = 0.1;
 
   Hierarchical &with_block_size(int b) { return block_size = b, *this; }
+  Hierarchical &with_partition(Partition p) { return partition = p, *this; }
+  Hierarchical &with_metis_margin(double m) { return metis_margin = m, *this; }
   Hierarchical &with_staging(Staging s) { return staging = s, *this; }
   Hierarchical &with_fallback(bool f = true) { return allow_fallback = f, *this; }
 };
+
+inline const char *partition_name(Partition p) {
+  return p == Partition::metis ? "metis" : "contiguous";
+}
 
 inline const char *staging_name(Staging s) {
   switch (s) {

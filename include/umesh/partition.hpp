@@ -4,6 +4,8 @@
 // Graph partitioning and ordering through optional libraries. Calling one
 // that was not built in throws umesh::Error saying so.
 
+#include <umesh/colouring.hpp>
+
 #include <vector>
 
 namespace umesh {
@@ -23,6 +25,8 @@ struct Graph {
 /// Graph of the elements of a map: two elements are adjacent when they
 /// share a point.
 Graph element_graph(int num_elements, const int *indices, int arity, int to_size);
+/// The same over several maps (adjacent when they share a point of any).
+Graph element_graph(int num_elements, const std::vector<HostConnectivity> &maps);
 
 /// METIS k-way partition into `parts` parts; returns the part of each vertex.
 std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance = 1.03);

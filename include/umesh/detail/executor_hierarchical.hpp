@@ -237,7 +237,12 @@ public:
           break;
         }
     }
-    host_ = build_block_plan(this->set_.size(), conn, options.block_size);
+    std::vector<int> part;
+    if (options.partition == exec::Partition::metis)
+      part = metis_block_parts(this->set_.size(), conn, options.block_size, options.metis_margin);
+    host_ = build_block_plan(this->set_.size(), conn, options.block_size, part);
+    host_.blocks_from = exec::partition_name(options.partition);
+    host_.build_seconds = timer.seconds();
     auto upload = [](const std::vector<int> &v, const char *label) {
       IntView d(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                    std::string("umesh::Hierarchical::") + label),
