@@ -191,8 +191,9 @@ TEST(BlockPlan, Invariants) {
         }
         const BlockPlan p = build_block_plan(1500, maps, block, part);
         const int nb = p.num_blocks();
-        if (!parted)
+        if (!parted) {
           ASSERT_EQ(nb, (1500 + block - 1) / block);
+        }
         for (int b = 0; parted && b < nb; ++b)
           for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
             ASSERT_EQ(part[p.elem[i]], part[p.elem[p.block_start[b]]]) << "block " << b;
