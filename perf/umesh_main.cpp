@@ -375,13 +375,7 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Quad
   Dat<double, 2, L, Mem> x(m.nodes, "x");
   Dat<double, 4, L, Mem> q(m.cells, "q"), res(m.cells, "res"), res0(m.cells, "res0");
   Dat<double, 1, L, Mem> adt(m.cells, "adt");
-  {
-    auto h = Kokkos::create_mirror_view(x.view());
-    for (int n = 0; n < m.nodes.size(); ++n)
-      for (int k = 0; k < 2; ++k)
-        h(n, k) = m.node_coords[2 * n + k];
-    Kokkos::deep_copy(x.view(), h);
-  }
+  copy_from_host(x, m.node_coords);
   // Plausible flow states (positive density and pressure), random per cell.
   auto hq = Kokkos::create_mirror_view(q.view());
   std::mt19937_64 rng(42);
@@ -424,13 +418,7 @@ std::vector<Row> face_flux(const Options &o, const std::string &label, const Hex
                            const Map<Mem> &fc, Plans &plans, const char *lname) {
   Dat<double, 3, L, Mem> normal(m.faces, "normal");
   Dat<double, 5, L, Mem> state(m.cells, "u"), flux(m.cells, "flux"), flux0(m.cells, "flux0");
-  {
-    auto h = Kokkos::create_mirror_view(normal.view());
-    for (int f = 0; f < m.faces.size(); ++f)
-      for (int k = 0; k < 3; ++k)
-        h(f, k) = m.face_normals[3 * f + k];
-    Kokkos::deep_copy(normal.view(), h);
-  }
+  copy_from_host(normal, m.face_normals);
   auto hu = Kokkos::create_mirror_view(state.view());
   std::mt19937_64 rng(7);
   std::uniform_real_distribution<double> u(0, 1);

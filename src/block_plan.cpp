@@ -74,21 +74,11 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   const int nblocks = int(starts.size()) - 1;
 
   // Written points of all maps in one index space; maps to one set share it.
-  std::vector<int> base(maps.size(), 0);
+  std::vector<HostConnectivity> conn;
+  for (const auto &m : maps)
+    conn.push_back(m.conn);
   int total_points = 0;
-  {
-    std::vector<int> target_base;
-    for (std::size_t m = 0; m < maps.size(); ++m) {
-      const auto &c = maps[m].conn;
-      if (c.target >= int(target_base.size()))
-        target_base.resize(c.target + 1, -1);
-      if (target_base[c.target] < 0) {
-        target_base[c.target] = total_points;
-        total_points += c.target_size;
-      }
-      base[m] = target_base[c.target];
-    }
-  }
+  const std::vector<int> base = point_bases(conn, total_points);
 
   // Block colouring over the union of the points each block writes.
   std::vector<int> boff(nblocks + 1, 0), bpts;

@@ -53,10 +53,9 @@ Colouring colour_items(int num_items, const std::vector<int> &offsets,
   return result;
 }
 
-Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &maps) {
-  // Points of all maps in one index space, one range per target set.
+std::vector<int> point_bases(const std::vector<HostConnectivity> &maps, int &total) {
   std::vector<int> target_base, base;
-  int total = 0;
+  total = 0;
   for (const auto &m : maps) {
     if (m.target >= int(target_base.size()))
       target_base.resize(m.target + 1, -1);
@@ -66,6 +65,12 @@ Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &m
     }
     base.push_back(target_base[m.target]);
   }
+  return base;
+}
+
+Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &maps) {
+  int total = 0;
+  const std::vector<int> base = point_bases(maps, total);
   std::vector<int> offsets(std::size_t(num_elements) + 1, 0), points;
   for (int e = 0; e < num_elements; ++e) {
     for (std::size_t m = 0; m < maps.size(); ++m)

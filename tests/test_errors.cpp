@@ -64,6 +64,20 @@ TEST(Errors, SetAndDatSizes) {
   expect_error([&] { Dat<double, 2, AoS, Mem>(c, "q", v); }, {"q", "5 rows", "cells", "size 4"});
 }
 
+TEST(Errors, CopyFromHostSizeAndValues) {
+  Set c("cells", 3);
+  Dat<double, 2, SoA, Mem> q(c, "q");
+  expect_error(
+      [&] {
+        copy_from_host(q, std::vector<double>{1, 2, 3});
+      },
+      {"'q'", "needs 6", "3 points x 2", "got 3"});
+  copy_from_host(q, std::vector<double>{1, 2, 3, 4, 5, 6});
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q.view());
+  EXPECT_EQ(h(1, 0), 3.0); // [point][component] whatever the layout
+  EXPECT_EQ(h(2, 1), 6.0);
+}
+
 TEST(Errors, DatOnWrongSetForItsMap) {
   Set e("edges", 3), n("nodes", 4), c("cells", 4);
   Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});

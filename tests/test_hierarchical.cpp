@@ -28,10 +28,12 @@ TYPED_TEST_SUITE(Hierarchical, Configs);
 // 1-component dat through every slot of the first map and a 4-component dat
 // through the second.
 template <int Arity> struct MultiKernel {
-  template <class W, class A, class B, class C, class U, class V, class R>
+  template <class W, class A, class B, class C, class U, class V, class R, class GS, class GM>
   KOKKOS_INLINE_FUNCTION void operator()(W w, A a0, A a1, B b0, B blast, C c0, U u0, U u1, U u2,
-                                         V vlast, R r0) const {
+                                         V vlast, R r0, GS sum, GM mx) const {
     const double s = w(0) + a0(0) * a1(1) - b0(2) + blast(0) * c0(0);
+    sum(0) += s;
+    mx(0) = s > mx(0) ? s : mx(0);
     for (int k = 0; k < 5; ++k) {
       u0(k) += s + k;
       u1(k) -= 0.5 * s * a0(1);
@@ -66,6 +68,7 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
   copy_values(r_ref, r);
   // The reference runs on host copies, so that on a GPU the only kernels a
   // race checker sees are the hierarchical ones.
+  Global<double> sum_ref("sum", 0.25), sum("sum", 0.25), max_ref("max", -1e300), mx("max", -1e300);
   using H = Kokkos::HostSpace;
   auto hw = clone_to<H>(w), hc = clone_to<H>(c);
   auto ha = clone_to<H>(a);
@@ -77,7 +80,8 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
   par_loop(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, elems, "multi",
            MultiKernel<Arity>{}, read(hw), read(ha, hm1, 0), read(ha, hm1, Arity - 1),
            read(hb, hm1, 0), read(hb, hm1, Arity - 1), read(hc, hm2, 1), inc(hu, hm1, 0),
-           inc(hu, hm1, 1), inc(hu, hm1, Arity - 1), inc(hv, hm1, Arity - 1), inc(hr, hm2, 0));
+           inc(hu, hm1, 1), inc(hu, hm1, Arity - 1), inc(hv, hm1, Arity - 1), inc(hr, hm2, 0),
+           reduce_sum(sum_ref), reduce_max(max_ref));
   copy_values(u_ref, hu);
   copy_values(v_ref, hv);
   copy_values(r_ref, hr);
@@ -85,13 +89,17 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
   par_loop(options, plan, "multi", MultiKernel<Arity>{}, read(w), read(a, m1, 0),
            read(a, m1, Arity - 1), read(b, m1, 0), read(b, m1, Arity - 1), read(c, m2, 1),
            inc(u, m1, 0), inc(u, m1, 1), inc(u, m1, Arity - 1), inc(v, m1, Arity - 1),
-           inc(r, m2, 0));
+           inc(r, m2, 0), reduce_sum(sum), reduce_max(mx));
   const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
                             exec::staging_name(options.staging) + ", arity " +
                             std::to_string(Arity) + "; " + plan.summary();
   EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << where;
   EXPECT_LT(test::max_rel_err(v, v_ref), 1e-11) << where;
   EXPECT_LT(test::max_rel_err(r, r_ref), 1e-11) << where;
+  // Reductions under every staging mode and team shape.
+  EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-10 * std::fabs(sum_ref.value())) << where;
+  EXPECT_EQ(mx.value(), max_ref.value()) << where;
+  EXPECT_NE(sum.value(), 0.25);
   if (!options.allow_fallback) {
     EXPECT_EQ(plan.staging_used("multi"), options.staging) << where;
   }

@@ -21,6 +21,25 @@ TEST(Partition, ElementGraphOfQuadMeshEdges) {
     }
 }
 
+TEST(Partition, ElementGraphOverTwoMapsIsTheUnion) {
+  const QuadMesh m = make_quad_mesh(5, 4, {true, 8});
+  const int n = m.edges.size();
+  const Graph cells = element_graph(n, m.edge_cells.data(), 2, m.cells.size());
+  const Graph nodes = element_graph(n, m.edge_nodes.data(), 2, m.nodes.size());
+  const Graph both = element_graph(n, {{m.edge_cells.data(), 2, 0, m.cells.size()},
+                                       {m.edge_nodes.data(), 2, 1, m.nodes.size()}});
+  for (int e = 0; e < n; ++e) {
+    std::set<int> want(cells.adjacency.begin() + cells.offsets[e],
+                       cells.adjacency.begin() + cells.offsets[e + 1]);
+    want.insert(nodes.adjacency.begin() + nodes.offsets[e],
+                nodes.adjacency.begin() + nodes.offsets[e + 1]);
+    const std::vector<int> got(both.adjacency.begin() + both.offsets[e],
+                               both.adjacency.begin() + both.offsets[e + 1]);
+    EXPECT_EQ(std::set<int>(got.begin(), got.end()), want) << "edge " << e;
+    EXPECT_EQ(got.size(), want.size()) << "edge " << e << " lists a neighbour twice";
+  }
+}
+
 TEST(Partition, MetisKway) {
   const QuadMesh m = make_quad_mesh(30, 20, {true, 2});
   const Graph g = element_graph(m.edges.size(), m.edge_cells.data(), 2, m.cells.size());

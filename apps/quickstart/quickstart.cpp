@@ -28,11 +28,7 @@ int main(int argc, char **argv) {
 
   umesh::Dat<double, 2, umesh::AoS, Mem> x(mesh.nodes, "x");
   umesh::Dat<double, 1, umesh::AoS, Mem> q(mesh.cells, "q");
-  auto xh = Kokkos::create_mirror_view(x.view());
-  for (int n = 0; n < mesh.nodes.size(); ++n)
-    for (int k = 0; k < 2; ++k)
-      xh(n, k) = mesh.node_coords[2 * n + k];
-  Kokkos::deep_copy(x.view(), xh);
+  umesh::copy_from_host(x, mesh.node_coords);
   auto qh = Kokkos::create_mirror_view(q.view());
   for (int c = 0; c < mesh.cells.size(); ++c)
     qh(c, 0) = 1.0 + 0.01 * c;

@@ -29,6 +29,10 @@ struct Colouring {
 /// admissible.
 Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &maps);
 
+/// First index of each map's points in one index space over all maps, in
+/// which maps with the same `target` share a range; `total` gets its size.
+std::vector<int> point_bases(const std::vector<HostConnectivity> &maps, int &total);
+
 /// Colours the items of a CSR list of points (`points[offsets[i]..offsets[i+1])`)
 /// so that no two items of one colour share a point. `balanced`: least-used
 /// admissible colour among those opened so far; otherwise smallest free colour.

@@ -8,6 +8,8 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace umesh {
 
@@ -78,8 +80,25 @@ void copy_values(const Dat<T, Dim, L1, M1> &dst, const Dat<T, Dim, L2, M2> &src)
   if (dst.set() != src.set())
     detail::fail("copy_values: dat '", src.name(), "' on set '", src.set().name(),
                  "' cannot be copied into dat '", dst.name(), "' on set '", dst.set().name(), "'");
-  auto tmp = clone_to<M1, L1>(src);
-  Kokkos::deep_copy(dst.view(), tmp.view());
+  if constexpr (std::is_same<L1, L2>::value) {
+    Kokkos::deep_copy(dst.view(), src.view()); // any memory spaces, no temporary
+  } else {
+    auto tmp = clone_to<M1, L1>(src);
+    Kokkos::deep_copy(dst.view(), tmp.view());
+  }
+}
+
+/// Sets a dat from host values laid out `[point][component]`.
+template <class T, int Dim, class L, class M>
+void copy_from_host(const Dat<T, Dim, L, M> &dat, const std::vector<T> &values) {
+  if (values.size() != std::size_t(dat.size()) * Dim)
+    detail::fail("copy_from_host: dat '", dat.name(), "' needs ", std::size_t(dat.size()) * Dim,
+                 " values (", dat.size(), " points x ", Dim, "), got ", values.size());
+  auto h = Kokkos::create_mirror_view(dat.view());
+  for (int i = 0; i < dat.size(); ++i)
+    for (int k = 0; k < Dim; ++k)
+      h(i, k) = values[std::size_t(i) * Dim + k];
+  Kokkos::deep_copy(dat.view(), h);
 }
 
 } // namespace umesh

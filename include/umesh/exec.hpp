@@ -7,29 +7,19 @@
 namespace umesh::exec {
 
 /// Reference: one thread, element order. Slow, exact, the baseline of tests.
-struct Serial {
-  static constexpr const char *name = "serial";
-};
+struct Serial {};
 /// One thread per element; increments with Kokkos::atomic_add.
-struct Atomic {
-  static constexpr const char *name = "atomic";
-};
+struct Atomic {};
 /// Two steps: the kernel writes increments to a temporary
 /// `[element][slot][component]` array; a second kernel sums them per point
 /// over the inverse map (miniAero's apply_cell_flux, LULESH's fx_elem).
-struct Gather {
-  static constexpr const char *name = "gather";
-};
+struct Gather {};
 /// Greedy colouring of elements (no two elements of one colour write one
 /// point); one launch per colour, plain increments.
-struct GlobalColour {
-  static constexpr const char *name = "colour";
-};
+struct GlobalColour {};
 /// Kokkos::Experimental::ScatterView with the backend's default strategy
 /// (duplicated copies on OpenMP, atomics on CUDA, plain on Serial).
-struct ScatterView {
-  static constexpr const char *name = "scatterview";
-};
+struct ScatterView {};
 
 /// What the hierarchical executor caches in team scratch (GPU shared memory).
 enum class Staging {
@@ -51,7 +41,6 @@ enum class Partition {
 /// by thread colour between barriers, then adds its increments to global
 /// memory once.
 struct Hierarchical {
-  static constexpr const char *name = "hierarchical";
   int block_size = 256;
   Staging staging = Staging::all;
   /// When a loop's scratch does not fit the team's budget: false (default)

@@ -6,6 +6,7 @@
 // built once on the host, kept in the execution space's memory and reused by
 // every loop over the same set that increments through the plan's maps.
 
+#include <umesh/block_plan.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/map.hpp>
@@ -85,6 +86,63 @@ template <class M> struct is_read_only<ReadOnlyMap<M>> : std::true_type {};
 template <class MapT> std::vector<int> host_indices(const MapT &map) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.view());
   return std::vector<int>(h.data(), h.data() + h.size());
+}
+
+template <class M> const Map<M> &unwrap(const Map<M> &map) {
+  return map;
+}
+template <class M> const Map<M> &unwrap(const ReadOnlyMap<M> &ro) {
+  return ro.map;
+}
+
+/// Host copies of a plan's maps as connectivity, in the order given; maps to
+/// one set share a target id. `written` is false for read_only(map).
+struct HostMaps {
+  std::vector<std::vector<int>> indices;
+  std::vector<BlockPlanMap> maps;
+  std::vector<const void *> keys; ///< the maps' View data, to recognise them
+
+  /// Connectivity of the maps loops increment through.
+  std::vector<HostConnectivity> written() const {
+    std::vector<HostConnectivity> out;
+    for (const auto &m : maps)
+      if (m.written)
+        out.push_back(m.conn);
+    return out;
+  }
+};
+
+template <class... Maps> HostMaps host_maps(const Maps &...wrapped) {
+  HostMaps h;
+  std::vector<Set> targets;
+  auto add = [&](const auto &w) {
+    const auto &map = unwrap(w);
+    h.indices.push_back(host_indices(map));
+    h.keys.push_back(map.view().data());
+    int target = int(targets.size());
+    for (std::size_t k = 0; k < targets.size(); ++k)
+      if (targets[k] == map.to()) {
+        target = h.maps[k].conn.target;
+        break;
+      }
+    targets.push_back(map.to());
+    h.maps.push_back({{nullptr, map.arity(), target, map.to().size()},
+                      !is_read_only<std::decay_t<decltype(w)>>::value});
+  };
+  (add(wrapped), ...);
+  for (std::size_t m = 0; m < h.maps.size(); ++m) // vectors no longer move
+    h.maps[m].conn.indices = h.indices[m].data();
+  return h;
+}
+
+/// A device copy of a host vector.
+template <class MemorySpace>
+Kokkos::View<int *, MemorySpace> upload(const std::vector<int> &v, const std::string &label) {
+  Kokkos::View<int *, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                     v.size());
+  Kokkos::deep_copy(
+      d, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+  return d;
 }
 
 } // namespace detail

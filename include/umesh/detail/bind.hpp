@@ -113,18 +113,10 @@ template <class... Args> void validate_all(const LoopInfo &loop, const Args &...
   (validate(loop, index++, args), ...);
 }
 
-// Calls f(arg) for every indirect increment.
-template <class F, class Arg> void for_inc(F &&, const Arg &) {}
-template <class F, class DatT, class MapT>
-void for_inc(F &&f, const IndirectArg<Access::inc, DatT, MapT> &a) {
-  f(a);
-}
-
-/// Validates, binds and runs: the common path of every executor.
-/// `run(body, total)` performs the executor's launches.
+/// Binds and runs: the common path of every executor (par_loop validated the
+/// arguments). `run(body, total)` performs the executor's launches.
 template <class Space, class IncPolicy, class Kernel, class Run, class... Args>
-void run_loop([[maybe_unused]] const LoopInfo &loop, IncPolicy &policy, const Kernel &kernel,
-              Run &&run, const Args &...args) {
+void run_loop(IncPolicy &policy, const Kernel &kernel, Run &&run, const Args &...args) {
   // Braced initialisation binds the arguments left to right, the order the
   // gather executor's repeated-slot bookkeeping relies on.
   using Body = LoopBody<Kernel, decltype(to_device<Space>(policy, args))...>;

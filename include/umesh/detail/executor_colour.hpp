@@ -38,28 +38,8 @@ public:
       : detail::PlanBase<Space>(space, std::move(set), maps...) {
     Kokkos::Timer timer;
     // Colour over the maps loops increment through (not the read-only ones).
-    std::vector<std::vector<int>> host;
-    std::vector<Set> targets;
-    std::vector<int> arities;
-    auto add = [&](const auto &map) {
-      if constexpr (!detail::is_read_only<std::decay_t<decltype(map)>>::value) {
-        host.push_back(detail::host_indices(map));
-        targets.push_back(map.to());
-        arities.push_back(map.arity());
-      }
-    };
-    (add(maps), ...);
-    std::vector<HostConnectivity> conn;
-    for (std::size_t m = 0; m < host.size(); ++m) {
-      int target = int(m);
-      for (std::size_t k = 0; k < m; ++k)
-        if (targets[k] == targets[m]) {
-          target = conn[k].target;
-          break;
-        }
-      conn.push_back({host[m].data(), arities[m], target, targets[m].size()});
-    }
-    const Colouring colouring = greedy_colour(this->set_.size(), conn);
+    const detail::HostMaps host = detail::host_maps(maps...);
+    const Colouring colouring = greedy_colour(this->set_.size(), host.written());
     colour_sizes_ = colouring.colour_sizes;
     offsets_.assign(colour_sizes_.size() + 1, 0);
     for (std::size_t c = 0; c < colour_sizes_.size(); ++c)
@@ -84,7 +64,7 @@ public:
   void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::ColouredIncPolicy<Plan> policy{*this, name};
     detail::run_loop<Space>(
-        {name, this->set_}, policy, kernel,
+        policy, kernel,
         [&](const auto &body, auto &total) {
           const std::string label = "umesh::colour::" + name;
           for (std::size_t c = 0; c + 1 < offsets_.size(); ++c)

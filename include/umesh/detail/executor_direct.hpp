@@ -32,7 +32,7 @@ public:
     detail::DirectIncPolicy<false> policy;
     const int n = this->set_.size();
     detail::run_loop<Space>(
-        {name, this->set_}, policy, kernel,
+        policy, kernel,
         [&](const auto &body, auto &total) {
           detail::launch_sequential(this->space_, "umesh::serial::" + name, body, n, total);
         },
@@ -52,7 +52,7 @@ public:
     detail::DirectIncPolicy<true> policy;
     const int n = this->set_.size();
     detail::run_loop<Space>(
-        {name, this->set_}, policy, kernel,
+        policy, kernel,
         [&](const auto &body, auto &total) {
           detail::launch_range(this->space_, "umesh::atomic::" + name, body, 0, n, nullptr, total);
         },

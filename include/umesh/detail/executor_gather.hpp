@@ -124,7 +124,7 @@ public:
     detail::GatherIncPolicy<Plan> policy{*this, name, {}};
     const int n = this->set_.size();
     detail::run_loop<Space>(
-        {name, this->set_}, policy, kernel,
+        policy, kernel,
         [&](const auto &body, auto &total) {
           detail::launch_range(this->space_, "umesh::gather::" + name, body, 0, n, nullptr, total);
           for (auto &g : policy.groups)
@@ -138,15 +138,8 @@ private:
   template <class MapT> void add_inverse(const MapT &map) {
     auto host = detail::host_indices(map);
     InverseMap inv = invert_map(map.from().size(), host.data(), map.arity(), map.to().size());
-    Inverse d{Kokkos::View<int *, memory_space>("umesh::Gather::inv_offsets", inv.offsets.size()),
-              Kokkos::View<int *, memory_space>("umesh::Gather::inv_entries", inv.entries.size())};
-    Kokkos::deep_copy(d.offsets,
-                      Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                          inv.offsets.data(), inv.offsets.size()));
-    Kokkos::deep_copy(d.entries,
-                      Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                          inv.entries.data(), inv.entries.size()));
-    inverses_.push_back(d);
+    inverses_.push_back({detail::upload<memory_space>(inv.offsets, "umesh::Gather::inv_offsets"),
+                         detail::upload<memory_space>(inv.entries, "umesh::Gather::inv_entries")});
   }
 
   std::vector<Inverse> inverses_;

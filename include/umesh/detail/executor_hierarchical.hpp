@@ -210,33 +210,9 @@ public:
   Plan(const Space &space, exec::Hierarchical options, Set set, const Maps &...maps)
       : detail::PlanBase<Space>(space, std::move(set), maps...), options_(options) {
     Kokkos::Timer timer;
-    std::vector<std::vector<int>> host;
-    std::vector<BlockPlanMap> conn;
-    std::vector<Set> targets;
-    auto add = [&](const auto &m) {
-      using M = std::decay_t<decltype(m)>;
-      const auto &map = [&]() -> const auto & {
-        if constexpr (detail::is_read_only<M>::value)
-          return m.map;
-        else
-          return m;
-      }
-      ();
-      host.push_back(detail::host_indices(map));
-      targets.push_back(map.to());
-      staged_keys_.push_back(map.view().data());
-      conn.push_back({{nullptr, map.arity(), 0, map.to().size()}, !detail::is_read_only<M>::value});
-    };
-    (add(maps), ...);
-    for (std::size_t m = 0; m < conn.size(); ++m) {
-      conn[m].conn.indices = host[m].data();
-      conn[m].conn.target = int(m);
-      for (std::size_t k = 0; k < m; ++k)
-        if (targets[k] == targets[m]) {
-          conn[m].conn.target = conn[k].conn.target;
-          break;
-        }
-    }
+    const detail::HostMaps host = detail::host_maps(maps...);
+    staged_keys_ = host.keys;
+    const std::vector<BlockPlanMap> &conn = host.maps;
     std::vector<int> part;
     if (options.partition == exec::Partition::metis)
       part = metis_block_parts(this->set_.size(), conn, options.block_size, options.metis_margin);
@@ -244,12 +220,7 @@ public:
     host_.blocks_from = exec::partition_name(options.partition);
     host_.build_seconds = timer.seconds();
     auto upload = [](const std::vector<int> &v, const char *label) {
-      IntView d(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                   std::string("umesh::Hierarchical::") + label),
-                v.size());
-      Kokkos::deep_copy(d, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                               v.data(), v.size()));
-      return d;
+      return detail::upload<memory_space>(v, std::string("umesh::Hierarchical::") + label);
     };
     block_order_ = upload(host_.block_order, "block_order");
     block_start_ = upload(host_.block_start, "block_start");
@@ -279,71 +250,58 @@ public:
   std::string summary() const {
     std::ostringstream os;
     os << umesh::summary(host_);
-    for (const auto &[loop, info] : loops_)
-      os << "; loop '" << loop << "': " << info;
+    for (const auto &[loop, r] : loops_) {
+      os << "; loop '" << loop << "': scratch " << r.scratch << " B/block, staging "
+         << exec::staging_name(r.used);
+      if (r.used != r.asked)
+        os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
+           << " B, budget " << r.budget << " B)";
+    }
     return os.str();
   }
   /// Scratch bytes per block of the last run of `loop` (0 if never run).
   int scratch_bytes(const std::string &loop) const {
-    auto it = scratch_.find(loop);
-    return it == scratch_.end() ? 0 : it->second;
+    auto it = loops_.find(loop);
+    return it == loops_.end() ? 0 : it->second.scratch;
   }
   /// Staging the last run of `loop` used (differs from the one asked for
   /// only after an allowed fallback).
   exec::Staging staging_used(const std::string &loop) const {
-    auto it = staging_used_.find(loop);
-    if (it == staging_used_.end())
+    auto it = loops_.find(loop);
+    if (it == loops_.end())
       detail::fail("hierarchical plan: loop '", loop, "' has not run");
-    return it->second;
+    return it->second.used;
   }
 
   /// Runs a loop with the staging and fallback of `loop_options` (the block
-  /// size is the plan's).
+  /// size is the plan's). Arguments are bound once per staging tried; only
+  /// a loop that does not fit binds again, with less staging.
   template <class Kernel, class... Args>
   void run(const exec::Hierarchical &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     using exec::Staging;
-    const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-    const Staging asked = loop_options.staging;
-    const int need = asked == Staging::all ? scratch_for<Staging::all>(name, args...)
-                     : asked == Staging::increments
-                         ? scratch_for<Staging::increments>(name, args...)
-                         : 0;
-    Staging use = asked;
-    if (need > budget) {
+    LoopRecord r{loop_options.staging, loop_options.staging, 0, 0,
+                 Kokkos::TeamPolicy<Space>::scratch_size_max(0)};
+    r.need = r.scratch = run_as(r.asked, r.budget, name, kernel, args...);
+    if (r.need > r.budget) {
       const int need_inc = scratch_for<Staging::increments>(name, args...);
       if (!loop_options.allow_fallback) {
-        const int fit = std::max(32, int(double(options_.block_size) * budget / need) / 32 * 32);
-        detail::fail("loop '", name, "' under the hierarchical executor needs ", need,
+        const int fit =
+            std::max(32, int(double(options_.block_size) * r.budget / r.need) / 32 * 32);
+        detail::fail("loop '", name, "' under the hierarchical executor needs ", r.need,
                      " bytes of team scratch per block (block size ", options_.block_size,
-                     ", staging '", exec::staging_name(asked), "'), but the backend grants ",
-                     budget, " per team. Options that fit: ",
-                     need_inc <= budget
+                     ", staging '", exec::staging_name(r.asked), "'), but the backend grants ",
+                     r.budget, " per team. Options that fit: ",
+                     need_inc <= r.budget
                          ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
                          : std::string(),
                      "staging 'none' (no scratch), a block size of about ", fit,
                      " or less, or Hierarchical::with_fallback() to fall back automatically");
       }
-      use = need_inc <= budget ? Staging::increments : Staging::none;
+      r.used = need_inc <= r.budget ? Staging::increments : Staging::none;
+      r.scratch = run_as(r.used, r.budget, name, kernel, args...);
     }
-    switch (use) {
-    case Staging::all:
-      run_as<Staging::all>(name, kernel, args...);
-      break;
-    case Staging::increments:
-      run_as<Staging::increments>(name, kernel, args...);
-      break;
-    case Staging::none:
-      run_as<Staging::none>(name, kernel, args...);
-      break;
-    }
-    std::ostringstream info;
-    info << "scratch " << scratch_[name] << " B/block, staging " << exec::staging_name(use);
-    if (use != asked)
-      info << " (fallback: '" << exec::staging_name(asked) << "' needs " << need << " B, budget "
-           << budget << " B)";
-    loops_[name] = info.str();
-    staging_used_[name] = use;
+    loops_[name] = r;
   }
 
   // Binding of indirect arguments for one loop under staging S.
@@ -417,25 +375,46 @@ public:
   };
 
 private:
+  struct LoopRecord {
+    exec::Staging asked, used;
+    int need;    // scratch bytes per block for the staging asked
+    int scratch; // for the staging used
+    int budget;  // what the backend grants a team
+  };
+
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
   int scratch_for(const std::string &name, const Args &...args) {
-    if constexpr (S == exec::Staging::none) {
-      return 0;
-    } else {
-      Policy<S> policy{*this, name, 0, {}, {}};
-      (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
-      return policy.scratch;
-    }
+    Policy<S> policy{*this, name, 0, {}, {}};
+    (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
+    return policy.scratch;
   }
 
+  // Binds under `staging` and launches if the scratch fits `budget`; returns
+  // the scratch bytes per block either way.
+  template <class Kernel, class... Args>
+  int run_as(exec::Staging staging, int budget, const std::string &name, const Kernel &kernel,
+             const Args &...args) {
+    switch (staging) {
+    case exec::Staging::all:
+      return run_as<exec::Staging::all>(budget, name, kernel, args...);
+    case exec::Staging::increments:
+      return run_as<exec::Staging::increments>(budget, name, kernel, args...);
+    default:
+      return run_as<exec::Staging::none>(budget, name, kernel, args...);
+    }
+  }
   template <exec::Staging S, class Kernel, class... Args>
-  void run_as(const std::string &name, const Kernel &kernel, const Args &...args) {
+  int run_as(int budget, const std::string &name, const Kernel &kernel, const Args &...args) {
     Policy<S> policy{*this, name, 0, {}, {}};
     detail::run_loop<Space>(
-        {name, this->set_}, policy, kernel,
-        [&](const auto &body, auto &total) { launch(name, body, policy.scratch, total); }, args...);
-    scratch_[name] = policy.scratch;
+        policy, kernel,
+        [&](const auto &body, auto &total) {
+          if (policy.scratch <= budget)
+            launch(name, body, policy.scratch, total);
+        },
+        args...);
+    return policy.scratch;
   }
 
   template <class Body>
@@ -475,7 +454,6 @@ private:
                    ": use a block size of ", max, " or less");
   }
 
-private:
   exec::Hierarchical options_;
   BlockPlan host_;
   IntView block_order_, block_start_, elem_, thread_colour_offsets_, colour_start_;
@@ -485,9 +463,7 @@ private:
   };
   std::vector<StagedDev> staged_;
   std::vector<const void *> staged_keys_;
-  std::map<std::string, std::string> loops_;
-  std::map<std::string, int> scratch_;
-  std::map<std::string, exec::Staging> staging_used_;
+  std::map<std::string, LoopRecord> loops_;
 };
 
 /// The hierarchical plan takes the executor's options.

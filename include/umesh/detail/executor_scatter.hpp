@@ -63,7 +63,7 @@ public:
     detail::ScatterIncPolicy<Plan> policy{*this, {}, {}};
     const int n = this->set_.size();
     detail::run_loop<Space>(
-        {name, this->set_}, policy, kernel,
+        policy, kernel,
         [&](const auto &body, auto &total) {
           detail::launch_range(this->space_, "umesh::scatterview::" + name, body, 0, n, nullptr,
                                total);
