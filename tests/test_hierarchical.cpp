@@ -98,7 +98,8 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
   EXPECT_LT(test::max_rel_err(r, r_ref), 1e-11) << where;
   // Reductions under every staging mode and team shape.
   EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-10 * std::fabs(sum_ref.value())) << where;
-  EXPECT_EQ(mx.value(), max_ref.value()) << where;
+  // The device may contract s into FMAs where the host reference does not.
+  EXPECT_NEAR(mx.value(), max_ref.value(), 1e-12 * std::fabs(max_ref.value())) << where;
   EXPECT_NE(sum.value(), 0.25);
   if (!options.allow_fallback) {
     EXPECT_EQ(plan.staging_used("multi"), options.staging) << where;
