@@ -29,6 +29,14 @@ using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
 
+std::vector<std::string> available_reorders() {
+  std::vector<std::string> out;
+  for (Reorder r : {Reorder::none, Reorder::gps, Reorder::rcm, Reorder::metis, Reorder::builtin})
+    if (reorder_available(r))
+      out.push_back(reorder_name(r));
+  return out;
+}
+
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
   std::vector<std::string> executors{"serial", "atomic",      "gather",
@@ -37,9 +45,10 @@ struct Options {
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
   std::vector<std::string> numberings{"natural", "shuffled"};
-  // Hierarchical blocks: contiguous ("none") and, when built in, METIS parts.
-  std::vector<std::string> reorders =
-      has_metis() ? std::vector<std::string>{"none", "metis"} : std::vector<std::string>{"none"};
+  // Every reordering built in; each moves the mesh and data, then every
+  // executor runs on the result.
+  std::vector<std::string> reorders = available_reorders();
+  int reorder_block = 256; // block size of the metis and builtin renumberings
   std::vector<std::string> layouts{"aos", "soa"};
   std::vector<std::string> kernels{"res_calc", "face_flux"};
   int repeats = 20, warmup = 3;
@@ -60,7 +69,8 @@ std::vector<std::string> split(const std::string &s) {
                "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
                "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical] "
                "[--blocks 128,256,...] [--staging all,inc,none] "
-               "[--numbering natural,shuffled] [--reorder none,metis] "
+               "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
+               "[--reorder-block N] "
                "[--layout aos|soa|all] [--kernel res_calc,face_flux] [--repeats N] "
                "[--warmup N] [--csv FILE] [--kokkos-...]\n",
                what.c_str());
@@ -131,12 +141,20 @@ Options parse(int argc, char **argv) {
       }
     } else if (a == "--reorder") {
       o.reorders = split(v);
-      for (auto &r : o.reorders)
-        if (r != "none" && r != "metis")
-          usage_error("--reorder takes none, metis; not '" + r + "'");
-        else if (r == "metis" && !has_metis())
-          usage_error("--reorder metis: umesh was built without METIS");
-    } else if (a == "--numbering") {
+      for (auto &r : o.reorders) {
+        Reorder method;
+        try {
+          method = parse_reorder(r);
+        } catch (const Error &e) {
+          usage_error(e.what());
+        }
+        if (!reorder_available(method))
+          usage_error("--reorder " + r + ": umesh was built without " +
+                      (method == Reorder::gps ? "Scotch" : "METIS"));
+      }
+    } else if (a == "--reorder-block")
+      o.reorder_block = positive("--reorder-block", v);
+    else if (a == "--numbering") {
       o.numberings = split(v);
       for (auto &n : o.numberings)
         if (n != "natural" && n != "shuffled")
@@ -195,6 +213,7 @@ struct Row {
 struct PlanRow {
   std::string kernel, reorder;
   BlockPlan plan; // metrics only: point lists live on the device
+  double reorder_seconds;
 };
 
 // Every plan a kernel needs, built once per mesh and shared by both layouts.
@@ -208,18 +227,18 @@ struct Plans {
   double colour_seconds = 0, gather_seconds = 0;
 };
 
-std::string reorder_of(const Plan<exec::Hierarchical, Space> &plan) {
-  return plan.options().partition == exec::Partition::metis ? "metis" : "none";
-}
-
 bool wants(const Options &o, const std::string &executor) {
   return std::count(o.executors.begin(), o.executors.end(), executor) > 0;
 }
 
-// `inc_map` is incremented through; `reads` are only read through.
+// `inc_map` is incremented through; `reads` are only read through. Maps are
+// in the renumbering's numbering; block renumberings (metis, builtin) give
+// the hierarchical plan its blocks, at the renumbering's block size.
 template <class... Reads>
-Plans make_plans(const Options &o, const Set &set, const Map<Mem> &inc_map, const Reads &...reads) {
+Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_map,
+                 const Reads &...reads) {
   Space space;
+  const Set &set = inc_map.from();
   Plans p{Plan<exec::Serial, Space>(space, set),
           Plan<exec::Atomic, Space>(space, set),
           Plan<exec::Gather, Space>(space, set, inc_map),
@@ -230,15 +249,31 @@ Plans make_plans(const Options &o, const Set &set, const Map<Mem> &inc_map, cons
           0};
   p.colour_seconds = p.colour.build_seconds();
   p.gather_seconds = p.gather.build_seconds();
-  if (wants(o, "hierarchical"))
-    for (const auto &r : o.reorders)
-      for (int b : o.blocks) {
-        const auto part = r == "metis" ? exec::Partition::metis : exec::Partition::contiguous;
-        p.hier.emplace_back(space, exec::Hierarchical{}.with_block_size(b).with_partition(part),
-                            set, inc_map, read_only(reads)...);
-        std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
-      }
+  if (!wants(o, "hierarchical"))
+    return p;
+  auto add = [&](exec::Hierarchical options) {
+    p.hier.emplace_back(space, options, set, inc_map, read_only(reads)...);
+    std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
+  };
+  if (ren.blocks())
+    add(exec::Hierarchical{}.with_block_size(o.reorder_block).with_blocks(ren.blocks()));
+  else
+    for (int b : o.blocks)
+      add(exec::Hierarchical{}.with_block_size(b));
   return p;
+}
+
+// The renumbering a reorder name asks for, with its time per phase printed.
+template <class... Maps>
+Renumbering renumber(const Options &o, const std::string &name, const Set &set,
+                     const Maps &...maps) {
+  const Renumbering r =
+      reorder(ReorderOptions{}.with_method(parse_reorder(name)).with_block_size(o.reorder_block),
+              set, maps...);
+  if (r.method() != Reorder::none)
+    std::printf("  reorder %s: %.2f s (%s)\n", name.c_str(), r.seconds(),
+                format(r.phases()).c_str());
+  return r;
 }
 
 // Runs every requested executor (and hierarchical variant) of one kernel and
@@ -275,11 +310,9 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
             r->block_size = plan.options().block_size;
             r->scratch = plan.scratch_bytes(kernel);
             r->note = std::to_string(plan.num_block_colours()) + " block colours";
-            r->reorder = reorder_of(plan);
           } catch (const Error &e) {
             // Does not fit this device (scratch or team size): reported, not timed.
-            Row r{kernel, label,    layout, plan.options().block_size, NAN, NAN,
-                  NAN,    e.what(), -1,     reorder_of(plan)};
+            Row r{kernel, label, layout, plan.options().block_size, NAN, NAN, NAN, e.what(), -1};
             rows.push_back(r);
           }
         }
@@ -370,10 +403,10 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
 
 template <class L>
 std::vector<Row> res_calc(const Options &o, const std::string &label, const QuadMesh &m,
-                          const Map<Mem> &pedge, const Map<Mem> &pecell, Plans &plans,
-                          const char *lname) {
+                          const Map<Mem> &pedge, const Map<Mem> &pecell, const Renumbering &ren,
+                          const Map<Mem> &pe, const Map<Mem> &pc, Plans &plans, const char *lname) {
   Dat<double, 2, L, Mem> x(m.nodes, "x");
-  Dat<double, 4, L, Mem> q(m.cells, "q"), res(m.cells, "res"), res0(m.cells, "res0");
+  Dat<double, 4, L, Mem> q(m.cells, "q"), res0(m.cells, "res0");
   Dat<double, 1, L, Mem> adt(m.cells, "adt");
   copy_from_host(x, m.node_coords);
   // Plausible flow states (positive density and pressure), random per cell.
@@ -403,21 +436,26 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Quad
            read(hadt, hpecell, 0), read(hadt, hpecell, 1), inc(ref, hpecell, 0),
            inc(ref, hpecell, 1));
 
+  // Everything moves into the renumbering's numbering (pe, pc: the maps
+  // there); so does the reference, which was computed in the original one.
+  const auto x2 = ren.apply(x), q2 = ren.apply(q), adt2 = ren.apply(adt);
+  const auto res0_2 = ren.apply(res0), res = ren.apply(res0), ref2 = ren.apply(ref);
   const double bytes =
       8.0 * (2 * m.nodes.size() + 4 * m.cells.size() + m.cells.size() + 2 * 4 * m.cells.size()) +
       2 * 4.0 * 2 * m.edges.size();
-  return run_all(o, label, lname, bytes, plans, res, ref, res0, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(x, pedge, 0), read(x, pedge, 1), read(q, pecell, 0),
-             read(q, pecell, 1), read(adt, pecell, 0), read(adt, pecell, 1), inc(res, pecell, 0),
-             inc(res, pecell, 1));
+  return run_all(o, label, lname, bytes, plans, res, ref2, res0_2, [&](auto exec, auto &plan) {
+    par_loop(exec, plan, label, kernel, read(x2, pe, 0), read(x2, pe, 1), read(q2, pc, 0),
+             read(q2, pc, 1), read(adt2, pc, 0), read(adt2, pc, 1), inc(res, pc, 0),
+             inc(res, pc, 1));
   });
 }
 
 template <class L>
 std::vector<Row> face_flux(const Options &o, const std::string &label, const HexMesh &m,
-                           const Map<Mem> &fc, Plans &plans, const char *lname) {
+                           const Map<Mem> &fc, const Renumbering &ren, const Map<Mem> &fc2,
+                           Plans &plans, const char *lname) {
   Dat<double, 3, L, Mem> normal(m.faces, "normal");
-  Dat<double, 5, L, Mem> state(m.cells, "u"), flux(m.cells, "flux"), flux0(m.cells, "flux0");
+  Dat<double, 5, L, Mem> state(m.cells, "u"), flux0(m.cells, "flux0");
   copy_from_host(normal, m.face_normals);
   auto hu = Kokkos::create_mirror_view(state.view());
   std::mt19937_64 rng(7);
@@ -441,11 +479,13 @@ std::vector<Row> face_flux(const Options &o, const std::string &label, const Hex
   par_loop(HostSpace(), exec::Serial{}, m.faces, label, kernel, read(hn), read(hs, hfc, 0),
            read(hs, hfc, 1), inc(ref, hfc, 0), inc(ref, hfc, 1));
 
+  const auto normal2 = ren.apply(normal), state2 = ren.apply(state);
+  const auto flux0_2 = ren.apply(flux0), flux = ren.apply(flux0), ref2 = ren.apply(ref);
   const double bytes = 8.0 * (3 * m.faces.size() + 5 * m.cells.size() + 2 * 5 * m.cells.size()) +
                        4.0 * 2 * m.faces.size();
-  return run_all(o, label, lname, bytes, plans, flux, ref, flux0, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(normal), read(state, fc, 0), read(state, fc, 1),
-             inc(flux, fc, 0), inc(flux, fc, 1));
+  return run_all(o, label, lname, bytes, plans, flux, ref2, flux0_2, [&](auto exec, auto &plan) {
+    par_loop(exec, plan, label, kernel, read(normal2), read(state2, fc2, 0), read(state2, fc2, 1),
+             inc(flux, fc2, 0), inc(flux, fc2, 1));
   });
 }
 
@@ -485,13 +525,20 @@ int main(int argc, char **argv) {
                   o.nx, o.ny, m.nodes.size(), m.cells.size(), m.edges.size(), t.seconds());
       Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
       Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
-      Plans plans = make_plans(o, m.edges, pecell, pedge);
-      for (auto &p : plans.hier)
-        plan_rows.push_back({label, reorder_of(p), p.blocks()});
-      for (const auto &l : o.layouts) {
-        auto r = l == "aos" ? res_calc<AoS>(o, label, m, pedge, pecell, plans, "AoS")
-                            : res_calc<SoA>(o, label, m, pedge, pecell, plans, "SoA");
-        rows.insert(rows.end(), r.begin(), r.end());
+      for (const auto &name : o.reorders) {
+        const Renumbering ren = renumber(o, name, m.edges, pecell, read_only(pedge));
+        const Map<Mem> pc = ren.apply(pecell), pe = ren.apply(pedge);
+        Plans plans = make_plans(o, ren, pc, pe);
+        for (auto &p : plans.hier)
+          plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
+        for (const auto &l : o.layouts) {
+          auto r = l == "aos"
+                       ? res_calc<AoS>(o, label, m, pedge, pecell, ren, pe, pc, plans, "AoS")
+                       : res_calc<SoA>(o, label, m, pedge, pecell, ren, pe, pc, plans, "SoA");
+          for (auto &row : r)
+            row.reorder = name;
+          rows.insert(rows.end(), r.begin(), r.end());
+        }
       }
     }
     if (want3d) {
@@ -501,21 +548,29 @@ int main(int argc, char **argv) {
       std::printf("%s: %d^3 hexes, %d cells, %d faces [mesh %.1f s]\n", label.c_str(), o.n3,
                   m.cells.size(), m.faces.size(), t.seconds());
       Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
-      Plans plans = make_plans(o, m.faces, fc);
-      for (auto &p : plans.hier)
-        plan_rows.push_back({label, reorder_of(p), p.blocks()});
-      for (const auto &l : o.layouts) {
-        auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, plans, "AoS")
-                            : face_flux<SoA>(o, label, m, fc, plans, "SoA");
-        rows.insert(rows.end(), r.begin(), r.end());
+      for (const auto &name : o.reorders) {
+        const Renumbering ren = renumber(o, name, m.faces, fc);
+        const Map<Mem> fc2 = ren.apply(fc);
+        Plans plans = make_plans(o, ren, fc2);
+        for (auto &p : plans.hier)
+          plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
+        for (const auto &l : o.layouts) {
+          auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, ren, fc2, plans, "AoS")
+                              : face_flux<SoA>(o, label, m, fc, ren, fc2, plans, "SoA");
+          for (auto &row : r)
+            row.reorder = name;
+          rows.insert(rows.end(), r.begin(), r.end());
+        }
       }
     }
   }
 
-  // Speedup against the atomic executor of the same kernel and layout.
+  // Speedup against the atomic executor of the same kernel, layout and
+  // reordering.
   auto atomic_ms = [&](const Row &r) {
     for (const auto &a : rows)
-      if (a.kernel == r.kernel && a.layout == r.layout && a.executor == "atomic")
+      if (a.kernel == r.kernel && a.layout == r.layout && a.reorder == r.reorder &&
+          a.executor == "atomic")
         return a.time_ms;
     return double(NAN);
   };
@@ -551,25 +606,62 @@ int main(int argc, char **argv) {
     const std::string metrics = o.csv.substr(0, o.csv.rfind('.')) + "_plans.csv";
     std::ofstream pcsv(metrics);
     pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
-            "reuse,"
-            "staged_points_per_block,cache_lines_per_block,plan_seconds\n";
+            "reuse,staged_points_per_block,cache_lines_per_block,reorder_seconds,plan_seconds,"
+            "plan_phases\n";
     std::printf(
         "\nhierarchical plans (staged points and 32-byte lines per block over all staged "
-        "maps, lines for 8-byte scalar data)\n%-18s %-7s %5s %8s %7s %12s %7s %10s %10s %8s\n",
+        "maps, lines for 8-byte scalar data)\n%-18s %-7s %5s %8s %7s %12s %7s %10s %10s %9s "
+        "%8s\n",
         "kernel", "reorder", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
-        "lines/blk", "plan_s");
+        "lines/blk", "reorder_s", "plan_s");
     for (const auto &pr : plan_rows) {
       const BlockPlan &p = pr.plan;
-      std::printf("%-18s %-7s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %8.3f\n",
+      std::printf("%-18s %-7s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %9.2f %8.3f\n",
                   pr.kernel.c_str(), pr.reorder.c_str(), p.block_size, p.num_blocks(),
                   p.num_block_colours(), p.mean_thread_colours, p.max_thread_colours, p.reuse,
-                  p.mean_staged_points, p.mean_cache_lines, p.build_seconds);
+                  p.mean_staged_points, p.mean_cache_lines, pr.reorder_seconds, p.build_seconds);
       pcsv << pr.kernel << ',' << pr.reorder << ',' << p.block_size << ',' << p.num_blocks() << ','
            << p.num_block_colours() << ',' << p.mean_thread_colours << ',' << p.max_thread_colours
            << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
-           << p.build_seconds << '\n';
+           << pr.reorder_seconds << ',' << p.build_seconds << ",\"" << format(p.phases) << "\"\n";
     }
     std::printf("wrote %s\n", metrics.c_str());
+  }
+  // Per kernel: the fastest configuration against the fastest atomic and
+  // gather runs of any layout and reordering, all from this run.
+  std::vector<std::string> kernels;
+  for (const auto &r : rows)
+    if (std::find(kernels.begin(), kernels.end(), r.kernel) == kernels.end())
+      kernels.push_back(r.kernel);
+  if (!kernels.empty())
+    std::printf("\nbest per kernel (any layout, reordering, block size)\n");
+  for (const auto &k : kernels) {
+    const Row *best = nullptr, *atomic = nullptr, *gather = nullptr;
+    for (const auto &r : rows) {
+      if (r.kernel != k || std::isnan(r.time_ms))
+        continue;
+      auto take = [&](const Row *&slot) {
+        if (!slot || r.time_ms < slot->time_ms)
+          slot = &r;
+      };
+      take(best);
+      if (r.executor == "atomic")
+        take(atomic);
+      if (r.executor == "gather")
+        take(gather);
+    }
+    if (!best)
+      continue;
+    std::printf("%-18s %s %s %s block %d: %.4f ms, %.1f%% of copy", k.c_str(),
+                best->executor.c_str(), best->layout.c_str(), best->reorder.c_str(),
+                best->block_size, best->time_ms, 100 * best->gbps / copy_gbps);
+    if (atomic)
+      std::printf("; best atomic (%s %s) %.4f ms: %.2fx", atomic->layout.c_str(),
+                  atomic->reorder.c_str(), atomic->time_ms, atomic->time_ms / best->time_ms);
+    if (gather)
+      std::printf("; best gather (%s %s) %.4f ms: %.2fx", gather->layout.c_str(),
+                  gather->reorder.c_str(), gather->time_ms, gather->time_ms / best->time_ms);
+    std::printf("\n");
   }
   if (skipped)
     std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",

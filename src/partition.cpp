@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <numeric>
 
 #ifdef UMESH_HAS_METIS
 #include <metis.h>
@@ -53,6 +54,230 @@ Graph element_graph(int num_elements, const std::vector<HostConnectivity> &maps)
       g.adjacency.resize(g.offsets.back());
   }
   return g;
+}
+
+Graph point_graph(int num_elements, const std::vector<HostConnectivity> &maps) {
+  const int np = maps.empty() ? 0 : maps[0].target_size;
+  for (const auto &m : maps)
+    if (m.target_size != np)
+      detail::fail("point_graph: maps to sets of ", np, " and ", m.target_size, " points");
+  std::vector<InverseMap> inv;
+  for (const auto &m : maps)
+    inv.push_back(invert_map(num_elements, m.indices, m.arity, np));
+  Graph g;
+  g.offsets.assign(std::size_t(np) + 1, 0);
+  std::vector<int> mark(np, -1);
+  for (int pass = 0; pass < 2; ++pass) {
+    std::fill(mark.begin(), mark.end(), -1);
+    for (int p = 0; p < np; ++p) {
+      int count = 0;
+      mark[p] = p;
+      for (std::size_t m = 0; m < maps.size(); ++m)
+        for (int j = inv[m].offsets[p]; j < inv[m].offsets[p + 1]; ++j) {
+          const int e = inv[m].entries[j] / maps[m].arity;
+          for (const auto &other : maps)
+            for (int s = 0; s < other.arity; ++s) {
+              const int q = other.indices[std::size_t(e) * other.arity + s];
+              if (mark[q] == p)
+                continue;
+              mark[q] = p;
+              if (pass == 1)
+                g.adjacency[g.offsets[p] + count] = q;
+              ++count;
+            }
+        }
+      if (pass == 0)
+        g.offsets[p + 1] = g.offsets[p] + count;
+    }
+    if (pass == 0)
+      g.adjacency.resize(g.offsets.back());
+  }
+  return g;
+}
+
+std::vector<int> order_rcm(const Graph &g) {
+  const int n = g.num_vertices();
+  auto degree = [&](int v) { return g.offsets[v + 1] - g.offsets[v]; };
+  std::vector<int> sequence; // Cuthill-McKee order, reversed at the end
+  sequence.reserve(n);
+  std::vector<int> level(n, -1), seen(n, -1);
+  // BFS from `root` over its component, marking `seen` with `stamp`; returns
+  // the vertices in visiting order and fills `level`.
+  auto bfs = [&](int root, int stamp, std::vector<int> &out) {
+    out.clear();
+    out.push_back(root);
+    seen[root] = stamp;
+    level[root] = 0;
+    for (std::size_t h = 0; h < out.size(); ++h) {
+      const int u = out[h];
+      for (int j = g.offsets[u]; j < g.offsets[u + 1]; ++j) {
+        const int w = g.adjacency[j];
+        if (seen[w] != stamp) {
+          seen[w] = stamp;
+          level[w] = level[u] + 1;
+          out.push_back(w);
+        }
+      }
+    }
+  };
+  std::vector<char> placed(n, 0);
+  std::vector<int> visit, nbrs;
+  int stamp = 0;
+  for (int start = 0; start < n; ++start) {
+    if (placed[start])
+      continue;
+    // Pseudo-peripheral root: move to a least-degree vertex of the deepest
+    // level while the eccentricity grows.
+    int root = start, depth = -1;
+    for (int it = 0; it < 8; ++it) {
+      bfs(root, stamp++, visit);
+      const int d = level[visit.back()];
+      if (d <= depth)
+        break;
+      depth = d;
+      int best = visit.back();
+      for (auto v = visit.rbegin(); v != visit.rend() && level[*v] == d; ++v)
+        if (degree(*v) < degree(best))
+          best = *v;
+      root = best;
+    }
+    // Cuthill-McKee: BFS, neighbours by increasing degree.
+    const std::size_t first = sequence.size();
+    sequence.push_back(root);
+    placed[root] = 1;
+    for (std::size_t h = first; h < sequence.size(); ++h) {
+      const int u = sequence[h];
+      nbrs.clear();
+      for (int j = g.offsets[u]; j < g.offsets[u + 1]; ++j)
+        if (!placed[g.adjacency[j]]) {
+          placed[g.adjacency[j]] = 1;
+          nbrs.push_back(g.adjacency[j]);
+        }
+      std::stable_sort(nbrs.begin(), nbrs.end(),
+                       [&](int a, int b) { return degree(a) < degree(b); });
+      sequence.insert(sequence.end(), nbrs.begin(), nbrs.end());
+    }
+  }
+  std::vector<int> new_of_old(n);
+  for (int i = 0; i < n; ++i)
+    new_of_old[sequence[i]] = n - 1 - i;
+  return new_of_old;
+}
+
+std::vector<int> grow_block_parts(int n, const std::vector<HostConnectivity> &maps,
+                                  int block_size) {
+  if (block_size < 1)
+    detail::fail("built-in partitioner: block size ", block_size, " (must be >= 1)");
+  int num_points = 0;
+  const std::vector<int> base = point_bases(maps, num_points);
+  int max_gain = 0;
+  for (const auto &m : maps)
+    max_gain += m.arity;
+  auto for_points = [&](int e, auto &&f) {
+    for (std::size_t m = 0; m < maps.size(); ++m)
+      for (int s = 0; s < maps[m].arity; ++s)
+        f(base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]);
+  };
+  // Elements of each point (one index space over all maps).
+  std::vector<int> pe_off(std::size_t(num_points) + 1, 0), pe;
+  for (int e = 0; e < n; ++e)
+    for_points(e, [&](int p) { ++pe_off[p + 1]; });
+  std::partial_sum(pe_off.begin(), pe_off.end(), pe_off.begin());
+  pe.resize(pe_off.back());
+  {
+    std::vector<int> fill(pe_off.begin(), pe_off.end() - 1);
+    for (int e = 0; e < n; ++e)
+      for_points(e, [&](int p) {
+        if (pe_off[p] == fill[p] || pe[fill[p] - 1] != e) // an element lists a point once
+          pe[fill[p]++] = e;
+      });
+    // Close the gaps repeated points left.
+    int w = 0;
+    for (int p = 0; p < num_points; ++p) {
+      const int begin = pe_off[p];
+      pe_off[p] = w;
+      for (int j = begin; j < fill[p]; ++j)
+        pe[w++] = pe[j];
+    }
+    pe_off[num_points] = w;
+    pe.resize(w);
+  }
+
+  // Per-element state in one record: one cache miss per neighbour visited
+  // on meshes in random order.
+  struct State {
+    int part = -1, touched = -1, gain = 0;
+  };
+  std::vector<State> st(n);
+  std::vector<int> point_in(num_points, -1);
+  // Frontier buckets by gain; FIFO inside a bucket (first reached first).
+  std::vector<std::vector<int>> bucket(max_gain + 1);
+  std::vector<std::size_t> head(max_gain + 1, 0);
+  std::vector<int> seeds, frontier; // seeds: left on earlier frontiers, oldest first
+  std::size_t seed_head = 0;
+  int scan = 0, nparts = 0, assigned = 0;
+  while (assigned < n) {
+    const int b = nparts++;
+    for (auto &v : bucket)
+      v.clear();
+    std::fill(head.begin(), head.end(), 0);
+    frontier.clear();
+    int size = 0;
+    auto take = [&](int e) {
+      st[e].part = b;
+      ++size;
+      ++assigned;
+      for_points(e, [&](int p) {
+        if (point_in[p] == b)
+          return;
+        point_in[p] = b;
+        for (int j = pe_off[p]; j < pe_off[p + 1]; ++j) {
+          const int f = pe[j];
+          State &s = st[f];
+          if (s.part >= 0)
+            continue;
+          if (s.touched != b) {
+            s.touched = b;
+            s.gain = 0;
+            frontier.push_back(f);
+          }
+          ++s.gain;
+          bucket[std::min(s.gain, max_gain)].push_back(f);
+        }
+      });
+    };
+    auto next_seed = [&]() {
+      while (seed_head < seeds.size())
+        if (st[seeds[seed_head++]].part < 0)
+          return seeds[seed_head - 1];
+      while (st[scan].part >= 0)
+        ++scan;
+      return scan;
+    };
+    while (size < block_size && assigned < n) {
+      int pick = -1;
+      for (int g = max_gain; g >= 1 && pick < 0; --g)
+        while (head[g] < bucket[g].size()) {
+          const int f = bucket[g][head[g]++];
+          if (st[f].part < 0 && std::min(st[f].gain, max_gain) == g) {
+            pick = f;
+            break;
+          }
+        }
+      take(pick >= 0 ? pick : next_seed());
+    }
+    for (int f : frontier)
+      if (st[f].part < 0)
+        seeds.push_back(f);
+    if (seed_head > seeds.size() / 2 && seed_head > 4096) { // keep the queue small
+      seeds.erase(seeds.begin(), seeds.begin() + std::ptrdiff_t(seed_head));
+      seed_head = 0;
+    }
+  }
+  std::vector<int> part(n);
+  for (int e = 0; e < n; ++e)
+    part[e] = st[e].part;
+  return part;
 }
 
 std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance) {

@@ -7,6 +7,7 @@
 // block stages in scratch) with a local map into that list.
 
 #include <umesh/colouring.hpp>
+#include <umesh/timing.hpp>
 
 #include <string>
 #include <vector>
@@ -52,15 +53,18 @@ struct BlockPlan {
   double mean_staged_points = 0; ///< per block, all maps
   double mean_cache_lines = 0;   ///< 32-byte lines per block for 8-byte scalar data, all maps
   double build_seconds = 0;      ///< partitioning included
-  std::string blocks_from = "contiguous"; ///< or "metis"
+  std::string blocks_from = "contiguous"; ///< or how the blocks were given
+  PhaseTimes phases;                      ///< planning time per phase
 };
 
 /// Builds the plan for `num_elements` elements in blocks of at most
 /// `block_size`: contiguous chunks of the current order when `part` is empty,
 /// else the parts `part[e]` (ascending part id, element order inside a part),
-/// each cut into chunks of at most `block_size`.
+/// each cut into chunks of at most `block_size`. Without `stage`, only the
+/// element order is built: no block colours, staged point lists, local maps
+/// or the metrics from them.
 BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &maps, int block_size,
-                           const std::vector<int> &part = {});
+                           const std::vector<int> &part = {}, bool stage = true);
 
 /// Part ids for METIS-partitioned blocks: the element graph (elements adjacent
 /// when they share a point of any map) cut by METIS k-way into parts of
@@ -69,6 +73,12 @@ BlockPlan build_block_plan(int num_elements, const std::vector<BlockPlanMap> &ma
 /// are cut by build_block_plan). Throws umesh::Error without METIS.
 std::vector<int> metis_block_parts(int num_elements, const std::vector<BlockPlanMap> &maps,
                                    int block_size, double margin);
+
+/// Part ids from the built-in partitioner (grow_block_parts) over every map
+/// of the plan: parts of exactly `block_size` elements except where a region
+/// runs out.
+std::vector<int> builtin_block_parts(int num_elements, const std::vector<BlockPlanMap> &maps,
+                                     int block_size);
 
 /// One line per metric, for logs and the main job.
 std::string summary(const BlockPlan &plan);

@@ -4,6 +4,10 @@
 // Executors: empty tag types that pick how `par_loop` avoids races when
 // several elements increment the same point.
 
+#include <memory>
+#include <string>
+#include <vector>
+
 namespace umesh::exec {
 
 /// Reference: one thread, element order. Slow, exact, the baseline of tests.
@@ -31,7 +35,9 @@ enum class Staging {
 /// How the hierarchical plan forms blocks.
 enum class Partition {
   contiguous, ///< chunks of the current element order
-  metis       ///< METIS k-way parts of the element graph (needs METIS)
+  metis,      ///< METIS k-way parts of the element graph (needs METIS)
+  builtin,    ///< umesh's own partitioner (grow_block_parts): fast, no library
+  given       ///< the block ids set with with_blocks (e.g. Renumbering::blocks())
 };
 
 /// Hierarchical colouring: elements in blocks of at most `block_size`; blocks
@@ -53,8 +59,21 @@ struct Hierarchical {
   /// Plan option, METIS blocks: parts aim at block_size * (1 - margin)
   /// elements so that the imbalance METIS allows stays within block_size.
   double metis_margin = 0.1;
+  /// Plan option, Partition::given: block id of every element (blocks larger
+  /// than block_size are cut).
+  std::shared_ptr<const std::vector<int>> blocks;
+  /// Plan option: when set, the plan is loaded from this file if it exists
+  /// (an Error if the file does not match the maps and options), else built
+  /// and saved there.
+  std::string plan_file;
 
   Hierarchical &with_block_size(int b) { return block_size = b, *this; }
+  Hierarchical &with_blocks(std::shared_ptr<const std::vector<int>> b) {
+    blocks = std::move(b);
+    partition = Partition::given;
+    return *this;
+  }
+  Hierarchical &with_plan_file(std::string path) { return plan_file = std::move(path), *this; }
   Hierarchical &with_partition(Partition p) { return partition = p, *this; }
   Hierarchical &with_metis_margin(double m) { return metis_margin = m, *this; }
   Hierarchical &with_staging(Staging s) { return staging = s, *this; }
@@ -62,7 +81,17 @@ struct Hierarchical {
 };
 
 inline const char *partition_name(Partition p) {
-  return p == Partition::metis ? "metis" : "contiguous";
+  switch (p) {
+  case Partition::contiguous:
+    return "contiguous";
+  case Partition::metis:
+    return "metis";
+  case Partition::builtin:
+    return "builtin";
+  case Partition::given:
+    return "given";
+  }
+  return "?";
 }
 
 inline const char *staging_name(Staging s) {

@@ -18,7 +18,10 @@
 #include <umesh/mesh.hpp>
 #include <umesh/par_loop.hpp>
 #include <umesh/partition.hpp>
+#include <umesh/permutation.hpp>
 #include <umesh/plan.hpp>
+#include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
+#include <umesh/timing.hpp>
 
 #endif

@@ -12,10 +12,12 @@
 #include <umesh/block_plan.hpp>
 #include <umesh/detail/bind.hpp>
 #include <umesh/detail/loop_body.hpp>
+#include <umesh/detail/plan_file.hpp>
 #include <umesh/plan.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <map>
 #include <sstream>
 #include <string>
@@ -139,6 +141,8 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedIncDev<T, Dim, Layout> &d
 // Device form of the plan, captured by the team functor.
 struct BlockPlanDev {
   const int *block_order, *block_start, *elem, *thread_colour_offsets, *colour_start;
+  // elem is null when positions are elements (a mesh renumbered into blocks).
+  KOKKOS_INLINE_FUNCTION int element(int i) const { return elem ? elem[i] : i; }
 };
 
 template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body> {
@@ -172,7 +176,7 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
       const int i = begin + team.team_rank();
       const bool active = i < end;
       typename Body::storage st{};
-      const TeamCtx ctx{active ? plan.elem[i] : 0, i, b, scratch};
+      const TeamCtx ctx{active ? plan.element(i) : 0, i, b, scratch};
       if (active)
         body.compute(ctx, st, red);
       for (int c = 0; c < ncol; ++c) {
@@ -188,7 +192,7 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
             Kokkos::TeamThreadRange(team, plan.colour_start[c0 + c], plan.colour_start[c0 + c + 1]),
             [&](int i) {
               typename Body::storage st{};
-              const TeamCtx ctx{plan.elem[i], i, b, scratch};
+              const TeamCtx ctx{plan.element(i), i, b, scratch};
               body.compute(ctx, st, red);
               body.finish(ctx, st);
             });
@@ -213,23 +217,66 @@ public:
     const detail::HostMaps host = detail::host_maps(maps...);
     staged_keys_ = host.keys;
     const std::vector<BlockPlanMap> &conn = host.maps;
-    std::vector<int> part;
-    if (options.partition == exec::Partition::metis)
-      part = metis_block_parts(this->set_.size(), conn, options.block_size, options.metis_margin);
-    host_ = build_block_plan(this->set_.size(), conn, options.block_size, part);
-    host_.blocks_from = exec::partition_name(options.partition);
-    host_.build_seconds = timer.seconds();
-    auto upload = [](const std::vector<int> &v, const char *label) {
-      return detail::upload<memory_space>(v, std::string("umesh::Hierarchical::") + label);
-    };
-    block_order_ = upload(host_.block_order, "block_order");
-    block_start_ = upload(host_.block_start, "block_start");
-    elem_ = upload(host_.elem, "elem");
-    thread_colour_offsets_ = upload(host_.thread_colour_offsets, "thread_colour_offsets");
-    colour_start_ = upload(host_.colour_start, "colour_start");
-    for (const auto &st : host_.staged)
-      staged_.push_back({upload(st.point_offsets, "point_offsets"), upload(st.points, "points"),
-                         upload(st.local, "local"), st.arity, st.max_points});
+    const int n = this->set_.size();
+    static const std::vector<int> none;
+    const std::vector<int> &given = options.blocks ? *options.blocks : none;
+    if (options.partition == exec::Partition::given && int(given.size()) != n)
+      detail::fail("hierarchical plan for set '", this->set_.name(), "' (", n, " elements): ",
+                   options.blocks
+                       ? "with_blocks gave " + std::to_string(given.size()) + " block ids"
+                       : std::string("Partition::given without with_blocks"));
+    const bool use_given = options.partition == exec::Partition::given;
+    const std::uint64_t fp = detail::fingerprint(n, conn, use_given ? given : none);
+    const std::string text = options_text(options);
+    if (!options.plan_file.empty() && detail::file_exists(options.plan_file)) {
+      detail::PlanReader reader(options.plan_file, "hierarchical plan", fp, text);
+      host_ = detail::read_block_plan(reader);
+      check_loaded(n, conn);
+      file_note_ = "loaded from " + options.plan_file;
+    } else {
+      std::vector<int> part;
+      PhaseTimes phases;
+      {
+        detail::PhaseClock clock("hierarchical plan", n >= detail::progress_threshold, phases);
+        if (options.partition == exec::Partition::metis) {
+          clock.start("partition (METIS)");
+          part = metis_block_parts(n, conn, options.block_size, options.metis_margin);
+        } else if (options.partition == exec::Partition::builtin) {
+          clock.start("partition (built-in)");
+          part = builtin_block_parts(n, conn, options.block_size);
+        }
+      }
+      host_ = build_block_plan(n, conn, options.block_size, use_given ? given : part);
+      host_.phases.insert(host_.phases.begin(), phases.begin(), phases.end());
+      host_.blocks_from = exec::partition_name(options.partition);
+      if (!options.plan_file.empty()) {
+        detail::PlanWriter writer("hierarchical plan", fp, text);
+        detail::write_block_plan(writer, host_);
+        writer.save(options.plan_file);
+        file_note_ = "saved to " + options.plan_file;
+      }
+    }
+    {
+      detail::PhaseClock clock("hierarchical plan", n >= detail::progress_threshold, host_.phases);
+      clock.start("device upload");
+      auto upload = [](const std::vector<int> &v, const char *label) {
+        return detail::upload<memory_space>(v, std::string("umesh::Hierarchical::") + label);
+      };
+      block_order_ = upload(host_.block_order, "block_order");
+      block_start_ = upload(host_.block_start, "block_start");
+      // Elements already in block order (a renumbered mesh) need no indirection.
+      bool identity = true;
+      for (int i = 0; i < n && identity; ++i)
+        identity = host_.elem[i] == i;
+      if (!identity)
+        elem_ = upload(host_.elem, "elem");
+      thread_colour_offsets_ = upload(host_.thread_colour_offsets, "thread_colour_offsets");
+      colour_start_ = upload(host_.colour_start, "colour_start");
+      for (const auto &st : host_.staged)
+        staged_.push_back({upload(st.point_offsets, "point_offsets"), upload(st.points, "points"),
+                           upload(st.local, "local"), st.arity, st.max_points});
+      Kokkos::fence();
+    }
     // The large host arrays live on the device now; keep the metrics.
     for (auto &st : host_.staged) {
       st.points.clear();
@@ -238,7 +285,12 @@ public:
       st.local.shrink_to_fit();
     }
     this->build_seconds_ = timer.seconds();
+    if (file_note_.rfind("loaded", 0) != 0)
+      host_.build_seconds = this->build_seconds_;
   }
+
+  /// Whether elements run in their own order (no element indirection).
+  bool elements_in_block_order() const { return elem_.size() == 0; }
 
   const exec::Hierarchical &options() const { return options_; }
   /// The host plan: block layout and metrics (point lists and local maps
@@ -250,6 +302,8 @@ public:
   std::string summary() const {
     std::ostringstream os;
     os << umesh::summary(host_);
+    if (!file_note_.empty())
+      os << "; plan " << file_note_;
     for (const auto &[loop, r] : loops_) {
       os << "; loop '" << loop << "': scratch " << r.scratch << " B/block, staging "
          << exec::staging_name(r.used);
@@ -454,7 +508,39 @@ private:
                    ": use a block size of ", max, " or less");
   }
 
+  static std::string options_text(const exec::Hierarchical &o) {
+    std::ostringstream os;
+    os << "block_size=" << o.block_size << " partition=" << exec::partition_name(o.partition);
+    if (o.partition == exec::Partition::metis)
+      os << " metis_margin=" << o.metis_margin;
+    return os.str();
+  }
+
+  // A plan file that passed its checksum and fingerprint is still checked
+  // for shape before the device trusts its indices.
+  void check_loaded(int n, const std::vector<BlockPlanMap> &conn) const {
+    bool ok = int(host_.elem.size()) == n && int(host_.thread_colour.size()) == n &&
+              host_.staged.size() == conn.size() && !host_.block_start.empty() &&
+              host_.block_start.back() == n &&
+              host_.thread_colour_offsets.size() == host_.block_start.size() &&
+              int(host_.block_order.size()) == host_.num_blocks();
+    for (std::size_t m = 0; ok && m < conn.size(); ++m) {
+      const auto &st = host_.staged[m];
+      ok = st.arity == conn[m].conn.arity && st.local.size() == std::size_t(n) * st.arity &&
+           int(st.point_offsets.size()) == host_.num_blocks() + 1 &&
+           st.point_offsets.back() == int(st.points.size());
+      for (int p : st.points)
+        ok = ok && p >= 0 && p < conn[m].conn.target_size;
+    }
+    for (int e : host_.elem)
+      ok = ok && e >= 0 && e < n;
+    if (!ok)
+      detail::fail("plan file '", options_.plan_file,
+                   "' holds a plan whose arrays do not fit these maps: delete it to rebuild");
+  }
+
   exec::Hierarchical options_;
+  std::string file_note_;
   BlockPlan host_;
   IntView block_order_, block_start_, elem_, thread_colour_offsets_, colour_start_;
   struct StagedDev {

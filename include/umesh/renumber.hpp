@@ -1,0 +1,247 @@
+#ifndef UMESH_RENUMBER_HPP
+#define UMESH_RENUMBER_HPP
+
+// Mesh reordering: new numberings of a loop's element set and of the sets its
+// maps point to, chosen so that the elements of a thread block share points
+// and points used together share cache lines. The user moves maps and dats
+// into the new numbering with Renumbering::apply and results back with
+// to_original; the renumbered sets are new sets, so data left in the old
+// numbering cannot be mixed in by mistake (par_loop rejects it).
+
+#include <umesh/dat.hpp>
+#include <umesh/detail/plan_file.hpp>
+#include <umesh/error.hpp>
+#include <umesh/map.hpp>
+#include <umesh/permutation.hpp>
+#include <umesh/plan.hpp>
+#include <umesh/set.hpp>
+#include <umesh/timing.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace umesh {
+
+enum class Reorder {
+  none,   ///< keep the numbering
+  gps,    ///< points by Gibbs-Poole-Stockmeyer (Scotch), elements sorted by their points
+  rcm,    ///< the same with umesh's reverse Cuthill-McKee (no library)
+  metis,  ///< elements by METIS k-way blocks, points by the blocks that use them
+  builtin ///< the same with umesh's own block partitioner (grow_block_parts)
+};
+
+const char *reorder_name(Reorder r);
+/// "none", "gps", "rcm", "metis" or "builtin"; anything else is an Error.
+Reorder parse_reorder(const std::string &name);
+/// False for gps without Scotch and metis without METIS.
+bool reorder_available(Reorder r);
+
+struct ReorderOptions {
+  Reorder method = Reorder::none;
+  /// metis, builtin: elements per block (use the hierarchical plan's).
+  int block_size = 256;
+  /// metis: parts aim at block_size * (1 - margin) elements.
+  double metis_margin = 0.1;
+  /// When set: load the renumbering from this file if it exists (an Error
+  /// if it does not match the maps and options), else compute and save it.
+  std::string plan_file;
+
+  ReorderOptions &with_method(Reorder m) { return method = m, *this; }
+  ReorderOptions &with_block_size(int b) { return block_size = b, *this; }
+  ReorderOptions &with_metis_margin(double m) { return metis_margin = m, *this; }
+  ReorderOptions &with_plan_file(std::string p) { return plan_file = std::move(p), *this; }
+};
+
+namespace detail {
+
+/// New numberings from host connectivity: elements, then one per target id
+/// of `maps` (maps to one set share a target id); blocks (metis, builtin) is
+/// the block of every element in the new numbering.
+struct RenumberResult {
+  std::vector<int> elements;
+  std::vector<std::vector<int>> targets;
+  std::vector<int> blocks;
+  PhaseTimes phases;
+};
+RenumberResult compute_renumbering(const ReorderOptions &options, int num_elements,
+                                   const std::vector<BlockPlanMap> &maps,
+                                   const std::string &set_name);
+std::string reorder_options_text(const ReorderOptions &options);
+void write_renumbering(PlanWriter &w, const RenumberResult &r);
+RenumberResult read_renumbering(PlanReader &r, int num_elements,
+                                const std::vector<BlockPlanMap> &maps);
+
+} // namespace detail
+
+/// The result of reorder(): a Permutation per renumbered set.
+class Renumbering {
+public:
+  const ReorderOptions &options() const { return options_; }
+  Reorder method() const { return options_.method; }
+
+  /// The set standing for `original` in the new numbering (a new set of the
+  /// same name and size), or `original` itself when it was not renumbered.
+  const Set &set(const Set &original) const {
+    for (const auto &e : entries_)
+      if (e.original == original)
+        return e.renumbered;
+    return original;
+  }
+  /// The permutation of a set, given as original or renumbered (identity
+  /// for a set this renumbering does not touch).
+  Permutation permutation(const Set &s) const {
+    for (const auto &e : entries_)
+      if (e.original == s || e.renumbered == s)
+        return e.perm;
+    return Permutation::identity(s.size());
+  }
+
+  /// The map in the new numbering: rows of a renumbered from-set move, and
+  /// entries pointing into a renumbered to-set are renumbered.
+  template <class M> Map<M> apply(const Map<M> &map) const {
+    reject_renumbered(map.from(), "map '" + map.name() + "'");
+    reject_renumbered(map.to(), "map '" + map.name() + "'");
+    const auto rows = permutation(map.from()), cols = permutation(map.to());
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.view());
+    const int a = map.arity();
+    std::vector<int> out(h.size());
+    for (int e = 0; e < int(h.extent(0)); ++e)
+      for (int s = 0; s < a; ++s)
+        out[std::size_t(rows.new_index(e)) * a + s] = cols.new_index(h(e, s));
+    return Map<M>(map.name(), set(map.from()), set(map.to()), a, out);
+  }
+
+  /// The dat in the new numbering (always a copy; a dat on a set this
+  /// renumbering does not touch keeps its set).
+  template <class T, int D, class L, class M>
+  Dat<T, D, L, M> apply(const Dat<T, D, L, M> &dat) const {
+    reject_renumbered(dat.set(), "dat '" + dat.name() + "'");
+    const Set &s = set(dat.set());
+    if (s == dat.set())
+      return clone_to<M>(dat);
+    return Dat<T, D, L, M>(s, dat.name(), permutation(s).from_original(dat.view()));
+  }
+
+  /// A dat of the new numbering back in the original one (always a copy).
+  template <class T, int D, class L, class M>
+  Dat<T, D, L, M> to_original(const Dat<T, D, L, M> &dat) const {
+    for (const auto &e : entries_) {
+      if (e.renumbered == dat.set())
+        return Dat<T, D, L, M>(e.original, dat.name(), e.perm.to_original(dat.view()));
+      if (e.original == dat.set())
+        detail::fail("to_original: dat '", dat.name(),
+                     "' is already in the original numbering of set '", dat.set().name(), "'");
+    }
+    return clone_to<M>(dat);
+  }
+
+  /// Block id of every element in the new numbering (metis, builtin; empty
+  /// otherwise): hand it to Hierarchical::with_blocks so the plan's blocks are
+  /// the ones the renumbering was built for.
+  std::shared_ptr<const std::vector<int>> blocks() const { return blocks_; }
+
+  /// Time per phase; a renumbering loaded from a file has its build phases
+  /// plus "load".
+  const PhaseTimes &phases() const { return phases_; }
+  double seconds() const {
+    double s = 0;
+    for (const auto &p : phases_)
+      s += p.seconds;
+    return s;
+  }
+  /// "loaded from F", "saved to F" or empty.
+  const std::string &file_note() const { return file_note_; }
+
+  template <class... Maps>
+  friend Renumbering reorder(const ReorderOptions &options, const Set &elements,
+                             const Maps &...maps);
+
+private:
+  struct Entry {
+    Set original, renumbered;
+    Permutation perm;
+  };
+
+  void reject_renumbered(const Set &s, const std::string &what) const {
+    for (const auto &e : entries_)
+      if (e.renumbered == s)
+        detail::fail("Renumbering::apply: ", what, " is already in the new numbering of set '",
+                     s.name(), "'");
+  }
+
+  ReorderOptions options_;
+  std::vector<Entry> entries_;
+  std::shared_ptr<const std::vector<int>> blocks_;
+  PhaseTimes phases_;
+  std::string file_note_;
+};
+
+/// Computes the renumbering `options.method` asks for, from the loop over
+/// `elements` and the maps its plan uses (read_only(map) allowed: those
+/// maps' sets are renumbered too, but only written maps constrain colours).
+/// Every set the maps touch is renumbered; a map from `elements` to itself
+/// is an Error.
+template <class... Maps>
+Renumbering reorder(const ReorderOptions &options, const Set &elements, const Maps &...maps) {
+  if (!reorder_available(options.method))
+    detail::fail("reorder '", reorder_name(options.method), "': umesh was built without ",
+                 options.method == Reorder::gps ? "Scotch" : "METIS");
+  std::vector<Set> targets;
+  auto add = [&](const auto &wrapped) {
+    const auto &map = detail::unwrap(wrapped);
+    if (map.from() != elements)
+      detail::fail("reorder: map '", map.name(), "' maps from set '", map.from().name(),
+                   "', not from the element set '", elements.name(), "'");
+    if (map.to() == elements)
+      detail::fail("reorder: map '", map.name(), "' maps set '", elements.name(),
+                   "' to itself, which one renumbering of elements and points cannot serve");
+    bool known = false;
+    for (const auto &t : targets)
+      known = known || t == map.to();
+    if (!known)
+      targets.push_back(map.to());
+  };
+  (add(maps), ...);
+  Renumbering r;
+  r.options_ = options;
+  if (options.method == Reorder::none)
+    return r;
+  const detail::HostMaps host = detail::host_maps(maps...);
+  const int n = elements.size();
+  detail::RenumberResult result;
+  const std::uint64_t fp = detail::fingerprint(n, host.maps);
+  const std::string text = detail::reorder_options_text(options);
+  if (!options.plan_file.empty() && detail::file_exists(options.plan_file)) {
+    Kokkos::Timer t;
+    detail::PlanReader reader(options.plan_file, "renumbering", fp, text);
+    result = detail::read_renumbering(reader, n, host.maps);
+    result.phases.push_back({"load", t.seconds()});
+    r.file_note_ = "loaded from " + options.plan_file;
+  } else {
+    result = detail::compute_renumbering(options, n, host.maps, elements.name());
+    if (!options.plan_file.empty()) {
+      detail::PlanWriter writer("renumbering", fp, text);
+      detail::write_renumbering(writer, result);
+      writer.save(options.plan_file);
+      r.file_note_ = "saved to " + options.plan_file;
+    }
+  }
+  r.entries_.push_back(
+      {elements, Set(elements.name(), elements.size()), Permutation(std::move(result.elements))});
+  // host.maps[k].conn.target numbers targets in order of first appearance,
+  // as `targets` does.
+  for (std::size_t t = 0; t < targets.size(); ++t)
+    r.entries_.push_back({targets[t], Set(targets[t].name(), targets[t].size()),
+                          Permutation(std::move(result.targets[t]))});
+  if (!result.blocks.empty())
+    r.blocks_ = std::make_shared<const std::vector<int>>(std::move(result.blocks));
+  r.phases_ = std::move(result.phases);
+  return r;
+}
+
+} // namespace umesh
+
+#endif

@@ -1,0 +1,196 @@
+// umesh planning benchmark: reorders shuffled meshes of a given number of
+// elements with each method, builds the hierarchical plan on the result and
+// prints planning time per phase next to the plan's quality (reuse, block
+// and thread colours, staged points and 32-byte lines per block). Host only:
+// planning runs on the CPU whatever the backend.
+//
+//   umesh_plan [--elements 1000000,10000000] [--methods metis,builtin,...]
+//              [--kernel res_calc,face_flux] [--block 256] [--csv FILE]
+#include <umesh/umesh.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace umesh;
+using Host = Kokkos::DefaultHostExecutionSpace;
+using HostMem = Kokkos::HostSpace;
+
+struct Options {
+  std::vector<long> elements{1000000, 10000000};
+  std::vector<std::string> methods{"none", "rcm", "gps", "metis", "builtin"};
+  std::vector<std::string> kernels{"res_calc", "face_flux"};
+  int block = 256;
+  std::string csv = "results_planning.csv";
+};
+
+std::vector<std::string> split(const std::string &s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty())
+      out.push_back(item);
+  return out;
+}
+
+[[noreturn]] void usage(const std::string &what) {
+  std::fprintf(stderr,
+               "umesh_plan: %s\nusage: umesh_plan [--elements N,N] [--methods "
+               "none,rcm,gps,metis,builtin] [--kernel res_calc,face_flux] [--block N] [--csv "
+               "FILE]\n",
+               what.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h")
+      usage("planning benchmark");
+    if (i + 1 >= argc)
+      usage("option " + a + " needs a value");
+    const std::string v = argv[++i];
+    try {
+      if (a == "--elements") {
+        o.elements.clear();
+        for (const auto &s : split(v))
+          o.elements.push_back(std::stol(s));
+      } else if (a == "--methods") {
+        o.methods = split(v);
+        for (const auto &m : o.methods)
+          parse_reorder(m);
+      } else if (a == "--kernel") {
+        o.kernels = split(v);
+        for (const auto &k : o.kernels)
+          if (k != "res_calc" && k != "face_flux")
+            usage("--kernel takes res_calc, face_flux; not '" + k + "'");
+      } else if (a == "--block") {
+        o.block = std::stoi(v);
+      } else if (a == "--csv") {
+        o.csv = v;
+      } else {
+        usage("unknown option " + a);
+      }
+    } catch (const Error &e) {
+      usage(e.what());
+    } catch (const std::exception &) {
+      usage("bad value '" + v + "' for " + a);
+    }
+  }
+  return o;
+}
+
+struct Row {
+  std::string kernel, method;
+  int elements = 0;
+  double reorder_s = 0, plan_s = 0;
+  PhaseTimes phases;
+  BlockPlan plan;
+  std::string note;
+};
+
+// Reorders, moves the maps, plans: one row.
+template <class... Maps>
+Row measure(const Options &o, const std::string &kernel, const std::string &method, const Set &set,
+            const Map<HostMem> &inc_map, const Maps &...reads) {
+  Row row{kernel, method, set.size()};
+  const Reorder r = parse_reorder(method);
+  if (!reorder_available(r)) {
+    row.note = "not built in";
+    return row;
+  }
+  const Renumbering ren = reorder(ReorderOptions{}.with_method(r).with_block_size(o.block), set,
+                                  inc_map, read_only(reads)...);
+  row.reorder_s = ren.seconds();
+  row.phases = ren.phases();
+  auto options = exec::Hierarchical{}.with_block_size(o.block);
+  if (ren.blocks())
+    options.with_blocks(ren.blocks());
+  const auto inc2 = ren.apply(inc_map);
+  auto plan = make_plan(Host(), options, inc2.from(), inc2, read_only(ren.apply(reads))...);
+  row.plan_s = plan.build_seconds();
+  row.plan = plan.blocks();
+  return row;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Kokkos::ScopeGuard guard(argc, argv);
+  const Options o = parse(argc, argv);
+  std::printf("umesh planning benchmark (host: %s, concurrency %d); block size %d; meshes "
+              "randomly renumbered\n",
+              Host::name(), Host().concurrency(), o.block);
+  std::vector<Row> rows;
+  for (long n : o.elements)
+    for (const auto &kernel : o.kernels) {
+      Kokkos::Timer t;
+      if (kernel == "res_calc") {
+        // ~2 nx^2 edges for nx x nx quads.
+        const int nx = std::max(2, int(std::lround(std::sqrt(n / 2.0))));
+        const QuadMesh m = make_quad_mesh(nx, nx, {true, 2024});
+        std::printf("res_calc: %d x %d quads, %d edges [mesh %.1f s]\n", nx, nx, m.edges.size(),
+                    t.seconds());
+        std::fflush(stdout);
+        Map<HostMem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+        Map<HostMem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+        for (const auto &method : o.methods)
+          rows.push_back(measure(o, kernel, method, m.edges, pecell, pedge));
+      } else {
+        // ~3 n^3 faces for n^3 hexes.
+        const int n3 = std::max(2, int(std::lround(std::cbrt(n / 3.0))));
+        const HexMesh m = make_hex_mesh(n3, n3, n3, {true, 2024});
+        std::printf("face_flux: %d^3 hexes, %d faces [mesh %.1f s]\n", n3, m.faces.size(),
+                    t.seconds());
+        std::fflush(stdout);
+        Map<HostMem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+        for (const auto &method : o.methods)
+          rows.push_back(measure(o, kernel, method, m.faces, fc));
+      }
+      const Row &r = rows.back();
+      std::printf("  last: %s %.2f s reorder + %.2f s plan\n", r.method.c_str(), r.reorder_s,
+                  r.plan_s);
+      std::fflush(stdout);
+    }
+
+  std::printf("\n%-10s %9s %-8s %9s %8s %7s %8s %8s %10s %9s  %s\n", "kernel", "elements",
+              "reorder", "reorder_s", "plan_s", "reuse", "bcolours", "tcolours", "points/blk",
+              "lines/blk", "phases");
+  std::ofstream csv(o.csv);
+  csv << "kernel,elements,reorder,block_size,reorder_s,plan_s,reuse,block_colours,"
+         "thread_colours_mean,staged_points_per_block,lines_per_block,phases\n";
+  for (const auto &r : rows) {
+    if (!r.note.empty()) {
+      std::printf("%-10s %9d %-8s %s\n", r.kernel.c_str(), r.elements, r.method.c_str(),
+                  r.note.c_str());
+      continue;
+    }
+    const auto &p = r.plan;
+    std::printf("%-10s %9d %-8s %9.2f %8.2f %7.3f %8d %8.2f %10.1f %9.1f  %s\n", r.kernel.c_str(),
+                r.elements, r.method.c_str(), r.reorder_s, r.plan_s, p.reuse, p.num_block_colours(),
+                p.mean_thread_colours, p.mean_staged_points, p.mean_cache_lines,
+                format(r.phases).c_str());
+    csv << r.kernel << ',' << r.elements << ',' << r.method << ',' << o.block << ',' << r.reorder_s
+        << ',' << r.plan_s << ',' << p.reuse << ',' << p.num_block_colours() << ','
+        << p.mean_thread_colours << ',' << p.mean_staged_points << ',' << p.mean_cache_lines
+        << ",\"" << format(r.phases) << "\"\n";
+  }
+  // Built-in against METIS, same mesh.
+  for (const auto &b : rows)
+    if (b.method == "builtin")
+      for (const auto &m : rows)
+        if (m.method == "metis" && m.kernel == b.kernel && m.elements == b.elements &&
+            m.note.empty())
+          std::printf("%s %d elements: built-in reuse %.1f%% of METIS's, reorder time %.1fx "
+                      "less\n",
+                      b.kernel.c_str(), b.elements, 100 * b.plan.reuse / m.plan.reuse,
+                      m.reorder_s / b.reorder_s);
+  std::printf("wrote %s\n", o.csv.c_str());
+  return 0;
+}

@@ -1,0 +1,277 @@
+#include <umesh/renumber.hpp>
+
+#include <umesh/partition.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <sstream>
+
+namespace umesh {
+
+const char *reorder_name(Reorder r) {
+  switch (r) {
+  case Reorder::none:
+    return "none";
+  case Reorder::gps:
+    return "gps";
+  case Reorder::rcm:
+    return "rcm";
+  case Reorder::metis:
+    return "metis";
+  case Reorder::builtin:
+    return "builtin";
+  }
+  return "?";
+}
+
+Reorder parse_reorder(const std::string &name) {
+  for (Reorder r : {Reorder::none, Reorder::gps, Reorder::rcm, Reorder::metis, Reorder::builtin})
+    if (name == reorder_name(r))
+      return r;
+  detail::fail("unknown reordering '", name, "' (none, gps, rcm, metis, builtin)");
+}
+
+bool reorder_available(Reorder r) {
+  return r == Reorder::gps ? has_scotch() : r == Reorder::metis ? has_metis() : true;
+}
+
+namespace detail {
+
+namespace {
+
+// Target sets of `maps` densely numbered in order of first appearance, and
+// for each the maps that point to it.
+struct Targets {
+  std::vector<int> of_map;
+  std::vector<std::vector<HostConnectivity>> maps;
+  std::vector<int> size;
+};
+
+Targets group_targets(const std::vector<BlockPlanMap> &maps) {
+  Targets t;
+  std::vector<int> dense;
+  for (const auto &m : maps) {
+    if (m.conn.target >= int(dense.size()))
+      dense.resize(m.conn.target + 1, -1);
+    int &d = dense[m.conn.target];
+    if (d < 0) {
+      d = int(t.maps.size());
+      t.maps.emplace_back();
+      t.size.push_back(m.conn.target_size);
+    }
+    t.of_map.push_back(d);
+    t.maps[d].push_back(m.conn);
+  }
+  return t;
+}
+
+std::vector<int> invert(const std::vector<int> &order) {
+  std::vector<int> new_of_old(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    new_of_old[order[i]] = int(i);
+  return new_of_old;
+}
+
+// gps, rcm: each target set ordered over its point graph, then elements
+// sorted lexicographically by their renumbered points (map by map, each
+// map's points ascending).
+void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlanMap> &maps,
+                     const Targets &t, RenumberResult &r, PhaseClock &clock) {
+  for (std::size_t k = 0; k < t.maps.size(); ++k) {
+    clock.start("point graph " + std::to_string(k));
+    const Graph g = point_graph(n, t.maps[k]);
+    clock.start(std::string(o.method == Reorder::gps ? "GPS (Scotch) " : "RCM ") +
+                std::to_string(k));
+    r.targets.push_back(o.method == Reorder::gps ? order_gps(g) : order_rcm(g));
+  }
+  clock.start("element sort");
+  int width = 0;
+  for (const auto &m : maps)
+    width += m.conn.arity;
+  std::vector<int> key(std::size_t(n) * width);
+  for (int e = 0; e < n; ++e) {
+    int *k = key.data() + std::size_t(e) * width;
+    for (std::size_t m = 0; m < maps.size(); ++m) {
+      const auto &c = maps[m].conn;
+      const auto &perm = r.targets[t.of_map[m]];
+      for (int s = 0; s < c.arity; ++s)
+        k[s] = perm[c.indices[std::size_t(e) * c.arity + s]];
+      std::sort(k, k + c.arity);
+      k += c.arity;
+    }
+  }
+  std::vector<int> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    const int *ka = key.data() + std::size_t(a) * width, *kb = key.data() + std::size_t(b) * width;
+    return std::lexicographical_compare(ka, ka + width, kb, kb + width);
+  });
+  r.elements = invert(order);
+}
+
+// metis, builtin: blocks, elements in block order (threads sorted by colour
+// inside a block, as the plan will run them), then every target set's
+// points sorted by the list of blocks that use them: shorter lists first,
+// then lexicographically, so points used by the same blocks are adjacent.
+void order_by_blocks(const ReorderOptions &o, int n, const std::vector<BlockPlanMap> &maps,
+                     const Targets &t, RenumberResult &r, PhaseClock &clock) {
+  std::vector<int> part;
+  if (o.method == Reorder::metis) {
+    clock.start("partition (METIS)");
+    part = metis_block_parts(n, maps, o.block_size, o.metis_margin);
+  } else {
+    clock.start("partition (built-in)");
+    part = builtin_block_parts(n, maps, o.block_size);
+  }
+  clock.start("blocks and thread colours");
+  const BlockPlan blocks = build_block_plan(n, maps, o.block_size, part, false);
+  if (blocks.num_blocks() >= (1 << 30))
+    fail("reorder: ", blocks.num_blocks(), " blocks; at most 2^30 are supported");
+  r.elements = invert(blocks.elem);
+  r.blocks.resize(n);
+  for (int b = 0; b < blocks.num_blocks(); ++b)
+    for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i)
+      r.blocks[i] = b;
+  for (std::size_t k = 0; k < t.maps.size(); ++k) {
+    clock.start("point renumbering " + std::to_string(k));
+    const int np = t.size[k];
+    // CSR lists of blocks per point, ascending by construction.
+    std::vector<int> off(std::size_t(np) + 1, 0), stamp(np, -1), list;
+    for (int pass = 0; pass < 2; ++pass) {
+      std::fill(stamp.begin(), stamp.end(), -1);
+      std::vector<int> fill(off.begin(), off.end() - 1);
+      for (int b = 0; b < blocks.num_blocks(); ++b)
+        for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i)
+          for (const auto &c : t.maps[k])
+            for (int s = 0; s < c.arity; ++s) {
+              const int p = c.indices[std::size_t(blocks.elem[i]) * c.arity + s];
+              if (stamp[p] == b)
+                continue;
+              stamp[p] = b;
+              if (pass == 0)
+                ++off[p + 1];
+              else
+                list[fill[p]++] = b;
+            }
+      if (pass == 0) {
+        std::partial_sum(off.begin(), off.end(), off.begin());
+        list.resize(off.back());
+      }
+    }
+    // Sort (key, point) pairs; the key holds the list length and its first
+    // two blocks, so only lists longer than two that tie need the full
+    // comparison.
+    std::vector<std::pair<std::uint64_t, int>> keyed(np);
+    for (int p = 0; p < np; ++p) {
+      const int len = off[p + 1] - off[p];
+      const std::uint64_t b0 = len > 0 ? std::uint64_t(list[off[p]]) : 0,
+                          b1 = len > 1 ? std::uint64_t(list[off[p] + 1]) : 0;
+      keyed[p] = {std::uint64_t(std::min(len, 15)) << 60 | b0 << 30 | b1, p};
+    }
+    std::sort(keyed.begin(), keyed.end(), [&](const auto &x, const auto &y) {
+      if (x.first != y.first)
+        return x.first < y.first;
+      const int a = x.second, b = y.second;
+      const int la = off[a + 1] - off[a], lb = off[b + 1] - off[b];
+      if (la != lb) // both 15 or more
+        return la < lb;
+      if (la > 2 &&
+          !std::equal(list.begin() + off[a], list.begin() + off[a + 1], list.begin() + off[b]))
+        return std::lexicographical_compare(list.begin() + off[a], list.begin() + off[a + 1],
+                                            list.begin() + off[b], list.begin() + off[b + 1]);
+      return a < b;
+    });
+    std::vector<int> order(np);
+    for (int i = 0; i < np; ++i)
+      order[i] = keyed[i].second;
+    r.targets.push_back(invert(order));
+  }
+}
+
+} // namespace
+
+RenumberResult compute_renumbering(const ReorderOptions &o, int n,
+                                   const std::vector<BlockPlanMap> &maps,
+                                   const std::string &set_name) {
+  if ((o.method == Reorder::metis || o.method == Reorder::builtin) && o.block_size < 1)
+    fail("reorder '", reorder_name(o.method), "': block size ", o.block_size, " (must be >= 1)");
+  RenumberResult r;
+  const Targets t = group_targets(maps);
+  {
+    PhaseClock clock(std::string("reorder ") + reorder_name(o.method) + " of '" + set_name + "'",
+                     n >= progress_threshold, r.phases);
+    switch (o.method) {
+    case Reorder::none:
+      break;
+    case Reorder::gps:
+    case Reorder::rcm:
+      order_by_points(o, n, maps, t, r, clock);
+      break;
+    case Reorder::metis:
+    case Reorder::builtin:
+      order_by_blocks(o, n, maps, t, r, clock);
+      break;
+    }
+  }
+  if (o.method == Reorder::none) {
+    r.elements.resize(n);
+    std::iota(r.elements.begin(), r.elements.end(), 0);
+    for (int size : t.size) {
+      r.targets.emplace_back(size);
+      std::iota(r.targets.back().begin(), r.targets.back().end(), 0);
+    }
+  }
+  return r;
+}
+
+std::string reorder_options_text(const ReorderOptions &o) {
+  std::ostringstream os;
+  os << "method=" << reorder_name(o.method);
+  if (o.method == Reorder::metis || o.method == Reorder::builtin)
+    os << " block_size=" << o.block_size;
+  if (o.method == Reorder::metis)
+    os << " metis_margin=" << o.metis_margin;
+  return os.str();
+}
+
+void write_renumbering(PlanWriter &w, const RenumberResult &r) {
+  w.ints({int(r.targets.size()), int(r.phases.size())});
+  w.ints(r.elements);
+  for (const auto &t : r.targets)
+    w.ints(t);
+  w.ints(r.blocks);
+  for (const auto &p : r.phases) {
+    w.text(p.name);
+    w.real(p.seconds);
+  }
+}
+
+RenumberResult read_renumbering(PlanReader &reader, int n, const std::vector<BlockPlanMap> &maps) {
+  const Targets t = group_targets(maps);
+  RenumberResult r;
+  const auto head = reader.ints();
+  if (head.size() != 2 || head[0] != int(t.maps.size()) || head[1] < 0)
+    fail("plan file: corrupted renumbering header");
+  r.elements = reader.ints();
+  if (int(r.elements.size()) != n)
+    fail("plan file: renumbering of ", r.elements.size(), " elements, the set has ", n);
+  for (std::size_t k = 0; k < t.maps.size(); ++k) {
+    r.targets.push_back(reader.ints());
+    if (int(r.targets.back().size()) != t.size[k])
+      fail("plan file: renumbering of ", r.targets.back().size(), " points, the set has ",
+           t.size[k]);
+  }
+  r.blocks = reader.ints();
+  if (!r.blocks.empty() && int(r.blocks.size()) != n)
+    fail("plan file: ", r.blocks.size(), " block ids for ", n, " elements");
+  for (int i = 0; i < head[1]; ++i) {
+    const std::string name = reader.text();
+    r.phases.push_back({name, reader.real()});
+  }
+  reader.finish();
+  return r; // Permutation validates the bijections
+}
+
+} // namespace detail
+} // namespace umesh
