@@ -31,12 +31,19 @@ fi
 
 if [[ "$STEP" == check || "$STEP" == all ]]; then
   b="$(build)"
-  # Small mesh, every staging mode; both tools must report zero errors.
-  filter='Hierarchical/4.*:Hierarchical/5.*' # the Cuda configurations
+  # Small meshes, every staging mode, and every reordering (blocks given by a
+  # renumbering run without the element indirection); the Cuda
+  # configurations only. Both tools must report zero errors.
+  cuda_suites() { "$1" --gtest_list_tests | awk '/^[A-Za-z]/ && /Cuda/ {sub(/\.$/, "", $1); printf "%s.*:", $1}'; }
+  hier="$(cuda_suites "$b/tests/test_hierarchical")"
+  execs="$("$b/tests/test_executors" --gtest_list_tests | awk '/^[A-Za-z]/ && /Cuda/ && /Hierarchical/ {sub(/\.$/, "", $1); printf "%s.*Reordering*:", $1}')"
   for tool in memcheck racecheck; do
     compute-sanitizer --tool "$tool" --print-limit 20 "$b/tests/test_hierarchical" \
-      --gtest_filter="$filter" >"$OUT/sanitizer-$tool.log" 2>&1
-    echo "compute-sanitizer --tool $tool: exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Hazard' "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
+      --gtest_filter="$hier" >"$OUT/sanitizer-$tool.log" 2>&1
+    echo "compute-sanitizer --tool $tool test_hierarchical [$hier]: exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Hazard' "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
+    compute-sanitizer --tool "$tool" --print-limit 20 "$b/tests/test_executors" \
+      --gtest_filter="$execs" >"$OUT/sanitizer-executors-$tool.log" 2>&1
+    echo "compute-sanitizer --tool $tool test_executors [$execs]: exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Hazard' "$OUT/sanitizer-executors-$tool.log" | tail -2 | tr '\n' ' ')"
   done | tee "$OUT/sanitizers.txt"
 fi
 
