@@ -438,8 +438,12 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Quad
 
   // Everything moves into the renumbering's numbering (pe, pc: the maps
   // there); so does the reference, which was computed in the original one.
-  const auto x2 = ren.apply(x), q2 = ren.apply(q), adt2 = ren.apply(adt);
-  const auto res0_2 = ren.apply(res0), res = ren.apply(res0), ref2 = ren.apply(ref);
+  const auto x2 = ren.apply(x);
+  const auto q2 = ren.apply(q);
+  const auto adt2 = ren.apply(adt);
+  const auto res0_2 = ren.apply(res0);
+  const auto res = ren.apply(res0);
+  const auto ref2 = ren.apply(ref);
   const double bytes =
       8.0 * (2 * m.nodes.size() + 4 * m.cells.size() + m.cells.size() + 2 * 4 * m.cells.size()) +
       2 * 4.0 * 2 * m.edges.size();
@@ -479,8 +483,11 @@ std::vector<Row> face_flux(const Options &o, const std::string &label, const Hex
   par_loop(HostSpace(), exec::Serial{}, m.faces, label, kernel, read(hn), read(hs, hfc, 0),
            read(hs, hfc, 1), inc(ref, hfc, 0), inc(ref, hfc, 1));
 
-  const auto normal2 = ren.apply(normal), state2 = ren.apply(state);
-  const auto flux0_2 = ren.apply(flux0), flux = ren.apply(flux0), ref2 = ren.apply(ref);
+  const auto normal2 = ren.apply(normal);
+  const auto state2 = ren.apply(state);
+  const auto flux0_2 = ren.apply(flux0);
+  const auto flux = ren.apply(flux0);
+  const auto ref2 = ren.apply(ref);
   const double bytes = 8.0 * (3 * m.faces.size() + 5 * m.cells.size() + 2 * 5 * m.cells.size()) +
                        4.0 * 2 * m.faces.size();
   return run_all(o, label, lname, bytes, plans, flux, ref2, flux0_2, [&](auto exec, auto &plan) {

@@ -99,7 +99,10 @@ struct Row {
 template <class... Maps>
 Row measure(const Options &o, const std::string &kernel, const std::string &method, const Set &set,
             const Map<HostMem> &inc_map, const Maps &...reads) {
-  Row row{kernel, method, set.size()};
+  Row row;
+  row.kernel = kernel;
+  row.method = method;
+  row.elements = set.size();
   const Reorder r = parse_reorder(method);
   if (!reorder_available(r)) {
     row.note = "not built in";

@@ -162,8 +162,12 @@ TYPED_TEST(Executors, EdgeKernelUnderEveryReorderingMatchesSerial) {
       continue;
     const Renumbering r = reorder(ReorderOptions{}.with_method(method).with_block_size(48), m.edges,
                                   pecell, read_only(pedge));
-    const auto pe = r.apply(pedge), pc = r.apply(pecell);
-    const auto w2 = r.apply(w), adt2 = r.apply(adt), x2 = r.apply(x), q2 = r.apply(q);
+    const auto pe = r.apply(pedge);
+    const auto pc = r.apply(pecell);
+    const auto w2 = r.apply(w);
+    const auto adt2 = r.apply(adt);
+    const auto x2 = r.apply(x);
+    const auto q2 = r.apply(q);
     auto res2 = r.apply(res0);
     if (method != Reorder::none) {
       EXPECT_NE(pc.from(), m.edges);

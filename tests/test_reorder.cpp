@@ -169,8 +169,9 @@ TEST(Reorder, RenumberingsAreConsistentAndBlocksFit) {
       const auto &b = *r.blocks();
       std::vector<int> size;
       for (std::size_t i = 0; i < b.size(); ++i) {
-        if (i)
+        if (i) {
           ASSERT_GE(b[i], b[i - 1]) << "blocks are contiguous in the new numbering";
+        }
         if (b[i] >= int(size.size()))
           size.resize(b[i] + 1, 0);
         ++size[b[i]];
