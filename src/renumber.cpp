@@ -136,28 +136,30 @@ void order_by_blocks(const ReorderOptions &o, int n, const std::vector<BlockPlan
   for (std::size_t k = 0; k < t.maps.size(); ++k) {
     clock.start("point renumbering " + std::to_string(k));
     const int np = t.size[k];
-    // CSR lists of blocks per point, ascending by construction.
-    std::vector<int> off(std::size_t(np) + 1, 0), stamp(np, -1), list;
-    for (int pass = 0; pass < 2; ++pass) {
-      std::fill(stamp.begin(), stamp.end(), -1);
-      std::vector<int> fill(off.begin(), off.end() - 1);
-      for (int b = 0; b < blocks.num_blocks(); ++b)
-        for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i)
-          for (const auto &c : t.maps[k])
-            for (int s = 0; s < c.arity; ++s) {
-              const int p = c.indices[std::size_t(blocks.elem[i]) * c.arity + s];
-              if (stamp[p] == b)
-                continue;
+    // CSR lists of blocks per point, ascending: one pass over the elements
+    // in block order collects (point, block) pairs, a counting sort by point
+    // keeps them in block order.
+    std::vector<int> stamp(np, -1);
+    std::vector<std::pair<int, int>> pairs;
+    pairs.reserve(std::size_t(n) * 2);
+    for (int b = 0; b < blocks.num_blocks(); ++b)
+      for (int i = blocks.block_start[b]; i < blocks.block_start[b + 1]; ++i)
+        for (const auto &c : t.maps[k])
+          for (int s = 0; s < c.arity; ++s) {
+            const int p = c.indices[std::size_t(blocks.elem[i]) * c.arity + s];
+            if (stamp[p] != b) {
               stamp[p] = b;
-              if (pass == 0)
-                ++off[p + 1];
-              else
-                list[fill[p]++] = b;
+              pairs.emplace_back(p, b);
             }
-      if (pass == 0) {
-        std::partial_sum(off.begin(), off.end(), off.begin());
-        list.resize(off.back());
-      }
+          }
+    std::vector<int> off(std::size_t(np) + 1, 0), list(pairs.size());
+    for (const auto &pb : pairs)
+      ++off[pb.first + 1];
+    std::partial_sum(off.begin(), off.end(), off.begin());
+    {
+      std::vector<int> fill(off.begin(), off.end() - 1);
+      for (const auto &pb : pairs)
+        list[fill[pb.first]++] = pb.second;
     }
     // Sort (key, point) pairs; the key holds the list length and its first
     // two blocks, so only lists longer than two that tie need the full

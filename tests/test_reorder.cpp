@@ -32,6 +32,19 @@ template <class F> std::string error_of(F &&f) {
   return "no error";
 }
 
+struct TwoCellKernel {
+  template <class Q, class R> KOKKOS_INLINE_FUNCTION void operator()(Q q1, Q q2, R r1, R r2) const {
+    for (int k = 0; k < 4; ++k) {
+      r1(k) += q1(k) - 2 * q2(k);
+      r2(k) -= q2(k) * q1(k);
+    }
+  }
+};
+
+struct IncOne {
+  template <class R> KOKKOS_INLINE_FUNCTION void operator()(R r) const { r(0) += 1; }
+};
+
 TEST(Permutation, RejectsWhatIsNotABijection) {
   EXPECT_NO_THROW(Permutation({2, 0, 1}));
   EXPECT_NE(error_of([] { Permutation({0, 0, 1}); }).find("both map to 0"), std::string::npos);
@@ -241,9 +254,7 @@ TEST(Reorder, MisuseIsAClearError) {
             std::string::npos);
   // Data left in the old numbering cannot meet a renumbered map.
   auto plan = make_plan(Space(), exec::Atomic{}, pc.from());
-  EXPECT_THROW(par_loop(
-                   exec::Atomic{}, plan, "mixed", [](auto) {}, inc(res, pc, 0)),
-               Error);
+  EXPECT_THROW(par_loop(exec::Atomic{}, plan, "mixed", IncOne{}, inc(res, pc, 0)), Error);
   // Given blocks of the wrong length.
   auto blocks = std::make_shared<const std::vector<int>>(3, 0);
   EXPECT_THROW(make_plan(Space(), exec::Hierarchical{}.with_blocks(blocks), pc.from(), pc), Error);
@@ -266,12 +277,8 @@ TEST(PlanFile, HierarchicalPlanRoundTrip) {
   test::randomise(q, 1);
   test::randomise(a, 2);
   copy_values(b, a);
-  auto kernel = KOKKOS_LAMBDA(auto q1, auto q2, auto r1, auto r2) {
-    for (int k = 0; k < 4; ++k) {
-      r1(k) += q1(k) - 2 * q2(k);
-      r2(k) -= q2(k) * q1(k);
-    }
-  };
+  const TwoCellKernel kernel;
+
   par_loop(exec::Hierarchical{}, built, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1),
            inc(a, g.pecell, 0), inc(a, g.pecell, 1));
   par_loop(exec::Hierarchical{}, loaded, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1),
