@@ -33,6 +33,8 @@ options
                        (default: $UMESH_CACHE or ~/.cache/umesh)
   --cxx-std 17|20      C++ standard (default 17)
   --jobs N             parallel build jobs (default: number of cores)
+  --no-partitioners    build without METIS and Scotch (reorderings gps and metis then
+                       report that they are unavailable); its own build folder
 
 environment
   Kokkos_ROOT          use this installed Kokkos (>= 3.4) instead of building one
@@ -49,6 +51,7 @@ BACKEND="${UMESH_BACKEND:-host}"
 BUNDLE="${UMESH_BUNDLE:-}"
 CACHE="${UMESH_CACHE:-$HOME/.cache/umesh}"
 CXX_STD=17
+NO_PARTITIONERS=0
 JOBS="$(nproc 2>/dev/null || echo 2)"
 COMMAND=""
 BUNDLE_OUT=""
@@ -60,6 +63,7 @@ while [[ $# -gt 0 ]]; do
     --cache) CACHE="$2"; shift 2 ;;
     --cxx-std) CXX_STD="$2"; shift 2 ;;
     --jobs) JOBS="$2"; shift 2 ;;
+    --no-partitioners) NO_PARTITIONERS=1; shift ;;
     -h|--help) usage; exit 0 ;;
     --) shift; EXTRA_ARGS=("$@"); break ;;
     main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
@@ -220,7 +224,7 @@ generator_args() { have_cmd ninja && echo "-G Ninja" || true; }
 umesh_build_dir() {
   # One build folder per source checkout and flavour, outside the source tree.
   local key; key="$(printf '%s' "$UMESH_SRC" | cksum | cut -d' ' -f1)"
-  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD"
+  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)"
 }
 
 configure_and_build() {
@@ -238,6 +242,9 @@ configure_and_build() {
   # Warnings fail the host build in CI (nvcc's own warnings are not ours to fix).
   if [[ "${UMESH_WARNINGS_AS_ERRORS:-OFF}" == ON && "$BACKEND" == host ]]; then
     args+=(-DUMESH_WARNINGS_AS_ERRORS=ON)
+  fi
+  if [[ $NO_PARTITIONERS == 1 ]]; then
+    args+=(-DUMESH_ENABLE_METIS=OFF -DUMESH_ENABLE_SCOTCH=OFF)
   fi
   if [[ -n "$BUNDLE" ]]; then
     args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")
