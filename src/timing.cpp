@@ -37,7 +37,8 @@ void PhaseClock::stop() {
     return;
   const double s = now() - t0_;
   out_.push_back({phase_, s});
-  if (progress_) {
+  // Below the size threshold a slow phase still says how long it took.
+  if (progress_ || s > 2.0) {
     std::fprintf(stderr, "[umesh] %s: %s done in %.2f s\n", what_.c_str(), phase_.c_str(), s);
     std::fflush(stderr);
   }

@@ -232,6 +232,24 @@ TEST(Reorder, BlockRenumberingRaisesReuseOfAShuffledMesh) {
   EXPECT_EQ(plan.blocks().blocks_from, "given");
 }
 
+// Partition::builtin on a plan that does not renumber: same blocks as the
+// renumbering's, reached through the element indirection.
+TEST(Reorder, BuiltinPartitionOfAPlan) {
+  const Mesh2 g;
+  const auto contiguous = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges,
+                                    g.pecell, read_only(g.pedge));
+  const auto builtin = make_plan(
+      Space(), exec::Hierarchical{}.with_block_size(64).with_partition(exec::Partition::builtin),
+      g.m.edges, g.pecell, read_only(g.pedge));
+  EXPECT_EQ(builtin.blocks().blocks_from, "builtin");
+  EXPECT_FALSE(builtin.elements_in_block_order());
+  EXPECT_GT(builtin.blocks().reuse, 2 * contiguous.blocks().reuse);
+  for (int b = 0; b < builtin.blocks().num_blocks(); ++b)
+    EXPECT_LE(builtin.blocks().block_start[b + 1] - builtin.blocks().block_start[b], 64);
+  ASSERT_FALSE(builtin.blocks().phases.empty());
+  EXPECT_EQ(builtin.blocks().phases.front().name, "partition (built-in)");
+}
+
 TEST(Reorder, MisuseIsAClearError) {
   const Mesh2 g;
   EXPECT_THROW(parse_reorder("spectral"), Error);

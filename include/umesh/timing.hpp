@@ -24,7 +24,8 @@ constexpr int progress_threshold = 1000000;
 
 /// Times consecutive phases into `out`. With `progress`, writes one line to
 /// stderr when a phase starts and its time when it ends, so a user waiting on
-/// a multi-second plan sees where it is.
+/// a multi-second plan sees where it is; without, only phases longer than
+/// 2 s report their time.
 class PhaseClock {
 public:
   PhaseClock(std::string what, bool progress, PhaseTimes &out)
