@@ -7,6 +7,7 @@
 //              [--executor atomic,gather,...] [--layout aos|soa|all]
 //              [--kernel res_calc,face_flux] [--repeats N] [--warmup N]
 //              [--csv FILE] [--kokkos-...]
+#include "cli.hpp"
 #include "kernels.hpp"
 
 #include <umesh/umesh.hpp>
@@ -55,14 +56,7 @@ struct Options {
   std::string csv = "results.csv";
 };
 
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
+using umesh::perf::split;
 
 [[noreturn]] void usage_error(const std::string &what) {
   std::fprintf(stderr,

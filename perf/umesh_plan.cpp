@@ -6,6 +6,8 @@
 //
 //   umesh_plan [--elements 1000000,10000000] [--methods metis,builtin,...]
 //              [--kernel res_calc,face_flux] [--block 256] [--csv FILE]
+#include "cli.hpp"
+
 #include <umesh/umesh.hpp>
 
 #include <cmath>
@@ -29,14 +31,7 @@ struct Options {
   std::string csv = "results_planning.csv";
 };
 
-std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
+using umesh::perf::split;
 
 [[noreturn]] void usage(const std::string &what) {
   std::fprintf(stderr,

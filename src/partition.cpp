@@ -20,40 +20,53 @@ Graph element_graph(int num_elements, const int *indices, int arity, int to_size
   return element_graph(num_elements, {{indices, arity, 0, to_size}});
 }
 
-Graph element_graph(int num_elements, const std::vector<HostConnectivity> &maps) {
-  std::vector<InverseMap> inv;
-  for (const auto &m : maps)
-    inv.push_back(invert_map(num_elements, m.indices, m.arity, m.target_size));
+namespace {
+
+// CSR graph of `n` vertices from `visit(v, emit)`, which calls emit(w) for
+// every candidate neighbour of v, repeats and v itself allowed: both are
+// dropped here. Two passes: count, then fill.
+template <class Visit> Graph csr_graph(int n, Visit &&visit) {
   Graph g;
-  g.offsets.assign(std::size_t(num_elements) + 1, 0);
-  std::vector<int> mark(num_elements, -1);
-  // Two passes: count neighbours, then fill.
+  g.offsets.assign(std::size_t(n) + 1, 0);
+  std::vector<int> mark(n, -1);
   for (int pass = 0; pass < 2; ++pass) {
     std::fill(mark.begin(), mark.end(), -1);
-    for (int e = 0; e < num_elements; ++e) {
+    for (int v = 0; v < n; ++v) {
       int count = 0;
-      for (std::size_t m = 0; m < maps.size(); ++m) {
-        const int arity = maps[m].arity;
-        for (int s = 0; s < arity; ++s) {
-          const int p = maps[m].indices[std::size_t(e) * arity + s];
-          for (int j = inv[m].offsets[p]; j < inv[m].offsets[p + 1]; ++j) {
-            const int f = inv[m].entries[j] / arity;
-            if (f == e || mark[f] == e)
-              continue;
-            mark[f] = e;
-            if (pass == 1)
-              g.adjacency[g.offsets[e] + count] = f;
-            ++count;
-          }
-        }
-      }
+      mark[v] = v;
+      visit(v, [&](int w) {
+        if (mark[w] == v)
+          return;
+        mark[w] = v;
+        if (pass == 1)
+          g.adjacency[g.offsets[v] + count] = w;
+        ++count;
+      });
       if (pass == 0)
-        g.offsets[e + 1] = g.offsets[e] + count;
+        g.offsets[v + 1] = g.offsets[v] + count;
     }
     if (pass == 0)
       g.adjacency.resize(g.offsets.back());
   }
   return g;
+}
+
+} // namespace
+
+Graph element_graph(int num_elements, const std::vector<HostConnectivity> &maps) {
+  std::vector<InverseMap> inv;
+  for (const auto &m : maps)
+    inv.push_back(invert_map(num_elements, m.indices, m.arity, m.target_size));
+  return csr_graph(num_elements, [&](int e, auto &&emit) {
+    for (std::size_t m = 0; m < maps.size(); ++m) {
+      const int arity = maps[m].arity;
+      for (int s = 0; s < arity; ++s) {
+        const int p = maps[m].indices[std::size_t(e) * arity + s];
+        for (int j = inv[m].offsets[p]; j < inv[m].offsets[p + 1]; ++j)
+          emit(inv[m].entries[j] / arity);
+      }
+    }
+  });
 }
 
 Graph point_graph(int num_elements, const std::vector<HostConnectivity> &maps) {
@@ -64,35 +77,15 @@ Graph point_graph(int num_elements, const std::vector<HostConnectivity> &maps) {
   std::vector<InverseMap> inv;
   for (const auto &m : maps)
     inv.push_back(invert_map(num_elements, m.indices, m.arity, np));
-  Graph g;
-  g.offsets.assign(std::size_t(np) + 1, 0);
-  std::vector<int> mark(np, -1);
-  for (int pass = 0; pass < 2; ++pass) {
-    std::fill(mark.begin(), mark.end(), -1);
-    for (int p = 0; p < np; ++p) {
-      int count = 0;
-      mark[p] = p;
-      for (std::size_t m = 0; m < maps.size(); ++m)
-        for (int j = inv[m].offsets[p]; j < inv[m].offsets[p + 1]; ++j) {
-          const int e = inv[m].entries[j] / maps[m].arity;
-          for (const auto &other : maps)
-            for (int s = 0; s < other.arity; ++s) {
-              const int q = other.indices[std::size_t(e) * other.arity + s];
-              if (mark[q] == p)
-                continue;
-              mark[q] = p;
-              if (pass == 1)
-                g.adjacency[g.offsets[p] + count] = q;
-              ++count;
-            }
-        }
-      if (pass == 0)
-        g.offsets[p + 1] = g.offsets[p] + count;
-    }
-    if (pass == 0)
-      g.adjacency.resize(g.offsets.back());
-  }
-  return g;
+  return csr_graph(np, [&](int p, auto &&emit) {
+    for (std::size_t m = 0; m < maps.size(); ++m)
+      for (int j = inv[m].offsets[p]; j < inv[m].offsets[p + 1]; ++j) {
+        const int e = inv[m].entries[j] / maps[m].arity;
+        for (const auto &other : maps)
+          for (int s = 0; s < other.arity; ++s)
+            emit(other.indices[std::size_t(e) * other.arity + s]);
+      }
+  });
 }
 
 std::vector<int> order_rcm(const Graph &g) {

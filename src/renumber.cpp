@@ -40,8 +40,7 @@ namespace detail {
 
 namespace {
 
-// Target sets of `maps` densely numbered in order of first appearance, and
-// for each the maps that point to it.
+// The maps grouped by target set; host_maps numbers targets densely.
 struct Targets {
   std::vector<int> of_map;
   std::vector<std::vector<HostConnectivity>> maps;
@@ -50,16 +49,13 @@ struct Targets {
 
 Targets group_targets(const std::vector<BlockPlanMap> &maps) {
   Targets t;
-  std::vector<int> dense;
   for (const auto &m : maps) {
-    if (m.conn.target >= int(dense.size()))
-      dense.resize(m.conn.target + 1, -1);
-    int &d = dense[m.conn.target];
-    if (d < 0) {
-      d = int(t.maps.size());
-      t.maps.emplace_back();
-      t.size.push_back(m.conn.target_size);
+    const int d = m.conn.target;
+    if (d >= int(t.maps.size())) {
+      t.maps.resize(d + 1);
+      t.size.resize(d + 1, 0);
     }
+    t.size[d] = m.conn.target_size;
     t.of_map.push_back(d);
     t.maps[d].push_back(m.conn);
   }

@@ -102,7 +102,6 @@ TEST(Reorder, RcmIsABijectionAndNarrowsTheBandwidth) {
   EXPECT_LT(bandwidth(g, rcm), 80);
   EXPECT_GT(bandwidth(g, identity), 1000);
   // Several components: each is ordered, nothing is lost.
-  Set e("e", 4), p("p", 6);
   const std::vector<int> two = {0, 1, 1, 2, 3, 4, 4, 5};
   const Graph g2 = point_graph(4, {{two.data(), 2, 0, 6}});
   EXPECT_NO_THROW(Permutation{order_rcm(g2)});

@@ -95,12 +95,14 @@ template <class M> const Map<M> &unwrap(const ReadOnlyMap<M> &ro) {
   return ro.map;
 }
 
-/// Host copies of a plan's maps as connectivity, in the order given; maps to
-/// one set share a target id. `written` is false for read_only(map).
+/// Host copies of a plan's maps as connectivity, in the order given. Target
+/// ids number the distinct to-sets densely, in order of first appearance
+/// (`targets[id]`); `written` is false for read_only(map).
 struct HostMaps {
   std::vector<std::vector<int>> indices;
   std::vector<BlockPlanMap> maps;
   std::vector<const void *> keys; ///< the maps' View data, to recognise them
+  std::vector<Set> targets;
 
   /// Connectivity of the maps loops increment through.
   std::vector<HostConnectivity> written() const {
@@ -114,18 +116,15 @@ struct HostMaps {
 
 template <class... Maps> HostMaps host_maps(const Maps &...wrapped) {
   HostMaps h;
-  std::vector<Set> targets;
   auto add = [&](const auto &w) {
     const auto &map = unwrap(w);
     h.indices.push_back(host_indices(map));
     h.keys.push_back(map.view().data());
-    int target = int(targets.size());
-    for (std::size_t k = 0; k < targets.size(); ++k)
-      if (targets[k] == map.to()) {
-        target = h.maps[k].conn.target;
-        break;
-      }
-    targets.push_back(map.to());
+    int target = 0;
+    while (target < int(h.targets.size()) && h.targets[target] != map.to())
+      ++target;
+    if (target == int(h.targets.size()))
+      h.targets.push_back(map.to());
     h.maps.push_back({{nullptr, map.arity(), target, map.to().size()},
                       !is_read_only<std::decay_t<decltype(w)>>::value});
   };

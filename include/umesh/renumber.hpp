@@ -85,32 +85,29 @@ public:
   /// The set standing for `original` in the new numbering (a new set of the
   /// same name and size), or `original` itself when it was not renumbered.
   const Set &set(const Set &original) const {
-    for (const auto &e : entries_)
-      if (e.original == original)
-        return e.renumbered;
-    return original;
+    const Entry *e = find(original);
+    return e && e->original == original ? e->renumbered : original;
   }
   /// The permutation of a set, given as original or renumbered (identity
   /// for a set this renumbering does not touch).
   Permutation permutation(const Set &s) const {
-    for (const auto &e : entries_)
-      if (e.original == s || e.renumbered == s)
-        return e.perm;
-    return Permutation::identity(s.size());
+    const Entry *e = find(s);
+    return e ? e->perm : Permutation::identity(s.size());
   }
 
   /// The map in the new numbering: rows of a renumbered from-set move, and
   /// entries pointing into a renumbered to-set are renumbered.
   template <class M> Map<M> apply(const Map<M> &map) const {
-    reject_renumbered(map.from(), "map '" + map.name() + "'");
-    reject_renumbered(map.to(), "map '" + map.name() + "'");
-    const auto rows = permutation(map.from()), cols = permutation(map.to());
+    const Entry *rows = original_entry(map.from(), "map '" + map.name() + "'");
+    const Entry *cols = original_entry(map.to(), "map '" + map.name() + "'");
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.view());
     const int a = map.arity();
     std::vector<int> out(h.size());
-    for (int e = 0; e < int(h.extent(0)); ++e)
+    for (int e = 0; e < int(h.extent(0)); ++e) {
+      const int row = rows ? rows->perm.new_index(e) : e;
       for (int s = 0; s < a; ++s)
-        out[std::size_t(rows.new_index(e)) * a + s] = cols.new_index(h(e, s));
+        out[std::size_t(row) * a + s] = cols ? cols->perm.new_index(h(e, s)) : h(e, s);
+    }
     return Map<M>(map.name(), set(map.from()), set(map.to()), a, out);
   }
 
@@ -118,24 +115,22 @@ public:
   /// renumbering does not touch keeps its set).
   template <class T, int D, class L, class M>
   Dat<T, D, L, M> apply(const Dat<T, D, L, M> &dat) const {
-    reject_renumbered(dat.set(), "dat '" + dat.name() + "'");
-    const Set &s = set(dat.set());
-    if (s == dat.set())
+    const Entry *e = original_entry(dat.set(), "dat '" + dat.name() + "'");
+    if (!e)
       return clone_to<M>(dat);
-    return Dat<T, D, L, M>(s, dat.name(), permutation(s).from_original(dat.view()));
+    return Dat<T, D, L, M>(e->renumbered, dat.name(), e->perm.from_original(dat.view()));
   }
 
   /// A dat of the new numbering back in the original one (always a copy).
   template <class T, int D, class L, class M>
   Dat<T, D, L, M> to_original(const Dat<T, D, L, M> &dat) const {
-    for (const auto &e : entries_) {
-      if (e.renumbered == dat.set())
-        return Dat<T, D, L, M>(e.original, dat.name(), e.perm.to_original(dat.view()));
-      if (e.original == dat.set())
-        detail::fail("to_original: dat '", dat.name(),
-                     "' is already in the original numbering of set '", dat.set().name(), "'");
-    }
-    return clone_to<M>(dat);
+    const Entry *e = find(dat.set());
+    if (!e)
+      return clone_to<M>(dat);
+    if (e->original == dat.set())
+      detail::fail("to_original: dat '", dat.name(),
+                   "' is already in the original numbering of set '", dat.set().name(), "'");
+    return Dat<T, D, L, M>(e->original, dat.name(), e->perm.to_original(dat.view()));
   }
 
   /// Block id of every element in the new numbering (metis, builtin; empty
@@ -165,11 +160,21 @@ private:
     Permutation perm;
   };
 
-  void reject_renumbered(const Set &s, const std::string &what) const {
+  // The entry of a set given as original or renumbered; null if untouched.
+  const Entry *find(const Set &s) const {
     for (const auto &e : entries_)
-      if (e.renumbered == s)
-        detail::fail("Renumbering::apply: ", what, " is already in the new numbering of set '",
-                     s.name(), "'");
+      if (e.original == s || e.renumbered == s)
+        return &e;
+    return nullptr;
+  }
+  // The entry of an original set (null if untouched); `what` on a set that
+  // is already renumbered is an Error.
+  const Entry *original_entry(const Set &s, const std::string &what) const {
+    const Entry *e = find(s);
+    if (e && e->renumbered == s)
+      detail::fail("Renumbering::apply: ", what, " is already in the new numbering of set '",
+                   s.name(), "'");
+    return e;
   }
 
   ReorderOptions options_;
@@ -189,8 +194,7 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
   if (!reorder_available(options.method))
     detail::fail("reorder '", reorder_name(options.method), "': umesh was built without ",
                  options.method == Reorder::gps ? "Scotch" : "METIS");
-  std::vector<Set> targets;
-  auto add = [&](const auto &wrapped) {
+  auto check = [&](const auto &wrapped) {
     const auto &map = detail::unwrap(wrapped);
     if (map.from() != elements)
       detail::fail("reorder: map '", map.name(), "' maps from set '", map.from().name(),
@@ -198,13 +202,8 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
     if (map.to() == elements)
       detail::fail("reorder: map '", map.name(), "' maps set '", elements.name(),
                    "' to itself, which one renumbering of elements and points cannot serve");
-    bool known = false;
-    for (const auto &t : targets)
-      known = known || t == map.to();
-    if (!known)
-      targets.push_back(map.to());
   };
-  (add(maps), ...);
+  (check(maps), ...);
   Renumbering r;
   r.options_ = options;
   if (options.method == Reorder::none)
@@ -212,9 +211,10 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
   const detail::HostMaps host = detail::host_maps(maps...);
   const int n = elements.size();
   detail::RenumberResult result;
-  const std::uint64_t fp = detail::fingerprint(n, host.maps);
+  const bool file = !options.plan_file.empty();
+  const std::uint64_t fp = file ? detail::fingerprint(n, host.maps) : 0; // only for files
   const std::string text = detail::reorder_options_text(options);
-  if (!options.plan_file.empty() && detail::file_exists(options.plan_file)) {
+  if (file && detail::file_exists(options.plan_file)) {
     Kokkos::Timer t;
     detail::PlanReader reader(options.plan_file, "renumbering", fp, text);
     result = detail::read_renumbering(reader, n, host.maps);
@@ -222,7 +222,7 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
     r.file_note_ = "loaded from " + options.plan_file;
   } else {
     result = detail::compute_renumbering(options, n, host.maps, elements.name());
-    if (!options.plan_file.empty()) {
+    if (file) {
       detail::PlanWriter writer("renumbering", fp, text);
       detail::write_renumbering(writer, result);
       writer.save(options.plan_file);
@@ -231,10 +231,8 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
   }
   r.entries_.push_back(
       {elements, Set(elements.name(), elements.size()), Permutation(std::move(result.elements))});
-  // host.maps[k].conn.target numbers targets in order of first appearance,
-  // as `targets` does.
-  for (std::size_t t = 0; t < targets.size(); ++t)
-    r.entries_.push_back({targets[t], Set(targets[t].name(), targets[t].size()),
+  for (std::size_t t = 0; t < host.targets.size(); ++t)
+    r.entries_.push_back({host.targets[t], Set(host.targets[t].name(), host.targets[t].size()),
                           Permutation(std::move(result.targets[t]))});
   if (!result.blocks.empty())
     r.blocks_ = std::make_shared<const std::vector<int>>(std::move(result.blocks));

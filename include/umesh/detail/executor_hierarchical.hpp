@@ -226,9 +226,12 @@ public:
                        ? "with_blocks gave " + std::to_string(given.size()) + " block ids"
                        : std::string("Partition::given without with_blocks"));
     const bool use_given = options.partition == exec::Partition::given;
-    const std::uint64_t fp = detail::fingerprint(n, conn, use_given ? given : none);
+    // Hashing every index costs a pass over the maps: only for plan files.
+    const bool file = !options.plan_file.empty();
+    const std::uint64_t fp = file ? detail::fingerprint(n, conn, use_given ? given : none) : 0;
     const std::string text = options_text(options);
-    if (!options.plan_file.empty() && detail::file_exists(options.plan_file)) {
+    const bool load = file && detail::file_exists(options.plan_file);
+    if (load) {
       detail::PlanReader reader(options.plan_file, "hierarchical plan", fp, text);
       host_ = detail::read_block_plan(reader);
       check_loaded(n, conn);
@@ -249,7 +252,7 @@ public:
       host_ = build_block_plan(n, conn, options.block_size, use_given ? given : part);
       host_.phases.insert(host_.phases.begin(), phases.begin(), phases.end());
       host_.blocks_from = exec::partition_name(options.partition);
-      if (!options.plan_file.empty()) {
+      if (file) {
         detail::PlanWriter writer("hierarchical plan", fp, text);
         detail::write_block_plan(writer, host_);
         writer.save(options.plan_file);
@@ -285,7 +288,7 @@ public:
       st.local.shrink_to_fit();
     }
     this->build_seconds_ = timer.seconds();
-    if (file_note_.rfind("loaded", 0) != 0)
+    if (!load)
       host_.build_seconds = this->build_seconds_;
   }
 
