@@ -139,4 +139,23 @@ TEST(Errors, PlanForAnotherSet) {
                {"'w'", "faces", "edges"});
 }
 
+struct IncAndMin {
+  template <class A, class B> KOKKOS_INLINE_FUNCTION void operator()(A a, B b) const {
+    a(0) += 1;
+    b(0).update(2);
+  }
+};
+
+TEST(Errors, OneDatCombinedUnderTwoAccessesInOneLoop) {
+  Set e("edges", 3), n("nodes", 4);
+  Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Dat<double, 1, AoS, Mem> d(n, "dnode");
+  auto plan = make_plan(Space(), exec::Atomic{}, e, pedge);
+  expect_error(
+      [&] {
+        par_loop(exec::Atomic{}, plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1));
+      },
+      {"loop 'mixed'", "argument 1", "dnode", "min", "inc", "argument 0"});
+}
+
 } // namespace

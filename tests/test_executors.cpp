@@ -2,6 +2,9 @@
 // the serial reference on the same random inputs.
 #include "test_main.hpp"
 
+#include <algorithm>
+#include <vector>
+
 namespace {
 
 using namespace umesh;
@@ -312,6 +315,145 @@ TYPED_TEST(Executors, FaceKernelMatchesSerialOnShuffledHexMesh) {
   par_loop(E{}, plan, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1),
            inc(f, fc, 0), inc(f, fc, 1));
   EXPECT_LT(test::max_rel_err(f, f_ref), 1e-12);
+}
+
+// The limiter's shape: every face folds the min and the max of its two cells'
+// values into both cells; a flux-like increment of a third dat rides along.
+struct StencilMinMaxKernel {
+  template <class U, class Lo, class Hi, class F>
+  KOKKOS_INLINE_FUNCTION void operator()(U ul, U ur, Lo lo_l, Lo lo_r, Hi hi_l, Hi hi_r, F fl,
+                                         F fr) const {
+    for (int k = 0; k < 5; ++k) {
+      const double a = ul(k), b = ur(k);
+      const double lo = a < b ? a : b, hi = a < b ? b : a;
+      lo_l(k).update(lo);
+      lo_r(k).update(lo);
+      hi_l(k).update(hi);
+      hi_r(k).update(hi);
+      fl(k) += hi - lo;
+      fr(k) -= 0.5 * (hi - lo);
+    }
+  }
+};
+
+// Points whose value the loop changed (min and max must not be no-ops).
+template <class A, class B> int changed_points(const A &after, const B &before) {
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), after.view());
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), before.view());
+  int n = 0;
+  for (std::size_t i = 0; i < ha.extent(0); ++i) {
+    bool c = false;
+    for (std::size_t k = 0; k < ha.extent(1); ++k)
+      c = c || ha(i, k) != hb(i, k);
+    n += c;
+  }
+  return n;
+}
+
+TYPED_TEST(Executors, MinMaxThroughFacesMatchSerialExactly) {
+  using Mem = typename TestFixture::Mem;
+  using E = typename TypeParam::exec;
+  const HexMesh m = make_hex_mesh(9, 7, 5, {true, 15});
+  Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+  typename TestFixture::template DatT<5> u(m.cells, "u"), lo(m.cells, "lo"), hi(m.cells, "hi"),
+      f(m.cells, "f"), lo0(m.cells, "lo0"), hi0(m.cells, "hi0"), lo_ref(m.cells, "lo_ref"),
+      hi_ref(m.cells, "hi_ref"), f_ref(m.cells, "f_ref");
+  test::randomise(u, 71);
+  // Start points at random values (not the identity): the result is the
+  // min/max of the start value and every face's contribution.
+  test::randomise(lo0, 72, -0.5, 1.5);
+  test::randomise(hi0, 73, -1.5, 0.5);
+  test::randomise(f, 74);
+  for (auto *d : {&lo, &lo_ref})
+    copy_values(*d, lo0);
+  for (auto *d : {&hi, &hi_ref})
+    copy_values(*d, hi0);
+  copy_values(f_ref, f);
+  auto serial = this->template plan<exec::Serial>(m.faces);
+  par_loop(exec::Serial{}, serial, "minmax", StencilMinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
+           min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1),
+           inc(f_ref, fc, 0), inc(f_ref, fc, 1));
+  // With random start values in [-0.5, 1.5) most cells take a neighbour's
+  // value: the loop is not a no-op.
+  EXPECT_GT(changed_points(lo_ref, lo0), m.cells.size() / 2);
+  EXPECT_GT(changed_points(hi_ref, hi0), m.cells.size() / 2);
+  auto plan = this->template plan<E>(m.faces, fc);
+  // min and max are idempotent: a second run (cached workspaces) changes
+  // nothing.
+  for (int run = 0; run < 2; ++run) {
+    par_loop(E{}, plan, "minmax", StencilMinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
+             min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1), inc(f, fc, 0),
+             inc(f, fc, 1));
+    EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << "run " << run;
+    EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << "run " << run;
+    if (run == 0) {
+      EXPECT_LT(test::max_rel_err(f, f_ref), 1e-12);
+    }
+  }
+}
+
+// Heavy contention: 3001 elements fold into 97 points through a random map
+// of arity 4, one slot twice.
+struct Arity4MinMaxKernel {
+  template <class D, class Lo, class Hi>
+  KOKKOS_INLINE_FUNCTION void operator()(D d, Lo lo0, Lo lo0again, Hi hi1, Hi hi2, Hi hi3) const {
+    for (int k = 0; k < 3; ++k) {
+      const double v = d(k) * (k + 1);
+      lo0(k).update(v);
+      lo0again(k).update(-v);
+      hi1(k).update(v);
+      hi2(k).update(v * v - 0.5);
+      hi3(k).update(-v);
+    }
+  }
+};
+
+TYPED_TEST(Executors, MinMaxRandomArity4MapWithRepeatedSlot) {
+  using Mem = typename TestFixture::Mem;
+  using E = typename TypeParam::exec;
+  Set elems("elems", 3001), pts("pts", 97);
+  Map<Mem> map("random4", elems, pts, 4, make_random_connectivity(elems, pts, 4, 77));
+  typename TestFixture::template DatT<3> d(elems, "d"), lo(pts, "lo"), hi(pts, "hi"),
+      lo0(pts, "lo0"), hi0(pts, "hi0"), lo_ref(pts, "lo_ref"), hi_ref(pts, "hi_ref");
+  test::randomise(d, 81);
+  test::randomise(lo0, 82, 0.0, 3.0);
+  test::randomise(hi0, 83, -3.0, 0.0);
+  copy_values(lo, lo0);
+  copy_values(lo_ref, lo0);
+  copy_values(hi, hi0);
+  copy_values(hi_ref, hi0);
+  auto serial = this->template plan<exec::Serial>(elems);
+  par_loop(exec::Serial{}, serial, "mm4", Arity4MinMaxKernel{}, read(d), min(lo_ref, map, 0),
+           min(lo_ref, map, 0), max(hi_ref, map, 1), max(hi_ref, map, 2), max(hi_ref, map, 3));
+  auto plan = this->template plan<E>(elems, map);
+  par_loop(E{}, plan, "mm4", Arity4MinMaxKernel{}, read(d), min(lo, map, 0), min(lo, map, 0),
+           max(hi, map, 1), max(hi, map, 2), max(hi, map, 3));
+  EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0);
+  EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0);
+  // The reference really moved most points away from their start values.
+  EXPECT_GT(changed_points(lo_ref, lo0), 90);
+  EXPECT_GT(changed_points(hi_ref, hi0), 90);
+  // ... and it is the plain min/max (checked without umesh).
+  const std::vector<int> conn = make_random_connectivity(elems, pts, 4, 77);
+  auto hd = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
+  auto hlo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lo0.view());
+  auto hhi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hi0.view());
+  for (int e = 0; e < elems.size(); ++e)
+    for (int k = 0; k < 3; ++k) {
+      const double v = hd(e, k) * (k + 1);
+      const int *c = &conn[4 * e];
+      hlo(c[0], k) = std::min({hlo(c[0], k), v, -v});
+      hhi(c[1], k) = std::max(hhi(c[1], k), v);
+      hhi(c[2], k) = std::max(hhi(c[2], k), v * v - 0.5);
+      hhi(c[3], k) = std::max(hhi(c[3], k), -v);
+    }
+  auto got_lo = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), lo_ref.view());
+  auto got_hi = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), hi_ref.view());
+  for (int p = 0; p < pts.size(); ++p)
+    for (int k = 0; k < 3; ++k) {
+      EXPECT_EQ(got_lo(p, k), hlo(p, k));
+      EXPECT_EQ(got_hi(p, k), hhi(p, k));
+    }
 }
 
 struct CountKernel {

@@ -123,6 +123,71 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
     }
 }
 
+// min and max through staged maps: read two points' values, fold their
+// min into both, their max into one point of the second map, and add a
+// count alongside.
+struct MinMaxKernel {
+  template <class A, class Lo, class Hi, class C>
+  KOKKOS_INLINE_FUNCTION void operator()(A a0, A a1, Lo lo0, Lo lo1, Hi hi, C count) const {
+    for (int k = 0; k < 3; ++k) {
+      const double x = a0(k), y = a1(k);
+      const double lo = x < y ? x : y;
+      lo0(k).update(lo);
+      lo1(k).update(lo);
+      hi(k).update(x + y);
+    }
+    count(0) += 1;
+  }
+};
+
+template <class Space, class L>
+void check_min_max_against_serial(exec::Hierarchical options, unsigned seed) {
+  using Mem = typename Space::memory_space;
+  Set elems("elems", 1500), pts("pts", 431), cells("cells", 211);
+  Map<Mem> m1("m1", elems, pts, 3, make_random_connectivity(elems, pts, 3, seed));
+  Map<Mem> m2("m2", elems, cells, 2, make_random_connectivity(elems, cells, 2, seed + 1));
+  Dat<double, 3, L, Mem> a(pts, "a"), lo(pts, "lo"), lo_ref(pts, "lo_ref"), hi(cells, "hi"),
+      hi_ref(cells, "hi_ref");
+  Dat<double, 1, L, Mem> count(cells, "count"), count_ref(cells, "count_ref");
+  test::randomise(a, seed + 2);
+  test::randomise(lo, seed + 3, 0.0, 2.0);
+  test::randomise(hi, seed + 4, -2.0, 0.0);
+  test::randomise(count, seed + 5);
+  copy_values(lo_ref, lo);
+  copy_values(hi_ref, hi);
+  copy_values(count_ref, count);
+  using H = Kokkos::HostSpace;
+  auto ha = clone_to<H>(a), hlo = clone_to<H>(lo_ref), hhi = clone_to<H>(hi_ref);
+  auto hcount = clone_to<H>(count_ref);
+  auto hm1 = clone_to<H>(m1), hm2 = clone_to<H>(m2);
+  par_loop(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, elems, "minmax", MinMaxKernel{},
+           read(ha, hm1, 0), read(ha, hm1, 2), min(hlo, hm1, 0), min(hlo, hm1, 2), max(hhi, hm2, 1),
+           inc(hcount, hm2, 1));
+  copy_values(lo_ref, hlo);
+  copy_values(hi_ref, hhi);
+  copy_values(count_ref, hcount);
+  auto plan = make_plan(Space(), options, elems, m1, m2);
+  par_loop(options, plan, "minmax", MinMaxKernel{}, read(a, m1, 0), read(a, m1, 2), min(lo, m1, 0),
+           min(lo, m1, 2), max(hi, m2, 1), inc(count, m2, 1));
+  const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
+                            exec::staging_name(options.staging) + "; " + plan.summary();
+  EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << where;
+  EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << where;
+  EXPECT_LT(test::max_rel_err(count, count_ref), 1e-14) << where;
+}
+
+TYPED_TEST(Hierarchical, MinMaxMatchSerialForEveryStagingAndBlockSize) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  unsigned seed = 900;
+  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+    for (int block : {1, 7, 32, 96, 256})
+      check_min_max_against_serial<S, L>(
+          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
+                                                                                          96),
+          seed += 10);
+}
+
 struct EdgeKernel {
   template <class X, class F> KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, F f1, F f2) const {
     for (int k = 0; k < 4; ++k) {

@@ -10,7 +10,7 @@
 
 namespace umesh {
 
-enum class Access { read, write, rw, inc };
+enum class Access { read, write, rw, inc, min, max };
 enum class Reduction { sum, min, max };
 
 inline const char *access_name(Access a) {
@@ -23,6 +23,10 @@ inline const char *access_name(Access a) {
     return "rw";
   case Access::inc:
     return "inc";
+  case Access::min:
+    return "min";
+  case Access::max:
+    return "max";
   }
   return "?";
 }
@@ -70,6 +74,25 @@ auto read(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
 template <class T, int D, class L, class M, class MM>
 auto inc(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
   return IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
+
+/// Indirect minimum into the point `map(e, slot)`: the kernel calls
+/// `lo(k).update(v)` and the point ends as the minimum of its value before
+/// the loop and every v given to it (initialise it first, e.g. to +inf or to
+/// the point's own value).
+template <class T, int D, class L, class M, class MM>
+auto min(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
+  return IndirectArg<Access::min, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
+/// Indirect maximum into the point `map(e, slot)`, like min().
+template <class T, int D, class L, class M, class MM>
+auto max(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
+  return IndirectArg<Access::max, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
+
+/// Whether an access folds values into a point (the executor's race).
+constexpr bool is_combining(Access a) {
+  return a == Access::inc || a == Access::min || a == Access::max;
 }
 
 /// Global sum: the kernel adds to `g(k)`; the loop adds its total to `g`.

@@ -2,9 +2,11 @@
 #define UMESH_ACCESSOR_HPP
 
 // What a user kernel receives, one object per loop argument. `x(k)` reads
-// component k; `res(k) += v` increments it. The layout (and, for increments,
+// component k; `res(k) += v` increments it; `lo(k).update(v)` folds v into a
+// min or max argument. The layout (and, for increments,
 // the strategy: plain, atomic, buffered or ScatterView) is hidden here.
 
+#include <umesh/access.hpp>
 #include <umesh/layout.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -26,26 +28,76 @@ template <class T, class Layout> struct RwAccessor {
   KOKKOS_INLINE_FUNCTION T &operator()(int k) const { return ptr[k * stride()]; }
 };
 
-/// Reference returned by an increment accessor: only `+=` and `-=`.
-template <class T, bool Atomic> struct IncRef {
-  T *ptr;
-  KOKKOS_INLINE_FUNCTION void operator+=(T v) const {
-    if constexpr (Atomic)
-      Kokkos::atomic_add(ptr, v);
+namespace detail {
+// How an indirect combining access folds a value into a point: sum, min or
+// max, with the identity its thread-private buffers start from.
+template <Access A> struct Combine {
+  static_assert(A == Access::inc || A == Access::min || A == Access::max,
+                "umesh: only inc, min and max combine values");
+  template <class T> KOKKOS_INLINE_FUNCTION static constexpr T identity() {
+    if constexpr (A == Access::inc)
+      return T(0);
+    else if constexpr (A == Access::min)
+      return Kokkos::reduction_identity<T>::min();
     else
-      *ptr += v;
+      return Kokkos::reduction_identity<T>::max();
   }
-  KOKKOS_INLINE_FUNCTION void operator-=(T v) const { *this += -v; }
+  template <class T> KOKKOS_INLINE_FUNCTION static T apply(T a, T b) {
+    if constexpr (A == Access::inc)
+      return a + b;
+    else if constexpr (A == Access::min)
+      return b < a ? b : a;
+    else
+      return b > a ? b : a;
+  }
+  template <class T> KOKKOS_INLINE_FUNCTION static void atomic(T *p, T v) {
+    if constexpr (A == Access::inc)
+      Kokkos::atomic_add(p, v);
+    else if constexpr (A == Access::min)
+      Kokkos::atomic_fetch_min(p, v);
+    else
+      Kokkos::atomic_fetch_max(p, v);
+  }
 };
+} // namespace detail
 
-/// Increment access to the components of one point.
-template <class T, class Layout, bool Atomic> struct IncAccessor {
+/// Reference returned by a combining accessor. `update(v)` folds v in under
+/// the argument's access (inc: add; min; max); inc also offers `+=`, `-=`.
+template <class T, Access A, bool Atomic> struct CombineRef {
+  T *ptr;
+  KOKKOS_INLINE_FUNCTION void update(T v) const {
+    if constexpr (Atomic)
+      detail::Combine<A>::atomic(ptr, v);
+    else
+      *ptr = detail::Combine<A>::apply(*ptr, v);
+  }
+  template <Access B = A> KOKKOS_INLINE_FUNCTION void operator+=(T v) const {
+    static_assert(B == Access::inc, "umesh: += and -= are for inc arguments; min and max "
+                                    "arguments take update(v)");
+    update(v);
+  }
+  template <Access B = A> KOKKOS_INLINE_FUNCTION void operator-=(T v) const {
+    static_assert(B == Access::inc, "umesh: += and -= are for inc arguments; min and max "
+                                    "arguments take update(v)");
+    update(-v);
+  }
+};
+template <class T, bool Atomic> using IncRef = CombineRef<T, Access::inc, Atomic>;
+
+/// Combining access (inc, min or max) to the components of one point.
+template <class T, class Layout, Access A, bool Atomic> struct CombineAccessor {
   T *ptr;
   detail::ComponentStride<Layout> stride;
-  KOKKOS_INLINE_FUNCTION IncRef<T, Atomic> operator()(int k) const { return {ptr + k * stride()}; }
+  KOKKOS_INLINE_FUNCTION CombineRef<T, A, Atomic> operator()(int k) const {
+    return {ptr + k * stride()};
+  }
 };
+/// Increment access to the components of one point.
+template <class T, class Layout, bool Atomic>
+using IncAccessor = CombineAccessor<T, Layout, Access::inc, Atomic>;
 
-/// Increment access through a Kokkos ScatterView. Its access objects cannot
+/// Combining access through a Kokkos ScatterView (whose values offer
+/// update(v), and += for sums). Its access objects cannot
 /// be copied (duplicated strategy), so one is made per increment.
 template <class ScatterViewT> struct ScatterIncAccessor {
   ScatterViewT scatter;

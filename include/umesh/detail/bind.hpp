@@ -3,7 +3,7 @@
 
 // Host side of a loop: validate every argument against the loop's set, then
 // turn it into its device form. Only indirect increments differ between
-// executors; `IncPolicy::inc(arg)` supplies those.
+// executors; `IncPolicy::combine(arg)` supplies those (inc, min and max).
 
 #include <umesh/access.hpp>
 #include <umesh/detail/device_args.hpp>
@@ -14,6 +14,7 @@
 
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace umesh::detail {
 
@@ -78,8 +79,8 @@ auto to_device(IncPolicy &policy, const IndirectArg<A, Dat<T, D, L, M>, Map<MM>>
     DatPtr<const T, D, L> p{a.dat.view().data(), a.dat.size()};
     return IndirectReadDev<const T, D, L>{{}, p, a.map.view().data(), a.map.arity(), a.slot};
   } else {
-    static_assert(A == Access::inc, "indirect access is read or inc");
-    return policy.inc(a);
+    static_assert(is_combining(A), "indirect access is read, inc, min or max");
+    return policy.combine(a);
   }
 }
 
@@ -108,9 +109,34 @@ void store_reductions(const Value &total, std::index_sequence<I...>, const Args 
   (store_reduction(args, get<I>(total)), ...);
 }
 
+// A dat folded into under two combining accesses (say inc and min) in one
+// loop has no defined result: executors buffer and apply them separately.
+struct CombinedDat {
+  const void *data;
+  Access access;
+  int index;
+};
+template <class Arg>
+void note_combined(const LoopInfo &, std::vector<CombinedDat> &, int, const Arg &) {}
+template <Access A, class DatT, class MapT>
+void note_combined(const LoopInfo &loop, std::vector<CombinedDat> &seen, int index,
+                   const IndirectArg<A, DatT, MapT> &a) {
+  if constexpr (is_combining(A)) {
+    for (const auto &s : seen)
+      if (s.data == a.dat.view().data() && s.access != A)
+        fail("loop '", loop.name, "' argument ", index, ": dat '", a.dat.name(),
+             "' is combined with ", access_name(A), " here and with ", access_name(s.access),
+             " in argument ", s.index, "; one loop may fold into a dat under one access only");
+    seen.push_back({a.dat.view().data(), A, index});
+  }
+}
+
 template <class... Args> void validate_all(const LoopInfo &loop, const Args &...args) {
   int index = 0;
   (validate(loop, index++, args), ...);
+  std::vector<CombinedDat> seen;
+  index = 0;
+  (note_combined(loop, seen, index++, args), ...);
 }
 
 /// Binds and runs: the common path of every executor (par_loop validated the

@@ -85,41 +85,52 @@ template <class T, int Dim, class Layout> struct IndirectReadDev : NoHooks {
   }
 };
 
-// Increment straight into global memory, plainly or atomically.
-template <class T, int Dim, class Layout, bool Atomic> struct IndirectIncDev : NoHooks {
+// Combine (inc, min, max) straight into global memory, plainly or atomically.
+template <Access A, class T, int Dim, class Layout, bool Atomic>
+struct IndirectCombineDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p = map[std::size_t(ctx.e) * arity + slot];
-    return IncAccessor<T, Layout, Atomic>{dat.at(p), dat.stride()};
+    return CombineAccessor<T, Layout, A, Atomic>{dat.at(p), dat.stride()};
   }
 };
 
-// Increments that the kernel makes into a thread-private buffer; the
-// executor's finish() applies them.
-template <class T, int Dim> struct BufferedInc {
-  using storage_type = Array<T, Dim>;
+// Thread-private buffer of a combining argument; it starts at the identity of
+// the access (0 for inc, +max for min, lowest for max).
+template <Access A, class T, int Dim> struct CombineBuffer {
+  T v[Dim];
+  KOKKOS_INLINE_FUNCTION CombineBuffer() {
+    for (int k = 0; k < Dim; ++k)
+      v[k] = Combine<A>::template identity<T>();
+  }
+};
+
+// Combining arguments that the kernel folds into a thread-private buffer;
+// the executor's finish() applies it.
+template <Access A, class T, int Dim> struct BufferedCombine {
+  using storage_type = CombineBuffer<A, T, Dim>;
   using reduce_type = Empty;
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
-    return IncAccessor<T, AoS, false>{buf.v, {}};
+    return CombineAccessor<T, AoS, A, false>{buf.v, {}};
   }
   KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
   template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
 };
 
-// Buffered increment stored afterwards at temp[(e * arity + slot) * Dim + k]
-// (the gather executor's first step).
-template <class T, int Dim> struct BufferedIncDev : BufferedInc<T, Dim> {
+// Buffer stored afterwards at temp[(e * arity + slot) * Dim + k] (the
+// gather executor's first step).
+template <Access A, class T, int Dim> struct BufferedCombineDev : BufferedCombine<A, T, Dim> {
   T *temp;
   int arity, slot;
   bool accumulate; // another argument already stored to this slot
   template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, Array<T, Dim> &buf) const {
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
     T *dst = temp + (std::size_t(ctx.e) * arity + slot) * Dim;
     for (int k = 0; k < Dim; ++k)
-      dst[k] = accumulate ? dst[k] + buf.v[k] : buf.v[k];
+      dst[k] = accumulate ? Combine<A>::apply(dst[k], buf.v[k]) : buf.v[k];
   }
 };
 

@@ -18,10 +18,10 @@ namespace detail {
 template <class PlanT> struct ColouredIncPolicy {
   const PlanT &plan;
   const std::string &loop;
-  template <class T, int D, class L, class M, class MM>
-  auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) const {
+  template <Access A, class T, int D, class L, class M, class MM>
+  auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) const {
     plan.map_index(a.map, loop); // the colouring must cover this map
-    return IndirectIncDev<T, D, L, false>{
+    return IndirectCombineDev<A, T, D, L, false>{
         {}, dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
   }
 };

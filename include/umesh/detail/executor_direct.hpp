@@ -11,9 +11,9 @@ namespace umesh {
 namespace detail {
 
 template <bool Atomic> struct DirectIncPolicy {
-  template <class T, int D, class L, class M, class MM>
-  auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) const {
-    return IndirectIncDev<T, D, L, Atomic>{
+  template <Access A, class T, int D, class L, class M, class MM>
+  auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) const {
+    return IndirectCombineDev<A, T, D, L, Atomic>{
         {}, dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
   }
 };

@@ -1,9 +1,9 @@
 #ifndef UMESH_DETAIL_EXECUTOR_GATHER_HPP
 #define UMESH_DETAIL_EXECUTOR_GATHER_HPP
 
-// Two-step gather: the kernel stores each increment at
+// Two-step gather: the kernel stores each increment (or min/max candidate) at
 // temp[(element * arity + slot) * Dim + k]; then, for every (dat, map) pair,
-// one kernel over the points sums the entries of the inverse map.
+// one kernel over the points combines the entries of the inverse map.
 
 #include <umesh/colouring.hpp>
 #include <umesh/detail/bind.hpp>
@@ -19,26 +19,28 @@
 namespace umesh {
 namespace detail {
 
-template <class T, int Dim, class Layout> struct GatherSum {
+template <Access A, class T, int Dim, class Layout> struct GatherSum {
   DatPtr<T, Dim, Layout> dat;
   const T *temp;
   const int *offsets, *entries;
   int arity;
   unsigned slot_mask; // slots some argument stored to
   KOKKOS_INLINE_FUNCTION void operator()(int p) const {
-    T sum[Dim] = {};
+    T sum[Dim];
+    for (int k = 0; k < Dim; ++k)
+      sum[k] = Combine<A>::template identity<T>();
     for (int j = offsets[p]; j < offsets[p + 1]; ++j) {
       const int idx = entries[j];
       if (!(slot_mask >> (idx % arity) & 1u))
         continue;
       const T *t = temp + std::size_t(idx) * Dim;
       for (int k = 0; k < Dim; ++k)
-        sum[k] += t[k];
+        sum[k] = Combine<A>::apply(sum[k], t[k]);
     }
     T *d = dat.at(p);
     const int s = dat.stride()();
     for (int k = 0; k < Dim; ++k)
-      d[k * s] += sum[k];
+      d[k * s] = Combine<A>::apply(d[k * s], sum[k]);
   }
 };
 
@@ -52,8 +54,8 @@ template <class PlanT> struct GatherIncPolicy {
   };
   std::vector<Group> groups;
 
-  template <class T, int D, class L, class M, class MM>
-  auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
+  template <Access A, class T, int D, class L, class M, class MM>
+  auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
     const int m = plan.map_index(a.map, loop);
     const auto &inv = plan.inverse(m);
     if (a.map.arity() > 32)
@@ -73,8 +75,8 @@ template <class PlanT> struct GatherIncPolicy {
     }
     const bool accumulate = group->slot_mask >> a.slot & 1u;
     group->slot_mask |= 1u << a.slot;
-    GatherSum<T, D, L> sum{dat_ptr(a.dat),     temp,          inv.offsets.data(),
-                           inv.entries.data(), a.map.arity(), group->slot_mask};
+    GatherSum<A, T, D, L> sum{dat_ptr(a.dat),     temp,          inv.offsets.data(),
+                              inv.entries.data(), a.map.arity(), group->slot_mask};
     const int n = a.dat.size();
     auto space = plan.space();
     const std::string label = "umesh::gather::sum::" + loop;
@@ -86,7 +88,7 @@ template <class PlanT> struct GatherIncPolicy {
           Kokkos::RangePolicy<typename PlanT::execution_space, Kokkos::IndexType<int>>(space, 0, n),
           sum);
     };
-    return BufferedIncDev<T, D>{{}, temp, a.map.arity(), a.slot, accumulate};
+    return BufferedCombineDev<A, T, D>{{}, temp, a.map.arity(), a.slot, accumulate};
   }
 };
 

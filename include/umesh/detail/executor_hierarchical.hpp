@@ -3,10 +3,11 @@
 
 // Hierarchical colouring with team-scratch caching: one launch per block
 // colour, one team per block. A team (1) stages the block's points of every
-// staged (dat, map) in scratch, structure-of-arrays, and zeroes its increment
-// buffers; (2) runs the kernel, increments into thread-private buffers;
+// staged (dat, map) in scratch, structure-of-arrays, and sets its increment
+// (or min/max) buffers to the identity; (2) runs the kernel, increments into
+// thread-private buffers;
 // (3) applies the buffers to scratch thread colour by thread colour, with a
-// barrier after each; (4) adds the increments to global memory. Blocks of one
+// barrier after each; (4) combines them into global memory. Blocks of one
 // colour write disjoint points, so step 4 needs no atomics.
 
 #include <umesh/block_plan.hpp>
@@ -57,7 +58,8 @@ template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
   }
 };
 
-template <class T, int Dim, class Layout> struct StagedIncDev : BufferedInc<T, Dim> {
+template <Access A, class T, int Dim, class Layout>
+struct StagedCombineDev : BufferedCombine<A, T, Dim> {
   DatPtr<T, Dim, Layout> dat;
   StagedMapDev map;
   int slot, offset;
@@ -65,25 +67,26 @@ template <class T, int Dim, class Layout> struct StagedIncDev : BufferedInc<T, D
   // Called by one thread colour at a time: no two threads of a colour share
   // a point.
   template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, Array<T, Dim> &buf) const {
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
     const int idx = map.local[std::size_t(ctx.i) * map.arity + slot];
     T *s = scratch_at<T>(ctx.scratch, offset) + idx;
     for (int k = 0; k < Dim; ++k)
-      s[k * map.max_points] += buf.v[k];
+      s[k * map.max_points] = Combine<A>::apply(s[k * map.max_points], buf.v[k]);
   }
 };
 
 // No staging: the buffer goes straight to global memory, colour by colour.
-template <class T, int Dim, class Layout> struct ColouredIncDev : BufferedInc<T, Dim> {
+template <Access A, class T, int Dim, class Layout>
+struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
   template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, Array<T, Dim> &buf) const {
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
     T *d = dat.at(map[std::size_t(ctx.e) * arity + slot]);
     const int s = dat.stride()();
     for (int k = 0; k < Dim; ++k)
-      d[k * s] += buf.v[k];
+      d[k * s] = Combine<A>::apply(d[k * s], buf.v[k]);
   }
 };
 
@@ -120,22 +123,22 @@ KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, con
                    [](const T *g, V &s) { s = *g; });
 }
 
-template <class T, int Dim, class Layout, class Team>
-KOKKOS_INLINE_FUNCTION void team_stage(const StagedIncDev<T, Dim, Layout> &d, const Team &team,
-                                       const TeamCtx &ctx) {
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                       const Team &team, const TeamCtx &ctx) {
   if (!d.owner)
     return;
   for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
-                   [](T *, T &s) { s = T(0); });
+                   [](T *, T &s) { s = Combine<A>::template identity<T>(); });
 }
 
-template <class T, int Dim, class Layout, class Team>
-KOKKOS_INLINE_FUNCTION void team_writeback(const StagedIncDev<T, Dim, Layout> &d, const Team &team,
-                                           const TeamCtx &ctx) {
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                           const Team &team, const TeamCtx &ctx) {
   if (!d.owner)
     return;
   for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
-                   [](T *g, T &s) { *g += s; });
+                   [](T *g, T &s) { *g = Combine<A>::apply(*g, s); });
 }
 
 // Device form of the plan, captured by the team functor.
@@ -365,8 +368,8 @@ public:
   template <exec::Staging S> struct Policy {
     Plan &plan;
     const std::string &loop;
-    int scratch = 0;                                         // bytes so far
-    std::vector<std::tuple<const void *, int, bool>> groups; // (dat, map, inc)
+    int scratch = 0;                                           // bytes so far
+    std::vector<std::tuple<const void *, int, Access>> groups; // (dat, map, access)
     std::vector<int> offsets;
     static constexpr bool stages_reads = S == exec::Staging::all;
 
@@ -376,15 +379,15 @@ public:
           return int(m);
       return -1;
     }
-    // Scratch offset of a (dat, map, kind) group; `owner` when it is new.
-    int group(const void *dat, int m, bool inc, std::size_t bytes, bool &owner) {
+    // Scratch offset of a (dat, map, access) group; `owner` when it is new.
+    int group(const void *dat, int m, Access access, std::size_t bytes, bool &owner) {
       for (std::size_t g = 0; g < groups.size(); ++g)
-        if (groups[g] == std::make_tuple(dat, m, inc)) {
+        if (groups[g] == std::make_tuple(dat, m, access)) {
           owner = false;
           return offsets[g];
         }
       owner = true;
-      groups.emplace_back(dat, m, inc);
+      groups.emplace_back(dat, m, access);
       offsets.push_back(scratch);
       const int off = scratch;
       scratch += int((bytes + 15) / 16 * 16);
@@ -408,25 +411,25 @@ public:
                                              false};
       if (m >= 0) { // staged; a map the plan does not know is read from global memory
         dev.map = map_dev(m);
-        dev.offset = group(a.dat.view().data(), m, false,
+        dev.offset = group(a.dat.view().data(), m, Access::read,
                            std::size_t(plan.staged_[m].max_points) * D * sizeof(T), dev.owner);
       }
       return dev;
     }
 
-    template <class T, int D, class L, class M, class MM>
-    auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
+    template <Access A, class T, int D, class L, class M, class MM>
+    auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
       plan.map_index(a.map, loop); // one the plan colours over, or a clear error
       if constexpr (S == exec::Staging::none) {
-        return detail::ColouredIncDev<T, D, L>{
+        return detail::ColouredCombineDev<A, T, D, L>{
             {}, detail::dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
       } else {
         const int m = staged_index(a.map.view().data());
         bool owner;
-        const int off = group(a.dat.view().data(), m, true,
+        const int off = group(a.dat.view().data(), m, A,
                               std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner);
-        return detail::StagedIncDev<T, D, L>{{},   detail::dat_ptr(a.dat), map_dev(m), a.slot, off,
-                                             owner};
+        return detail::StagedCombineDev<A, T, D, L>{
+            {}, detail::dat_ptr(a.dat), map_dev(m), a.slot, off, owner};
       }
     }
   };

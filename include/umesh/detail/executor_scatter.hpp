@@ -2,7 +2,7 @@
 #define UMESH_DETAIL_EXECUTOR_SCATTER_HPP
 
 // Kokkos' ScatterView with the backend's default duplication and
-// contribution: one ScatterView per incremented dat, kept in the plan.
+// contribution: one ScatterView per combined (dat, access), kept in the plan.
 
 #include <umesh/detail/bind.hpp>
 #include <umesh/detail/loop_body.hpp>
@@ -13,6 +13,8 @@
 #include <any>
 #include <functional>
 #include <map>
+#include <tuple>
+#include <type_traits>
 
 namespace umesh {
 namespace detail {
@@ -22,12 +24,15 @@ template <class PlanT> struct ScatterIncPolicy {
   std::vector<const void *> dats;
   std::vector<std::function<void()>> contribute;
 
-  template <class T, int D, class L, class M, class MM>
-  auto inc(const IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>> &a) {
-    using SV = Kokkos::Experimental::ScatterView<T *[D], L, typename PlanT::execution_space,
-                                                 Kokkos::Experimental::ScatterSum>;
+  template <Access A, class T, int D, class L, class M, class MM>
+  auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
+    using Op =
+        std::conditional_t<A == Access::inc, Kokkos::Experimental::ScatterSum,
+                           std::conditional_t<A == Access::min, Kokkos::Experimental::ScatterMin,
+                                              Kokkos::Experimental::ScatterMax>>;
+    using SV = Kokkos::Experimental::ScatterView<T *[D], L, typename PlanT::execution_space, Op>;
     const void *key = a.dat.view().data();
-    std::any &slot = plan.scatter_slot(key, a.dat.view().size());
+    std::any &slot = plan.scatter_slot(key, a.dat.view().size(), A);
     if (std::any_cast<SV>(&slot) == nullptr)
       slot = SV(a.dat.view());
     SV sv = std::any_cast<SV>(slot);
@@ -56,7 +61,9 @@ public:
       : detail::PlanBase<Space>(space, std::move(set), maps...) {}
 
   /// The cached ScatterView of a dat (empty before its first loop).
-  std::any &scatter_slot(const void *dat, std::size_t size) { return scatter_[{dat, size}]; }
+  std::any &scatter_slot(const void *dat, std::size_t size, Access a) {
+    return scatter_[{dat, size, a}];
+  }
 
   template <class Kernel, class... Args>
   void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
@@ -74,7 +81,7 @@ public:
   }
 
 private:
-  std::map<std::pair<const void *, std::size_t>, std::any> scatter_;
+  std::map<std::tuple<const void *, std::size_t, Access>, std::any> scatter_;
 };
 
 } // namespace umesh
