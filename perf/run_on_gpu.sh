@@ -2,7 +2,7 @@
 # One device session: build umesh against the CUDA Kokkos from the offline
 # bundle, run the test suite on the GPU, the sanitizers on the hierarchical
 # executor, and the main job past the L2 cache. Logs go to $OUT.
-#   perf/run_on_gpu.sh BUNDLE [test|check|main|profile|all] [main-job args...]
+#   perf/run_on_gpu.sh BUNDLE [test|check|main|miniaero|profile|all] [args...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUNDLE="${1:?usage: perf/run_on_gpu.sh BUNDLE [test|check|main|all] [args]}"
@@ -45,6 +45,30 @@ if [[ "$STEP" == check || "$STEP" == all ]]; then
       --gtest_filter="$execs" >"$OUT/sanitizer-executors-$tool.log" 2>&1
     echo "compute-sanitizer --tool $tool test_executors [$execs]: exit $?; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|Hazard' "$OUT/sanitizer-executors-$tool.log" | tail -2 | tr '\n' ' ')"
   done | tee "$OUT/sanitizers.txt"
+fi
+
+if [[ "$STEP" == miniaero || "$STEP" == all ]]; then
+  # Args: CFG[:EXECS[:REORDERS]] ... over perf/miniaero/sod128_CFG.inp; by
+  # default every variant on second order viscous, and the references,
+  # atomic, gather and hierarchical on the other three configurations.
+  b="$(build)"
+  m="$b/apps/miniaero/umesh_miniaero"
+  root="$PWD"
+  mkdir -p "$OUT/miniaero" /tmp/miniaero-plans
+  specs=("$@")
+  ((${#specs[@]})) || specs=(o2_visc:all:none,rcm,gps,builtin
+    o2_inv:miniaero-atomic,miniaero-cellflux,atomic,gather,hierarchical:none,rcm
+    o1_inv:miniaero-atomic,miniaero-cellflux,atomic,gather,hierarchical:none,rcm
+    o1_visc:miniaero-atomic,miniaero-cellflux,atomic,gather,hierarchical:none,rcm)
+  for spec in "${specs[@]}"; do
+    IFS=: read -r cfg execs reorders <<<"$spec"
+    (cd "$OUT/miniaero" && timeout "${MINIAERO_TIMEOUT:-500}" "$m" \
+      --input "$root/perf/miniaero/sod128_$cfg.inp" --exec "${execs:-all}" --layout aos,soa \
+      --reorder "${reorders:-none}" --block "${MINIAERO_BLOCK:-128}" --bench 5 \
+      --plan-dir /tmp/miniaero-plans --csv "bench_${cfg}${MINIAERO_TAG:-}.csv") \
+      >"$OUT/miniaero/bench_${cfg}${MINIAERO_TAG:-}.log" 2>&1
+    echo "miniaero bench $spec: exit $?"
+  done
 fi
 
 if [[ "$STEP" == profile || "$STEP" == all ]]; then

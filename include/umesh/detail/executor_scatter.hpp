@@ -19,6 +19,12 @@
 namespace umesh {
 namespace detail {
 
+template <class SV> struct ScatterContribution;
+template <class D, class L, class Dev, class Op, class Dup, class C>
+struct ScatterContribution<Kokkos::Experimental::ScatterView<D, L, Dev, Op, Dup, C>> {
+  using type = C;
+};
+
 template <class PlanT> struct ScatterIncPolicy {
   PlanT &plan;
   std::vector<const void *> dats;
@@ -31,6 +37,23 @@ template <class PlanT> struct ScatterIncPolicy {
                            std::conditional_t<A == Access::min, Kokkos::Experimental::ScatterMin,
                                               Kokkos::Experimental::ScatterMax>>;
     using SV = Kokkos::Experimental::ScatterView<T *[D], L, typename PlanT::execution_space, Op>;
+#if KOKKOS_VERSION < 40000
+    // Kokkos 3's atomic ScatterMin/ScatterMax retry test divides by the old
+    // value and accepts wrong results for negative ones; where ScatterView
+    // would use atomics (GPUs), min and max use Kokkos' atomic_fetch_min/max.
+    if constexpr (A != Access::inc && std::is_same<typename ScatterContribution<SV>::type,
+                                                   Kokkos::Experimental::ScatterAtomic>::value) {
+      return IndirectCombineDev<A, T, D, L, true>{
+          {}, dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
+    } else
+#endif
+    {
+      return bind_scatter<SV>(a);
+    }
+  }
+
+  template <class SV, Access A, class T, int D, class L, class M, class MM>
+  auto bind_scatter(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
     const void *key = a.dat.view().data();
     std::any &slot = plan.scatter_slot(key, a.dat.view().size(), A);
     if (std::any_cast<SV>(&slot) == nullptr)

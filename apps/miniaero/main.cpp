@@ -1,0 +1,418 @@
+// miniAero on umesh: runs miniAero's input (miniaero.inp) under any umesh
+// executor and layout, or under miniAero's own atomic and cell-flux
+// strategies; writes its results file, compares with a reference, or
+// benchmarks the loops. `umesh_miniaero --help` lists the options.
+#include "problem.hpp"
+#include "results.hpp"
+#include "solver.hpp"
+
+#include "../../perf/cli.hpp"
+
+#include <umesh/umesh.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+
+using namespace miniaero;
+
+const char *kUsage = R"(usage: umesh_miniaero [options]
+  --input FILE       miniAero input file (default: miniaero.inp)
+  --exec LIST        comma-separated variants, or 'all' (default: hierarchical;
+                     on a GPU backend 'all' leaves out serial, one GPU thread):
+                     serial, atomic, gather, colour, scatterview, hierarchical
+                     (umesh executors), miniaero-atomic, miniaero-cellflux
+                     (miniAero's own strategies)
+  --layout LIST      aos, soa or aos,soa for the umesh executors (default: soa)
+  --block N          hierarchical block size (default: 256)
+  --staging S        hierarchical staging: all, inc or none (default: all; a
+                     loop whose scratch does not fit falls back to inc, then
+                     none, and the summary line says so)
+  --no-fallback      make a loop that does not fit an error instead
+  --reorder LIST     none, gps, rcm, metis, builtin (default: none)
+  --shuffle-seed N   seed of the interior-face shuffle (default: 1; 0 keeps
+                     creation order); miniAero shuffles its faces too
+  --steps N          override the number of time steps of the input
+  --results FILE     results file (default: results.0 when the input asks for
+                     output; with several variants, FILE.<variant>.<layout>)
+  --compare FILE     compare every run with this reference (miniAero's
+                     criterion: relative 1e-3, floor 1e-6); exit 1 on a diff
+  --bench N          benchmark: after one warm-up step, N timed steps; prints
+                     per-loop medians and writes --csv
+  --csv FILE         benchmark table (default: miniaero_bench.csv)
+  --plan-dir DIR     save renumberings and hierarchical plans in DIR and load
+                     them in later runs of the same mesh (planning is paid once)
+)";
+
+[[noreturn]] void usage_error(const std::string &msg) {
+  std::cerr << "umesh_miniaero: " << msg << "\n" << kUsage;
+  std::exit(2);
+}
+
+struct Options {
+  std::string input = "miniaero.inp", results, compare, csv = "miniaero_bench.csv", plan_dir;
+  std::vector<std::string> execs{"hierarchical"}, layouts{"soa"}, reorders{"none"};
+  int block = 256, steps = -1, bench = 0;
+  umesh::exec::Staging staging = umesh::exec::Staging::all;
+  bool fallback = true;
+  std::uint64_t shuffle_seed = 1;
+};
+
+const std::vector<std::string> kAllExecs = {"serial",          "atomic",           "gather",
+                                            "colour",          "scatterview",      "hierarchical",
+                                            "miniaero-atomic", "miniaero-cellflux"};
+
+int to_int(const std::string &flag, const std::string &v) {
+  try {
+    std::size_t used = 0;
+    const long x = std::stol(v, &used);
+    if (used == v.size() && x >= 0 && x < (1L << 31))
+      return int(x);
+  } catch (const std::exception &) {
+  }
+  usage_error(flag + " wants a non-negative integer, got '" + v + "'");
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc)
+        usage_error(a + " needs a value");
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      std::exit(0);
+    } else if (a == "--input") {
+      o.input = value();
+    } else if (a == "--exec") {
+      o.execs = umesh::perf::split(value());
+      if (o.execs == std::vector<std::string>{"all"}) {
+        o.execs = kAllExecs;
+        // The serial executor is one device thread: minutes per case on a
+        // GPU. There 'all' leaves it out (name it to run it anyway).
+        if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+          o.execs.erase(o.execs.begin());
+          std::printf("note: 'all' leaves out the serial executor on a GPU backend\n");
+        }
+      }
+      for (const auto &e : o.execs)
+        if (std::find(kAllExecs.begin(), kAllExecs.end(), e) == kAllExecs.end())
+          usage_error("unknown variant '" + e + "'");
+    } else if (a == "--layout") {
+      o.layouts = umesh::perf::split(value());
+      for (const auto &l : o.layouts)
+        if (l != "aos" && l != "soa")
+          usage_error("unknown layout '" + l + "'");
+    } else if (a == "--block") {
+      o.block = to_int(a, value());
+      if (o.block < 1)
+        usage_error("--block must be at least 1");
+    } else if (a == "--staging") {
+      const std::string s = value();
+      if (s == "all")
+        o.staging = umesh::exec::Staging::all;
+      else if (s == "inc")
+        o.staging = umesh::exec::Staging::increments;
+      else if (s == "none")
+        o.staging = umesh::exec::Staging::none;
+      else
+        usage_error("unknown staging '" + s + "'");
+    } else if (a == "--no-fallback") {
+      o.fallback = false;
+    } else if (a == "--reorder") {
+      o.reorders = umesh::perf::split(value());
+      for (const auto &r : o.reorders) {
+        umesh::Reorder m = umesh::Reorder::none;
+        try {
+          m = umesh::parse_reorder(r);
+        } catch (const umesh::Error &e) {
+          usage_error(e.what());
+        }
+        if (!umesh::reorder_available(m))
+          usage_error("reordering '" + r + "' is not built in (METIS or Scotch missing)");
+      }
+    } else if (a == "--shuffle-seed") {
+      o.shuffle_seed = std::uint64_t(to_int(a, value()));
+    } else if (a == "--steps") {
+      o.steps = to_int(a, value());
+    } else if (a == "--results") {
+      o.results = value();
+    } else if (a == "--compare") {
+      o.compare = value();
+    } else if (a == "--bench") {
+      o.bench = to_int(a, value());
+    } else if (a == "--plan-dir") {
+      o.plan_dir = value();
+    } else if (a == "--csv") {
+      o.csv = value();
+    } else {
+      usage_error("unknown argument '" + a + "'");
+    }
+  }
+  return o;
+}
+
+std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, const Input &in,
+                                        const Mesh &m, const SolverOptions &opt) {
+  using namespace umesh::exec;
+  if (exec == "serial")
+    return make_umesh_solver<Serial>(soa, in, m, opt);
+  if (exec == "atomic")
+    return make_umesh_solver<Atomic>(soa, in, m, opt);
+  if (exec == "gather")
+    return make_umesh_solver<Gather>(soa, in, m, opt);
+  if (exec == "colour")
+    return make_umesh_solver<GlobalColour>(soa, in, m, opt);
+  if (exec == "scatterview")
+    return make_umesh_solver<ScatterView>(soa, in, m, opt);
+  if (exec == "hierarchical")
+    return make_umesh_solver<Hierarchical>(soa, in, m, opt);
+  return make_reference_solver(exec == "miniaero-atomic", in, m);
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+// Device copy bandwidth (read + write bytes per second), median of 10.
+double copy_bandwidth_gbps() {
+  const std::size_t n = std::size_t(64) << 20; // 512 MB per buffer
+  Kokkos::View<double *, Mem> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_a"), n);
+  Kokkos::View<double *, Mem> b("copy_b", n);
+  Kokkos::deep_copy(a, 1.0);
+  std::vector<double> t;
+  for (int r = 0; r < 12; ++r) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    Kokkos::deep_copy(b, a);
+    Kokkos::fence();
+    if (r >= 2)
+      t.push_back(timer.seconds());
+  }
+  return 2.0 * double(n) * sizeof(double) / median(t) / 1e9;
+}
+
+// Compulsory bytes of one face-flux call: every face's geometry and cell
+// pair once, every cell's inputs once, the flux read and written once.
+double face_flux_bytes(const Input &in, const Mesh &m) {
+  const double nf = m.faces.size(), nc = m.num_cells;
+  const bool full = in.second_order || in.viscous;
+  const double face = (full ? 12 : 9) * 8.0 + 2 * 4.0;
+  const double cell = (full ? 5 + 3 + 15 + 5 : 5) * 8.0 + 2 * 5 * 8.0;
+  return nf * face + nc * cell;
+}
+
+struct BenchRow {
+  std::string variant, layout, reorder;
+  double face_flux_ms = 0, stage_ms = 0, gradient_ms = 0, minmax_ms = 0, limiter_ms = 0,
+         apply_ms = 0, gbps = 0;
+  std::string note;
+};
+
+constexpr const char *kCsvHeader =
+    "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
+    "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
+    "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"
+    "stage_speedup_vs_miniaero_atomic,stage_speedup_vs_miniaero_cellflux,note\n";
+
+// Speedups of one row over miniAero's two variants; 0 where one was not run.
+// The cell-flux variant's face flux includes its apply_cell_flux gather.
+struct Ratios {
+  double flux_atomic = 0, flux_cellflux = 0, stage_atomic = 0, stage_cellflux = 0;
+};
+
+Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows) {
+  auto ratio = [](double ref, double x) { return ref > 0 && x > 0 ? ref / x : 0.0; };
+  const double flux = r.face_flux_ms + r.apply_ms;
+  Ratios x;
+  for (const auto &ref : rows) {
+    const double ref_flux = ref.face_flux_ms + ref.apply_ms;
+    if (ref.variant == "miniaero-atomic")
+      x.flux_atomic = ratio(ref_flux, flux), x.stage_atomic = ratio(ref.stage_ms, r.stage_ms);
+    if (ref.variant == "miniaero-cellflux")
+      x.flux_cellflux = ratio(ref_flux, flux), x.stage_cellflux = ratio(ref.stage_ms, r.stage_ms);
+  }
+  return x;
+}
+
+// Appends `row` to `rows` and writes it at once.
+void write_csv_row(std::ofstream &csv, const BenchRow &row, std::vector<BenchRow> &rows,
+                   double copy_gbps) {
+  rows.push_back(row);
+  const Ratios x = ratios(row, rows);
+  std::string note = row.note;
+  std::replace(note.begin(), note.end(), ',', ';');
+  std::replace(note.begin(), note.end(), '"', '\'');
+  csv << row.variant << ',' << row.layout << ',' << row.reorder << ',' << row.face_flux_ms << ','
+      << row.gbps << ',' << 100 * row.gbps / copy_gbps << ',' << row.stage_ms << ','
+      << row.gradient_ms << ',' << row.minmax_ms << ',' << row.limiter_ms << ',' << row.apply_ms
+      << ',' << x.flux_atomic << ',' << x.flux_cellflux << ',' << x.stage_atomic << ','
+      << x.stage_cellflux << ",\"" << note << "\"\n"
+      << std::flush;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Options opt = parse(argc, argv);
+  Kokkos::ScopeGuard guard(argc, argv);
+  int failures = 0;
+  try {
+    Input in = read_input(opt.input);
+    if (opt.steps >= 0)
+      in.steps = opt.steps;
+    std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
+    Kokkos::Timer setup;
+    const Mesh mesh = make_mesh(in, opt.shuffle_seed);
+    std::printf("  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s)\n", mesh.num_cells,
+                mesh.faces.size(), mesh.boundaries.size(), setup.seconds());
+    std::vector<std::vector<double>> reference;
+    if (!opt.compare.empty())
+      reference = read_reference(opt.compare);
+    const double copy_gbps = opt.bench > 0 ? copy_bandwidth_gbps() : 0.0;
+    if (opt.bench > 0)
+      std::printf("  device copy bandwidth: %.0f GB/s\n", copy_gbps);
+    std::vector<BenchRow> rows;
+    // miniAero's own variants first, so that every row's ratios are known
+    // when it is measured and written (a run cut short keeps its rows).
+    std::vector<std::string> execs = opt.execs;
+    std::stable_partition(execs.begin(), execs.end(),
+                          [](const std::string &e) { return e.rfind("miniaero-", 0) == 0; });
+    std::ofstream csv;
+    if (opt.bench > 0) {
+      csv.open(opt.csv);
+      if (!csv)
+        throw umesh::Error("cannot write the benchmark table to '" + opt.csv + "'");
+      csv << kCsvHeader << std::flush;
+    }
+    int runs = 0;
+    for (const auto &exec : execs) {
+      const bool is_ref = exec.rfind("miniaero-", 0) == 0;
+      for (const auto &layout : is_ref ? std::vector<std::string>{"default"} : opt.layouts)
+        for (const auto &reorder : is_ref ? std::vector<std::string>{"binsort"} : opt.reorders) {
+          SolverOptions so;
+          so.hierarchical = umesh::exec::Hierarchical{}
+                                .with_block_size(opt.block)
+                                .with_staging(opt.staging)
+                                .with_fallback(opt.fallback);
+          if (!is_ref)
+            so.reorder = umesh::parse_reorder(reorder);
+          if (!opt.plan_dir.empty())
+            so.plan_prefix = opt.plan_dir + "/" + std::to_string(in.nx) + "x" +
+                             std::to_string(in.ny) + "x" + std::to_string(in.nz) + "-seed" +
+                             std::to_string(opt.shuffle_seed) + "-";
+          const std::string tag = exec + "." + layout + (is_ref ? "" : "." + reorder);
+          Kokkos::Timer t;
+          auto solver = make_solver(exec, layout == "soa", in, mesh, so);
+          const double build = t.seconds();
+          ++runs;
+          if (opt.bench > 0) {
+            solver->step(); // warm-up: first-touch, plan caches, JIT of nothing
+            auto &timers = solver->timers();
+            timers.enable(true);
+            for (int s = 0; s < opt.bench; ++s)
+              solver->step();
+            BenchRow row;
+            row.variant = exec;
+            row.layout = layout;
+            row.reorder = reorder;
+            row.face_flux_ms = median(timers.samples("face_flux")) * 1e3;
+            auto per_call = [&](const char *name) {
+              // Several loops share a name (interior + boundary): time per stage.
+              const auto &s = timers.samples(name);
+              double total = 0;
+              for (double x : s)
+                total += x;
+              return s.empty() ? 0.0 : total / (4.0 * opt.bench) * 1e3;
+            };
+            row.gradient_ms = per_call("gradient");
+            row.minmax_ms = per_call("stencil_minmax");
+            row.limiter_ms = per_call("limiter");
+            row.apply_ms = per_call("apply_cell_flux");
+            // Whole stages again, with no fences inside them.
+            timers.clear();
+            timers.enable(true, "rk_stage");
+            for (int s = 0; s < opt.bench; ++s)
+              solver->step();
+            row.stage_ms = median(timers.samples("rk_stage")) * 1e3;
+            row.gbps = face_flux_bytes(in, mesh) / (row.face_flux_ms * 1e-3) / 1e9;
+            row.note = solver->summary();
+            write_csv_row(csv, row, rows, copy_gbps);
+            const Ratios x = ratios(row, rows);
+            std::printf("  %-32s face_flux %8.3f ms (x%.2f atomic, x%.2f cell-flux)  stage %8.3f "
+                        "ms (x%.2f, x%.2f)  setup %.1f s\n",
+                        tag.c_str(), row.face_flux_ms, x.flux_atomic, x.flux_cellflux, row.stage_ms,
+                        x.stage_atomic, x.stage_cellflux, build);
+            std::fflush(stdout);
+            continue;
+          }
+          Kokkos::Timer run;
+          for (int s = 1; s <= in.steps; ++s) {
+            solver->step();
+            if (s % in.output_frequency == 0 && in.steps >= 1000)
+              std::printf("    %s: step %d of %d\n", tag.c_str(), s, in.steps);
+          }
+          Kokkos::fence();
+          const double seconds = run.seconds();
+          const auto lines = results_lines(mesh.cell_centroid, solver->solution());
+          std::string verdict;
+          if (!reference.empty()) {
+            std::string report;
+            const int bad = compare_results(lines, reference, 1e-3, 1e-6, report);
+            verdict = bad == 0 ? "  matches the reference"
+                               : "  DIFFERS from the reference in " + std::to_string(bad) +
+                                     " lines\n" + report;
+            failures += bad != 0;
+          }
+          std::printf("  %-32s %d steps in %.2f s (setup %.2f s)%s\n", tag.c_str(), in.steps,
+                      seconds, build, verdict.c_str());
+          const std::string summary = solver->summary();
+          if (!summary.empty())
+            std::printf("    %s\n", summary.c_str());
+          if (in.output_results || !opt.results.empty()) {
+            std::string path = opt.results.empty() ? "results.0" : opt.results;
+            if (opt.execs.size() * opt.layouts.size() * opt.reorders.size() > 1)
+              path += "." + tag;
+            write_results(path, lines);
+          }
+          std::fflush(stdout);
+        }
+    }
+    if (opt.bench > 0) {
+      std::printf("\n%-18s %-7s %-8s %9s %7s %6s %9s %8s %8s %8s %7s %7s %7s %7s\n", "variant",
+                  "layout", "reorder", "flux ms", "GB/s", "%copy", "stage ms", "grad", "minmax",
+                  "limiter", "xAtomF", "xCellF", "xAtomS", "xCellS");
+      for (const auto &r : rows) {
+        const Ratios x = ratios(r, rows);
+        std::printf("%-18s %-7s %-8s %9.3f %7.0f %5.1f%% %9.3f %8.3f %8.3f %8.3f %7.2f %7.2f "
+                    "%7.2f %7.2f\n",
+                    r.variant.c_str(), r.layout.c_str(), r.reorder.c_str(), r.face_flux_ms, r.gbps,
+                    100 * r.gbps / copy_gbps, r.stage_ms, r.gradient_ms, r.minmax_ms, r.limiter_ms,
+                    x.flux_atomic, x.flux_cellflux, x.stage_atomic, x.stage_cellflux);
+      }
+      std::printf("\nflux ms: median per compute_face_flux call (fenced); the cell-flux "
+                  "variant's\nratios add its apply_cell_flux. stage ms: median RK stage with no "
+                  "inner fences.\ngrad/minmax/limiter: ms per stage including boundary loops. "
+                  "Copy bandwidth %.0f GB/s.\nx*: speedup over miniAero's atomic (A) and "
+                  "cell-flux (C) variants, face flux (F) and stage (S). CSV: %s\n",
+                  copy_gbps, opt.csv.c_str());
+    }
+    if (!opt.compare.empty())
+      std::printf("%d of %d runs match the reference\n", runs - failures, runs);
+  } catch (const umesh::Error &e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  return failures == 0 ? 0 : 1;
+}

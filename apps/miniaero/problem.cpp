@@ -1,0 +1,312 @@
+#include "problem.hpp"
+
+#include <umesh/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+namespace miniaero {
+
+namespace {
+
+// Reads one line of the input and parses `count` numbers from it.
+template <class... T>
+void parse_line(std::istream &in, const std::string &path, int line, const char *what,
+                T &...values) {
+  std::string text;
+  if (!std::getline(in, text))
+    umesh::detail::fail("input '", path, "' line ", line, ": missing (expected ", what, ")");
+  std::istringstream fields(text);
+  const bool ok = (bool(fields >> values) && ...);
+  if (!ok)
+    umesh::detail::fail("input '", path, "' line ", line, ": cannot read ", what, " from '", text,
+                        "'");
+}
+
+} // namespace
+
+Input read_input(const std::string &path) {
+  std::ifstream f(path);
+  if (!f)
+    umesh::detail::fail("cannot open input file '", path, "'");
+  Input in;
+  int output = 0, second = 0, viscous = 0;
+  parse_line(f, path, 1, "problem type (0, 1 or 2)", in.problem);
+  parse_line(f, path, 2, "lx ly lz ramp_angle", in.lx, in.ly, in.lz, in.ramp_angle);
+  parse_line(f, path, 3, "nx ny nz", in.nx, in.ny, in.nz);
+  parse_line(f, path, 4, "number of time steps", in.steps);
+  parse_line(f, path, 5, "time step", in.dt);
+  parse_line(f, path, 6, "output_results (0 or 1)", output);
+  parse_line(f, path, 7, "output frequency", in.output_frequency);
+  parse_line(f, path, 8, "second order (0 or 1)", second);
+  parse_line(f, path, 9, "viscous (0 or 1)", viscous);
+  in.output_results = output != 0;
+  in.second_order = second != 0;
+  in.viscous = viscous != 0;
+  if (in.problem < 0 || in.problem > 2)
+    umesh::detail::fail("input '", path, "' line 1: problem type ", in.problem,
+                        " (0 Sod, 1 flat plate, 2 ramp)");
+  if (!(in.lx > 0 && in.ly > 0 && in.lz > 0))
+    umesh::detail::fail("input '", path, "' line 2: domain ", in.lx, " x ", in.ly, " x ", in.lz,
+                        " must be positive");
+  if (!(std::fabs(in.ramp_angle) < 60))
+    umesh::detail::fail("input '", path, "' line 2: ramp angle ", in.ramp_angle,
+                        " degrees is outside (-60, 60)");
+  if (in.nx < 1 || in.ny < 1 || in.nz < 1 || double(in.nx) * in.ny * in.nz > 4e8)
+    umesh::detail::fail("input '", path, "' line 3: ", in.nx, " x ", in.ny, " x ", in.nz,
+                        " cells (each at least 1, at most 4e8 in all)");
+  if (in.steps < 0)
+    umesh::detail::fail("input '", path, "' line 4: ", in.steps, " time steps");
+  if (!(in.dt > 0))
+    umesh::detail::fail("input '", path, "' line 5: time step ", in.dt, " must be positive");
+  if (in.output_frequency < 1)
+    umesh::detail::fail("input '", path, "' line 7: output frequency ", in.output_frequency,
+                        " must be at least 1");
+  return in;
+}
+
+std::string describe(const Input &in) {
+  static const char *names[] = {"Sod shock tube", "viscous flat plate", "inviscid ramp"};
+  std::ostringstream os;
+  os << names[in.problem] << ", " << in.nx << " x " << in.ny << " x " << in.nz << " cells, "
+     << in.steps << " steps of " << in.dt << " s, "
+     << (in.second_order ? "second order" : "first order") << ", "
+     << (in.viscous ? "viscous" : "inviscid");
+  return os.str();
+}
+
+const char *bc_name(Bc bc) {
+  switch (bc) {
+  case Bc::extrapolate:
+    return "extrapolate";
+  case Bc::tangent:
+    return "tangent";
+  case Bc::inflow:
+    return "inflow";
+  case Bc::noslip:
+    return "noslip";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr double kRgasHost = 287.05, kGammaHost = 1.4;
+using Vec = std::array<double, 3>;
+Vec sub(const Vec &a, const Vec &b) {
+  return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+}
+Vec cross(const Vec &a, const Vec &b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+// Volume of a trilinear hex: the Jacobian determinant integrated with 2x2x2
+// Gauss points (exact for this element). Corners in miniAero's order.
+double hex_volume(const Vec (&x)[8]) {
+  static const int sx[8] = {-1, 1, 1, -1, -1, 1, 1, -1};
+  static const int sy[8] = {-1, -1, 1, 1, -1, -1, 1, 1};
+  static const int sz[8] = {-1, -1, -1, -1, 1, 1, 1, 1};
+  const double g = 1.0 / std::sqrt(3.0);
+  double volume = 0;
+  for (int q = 0; q < 8; ++q) {
+    const double xi = g * sx[q], eta = g * sy[q], zeta = g * sz[q];
+    double J[3][3] = {};
+    for (int a = 0; a < 8; ++a) {
+      const double d[3] = {0.125 * sx[a] * (1 + sy[a] * eta) * (1 + sz[a] * zeta),
+                           0.125 * sy[a] * (1 + sx[a] * xi) * (1 + sz[a] * zeta),
+                           0.125 * sz[a] * (1 + sx[a] * xi) * (1 + sy[a] * eta)};
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c)
+          J[r][c] += d[r] * x[a][c];
+    }
+    volume += J[0][0] * (J[1][1] * J[2][2] - J[1][2] * J[2][1]) +
+              J[0][1] * (J[1][2] * J[2][0] - J[1][0] * J[2][2]) +
+              J[0][2] * (J[1][0] * J[2][1] - J[1][1] * J[2][0]);
+  }
+  return volume;
+}
+
+// Local faces of a hex in miniAero's corner order, each listed so that its
+// normal points out of the cell: y-, x+, y+, x-, z-, z+.
+constexpr int kFaceCorners[6][4] = {{0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6},
+                                    {3, 0, 4, 7}, {0, 3, 2, 1}, {4, 5, 6, 7}};
+
+} // namespace
+
+void FaceGeometry::append(const Vec (&p)[4]) {
+  Vec c{};
+  for (const auto &q : p)
+    for (int d = 0; d < 3; ++d)
+      c[d] += 0.25 * q[d];
+  // Area vector: the two triangles (0, 1, 2) and (0, 2, 3).
+  const Vec a1 = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+  const Vec a2 = cross(sub(p[2], p[0]), sub(p[3], p[0]));
+  const Vec a{0.5 * (a1[0] + a2[0]), 0.5 * (a1[1] + a2[1]), 0.5 * (a1[2] + a2[2])};
+  // Tangent in the plane of the largest normal component and the one two
+  // after it; binormal completes the frame (miniAero's construction).
+  int i1 = 0;
+  for (int d = 1; d < 3; ++d)
+    if (std::fabs(a[d]) > std::fabs(a[i1]))
+      i1 = d;
+  const int i2 = (i1 + 1) % 3, i3 = (i1 + 2) % 3;
+  const double den = std::sqrt(a[i1] * a[i1] + a[i3] * a[i3]);
+  Vec t{};
+  t[i2] = 0.0;
+  t[i1] = a[i3] / den;
+  t[i3] = -a[i1] / den;
+  const Vec b = cross(a, t);
+  centroid.insert(centroid.end(), c.begin(), c.end());
+  normal.insert(normal.end(), a.begin(), a.end());
+  tangent.insert(tangent.end(), t.begin(), t.end());
+  binormal.insert(binormal.end(), b.begin(), b.end());
+}
+
+Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed) {
+  const int nx = in.nx, ny = in.ny, nz = in.nz;
+  const double pi = 3.14159265; // miniAero's value, for identical ramp nodes
+  auto node = [&](int i, int j, int k) {
+    Vec x;
+    x[0] = double(i) / nx * in.lx;
+    x[2] = double(k) / nz * in.lz;
+    if (x[0] < in.lx / 2.0) {
+      x[1] = double(j) / ny * in.ly;
+    } else {
+      const double ramp = (x[0] - in.lx / 2.0) * std::tan(in.ramp_angle * pi / 180.0);
+      x[1] = ramp + double(j) * (in.ly - ramp) / ny;
+    }
+    return x;
+  };
+  auto cell_id = [&](int i, int j, int k) { return (i * ny + j) * nz + k; };
+
+  Mesh m;
+  m.num_cells = nx * ny * nz;
+  m.cell_centroid.reserve(3 * std::size_t(m.num_cells));
+  m.cell_volume.reserve(m.num_cells);
+  // Sides in miniAero's order (bottom, top, front, back, right, left) and
+  // the condition each problem puts there.
+  enum Side { bottom, top, front, back, right, left };
+  const Bc side_bc[6] = {in.problem == 1 ? Bc::noslip : Bc::tangent,
+                         in.problem == 1 ? Bc::extrapolate : Bc::tangent,
+                         Bc::tangent,
+                         Bc::tangent,
+                         Bc::extrapolate,
+                         in.problem == 0 ? Bc::extrapolate : Bc::inflow};
+  struct SideFaces {
+    std::vector<int> cell;
+    FaceGeometry geometry;
+  } sides[6];
+
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j)
+      for (int k = 0; k < nz; ++k) {
+        const int c = cell_id(i, j, k);
+        const Vec x[8] = {node(i, j, k),
+                          node(i + 1, j, k),
+                          node(i + 1, j + 1, k),
+                          node(i, j + 1, k),
+                          node(i, j, k + 1),
+                          node(i + 1, j, k + 1),
+                          node(i + 1, j + 1, k + 1),
+                          node(i, j + 1, k + 1)};
+        Vec centre{};
+        for (const auto &p : x)
+          for (int d = 0; d < 3; ++d)
+            centre[d] += p[d] / 8.0;
+        m.cell_centroid.insert(m.cell_centroid.end(), centre.begin(), centre.end());
+        m.cell_volume.push_back(hex_volume(x));
+        // Neighbour across each local face, or the side it lies on.
+        const int nb[6] = {j > 0 ? cell_id(i, j - 1, k) : -1 - bottom,
+                           i + 1 < nx ? cell_id(i + 1, j, k) : -1 - right,
+                           j + 1 < ny ? cell_id(i, j + 1, k) : -1 - top,
+                           i > 0 ? cell_id(i - 1, j, k) : -1 - left,
+                           k > 0 ? cell_id(i, j, k - 1) : -1 - front,
+                           k + 1 < nz ? cell_id(i, j, k + 1) : -1 - back};
+        for (int f = 0; f < 6; ++f) {
+          if (nb[f] >= 0 && nb[f] < c)
+            continue; // created by the neighbour, which comes first
+          const Vec p[4] = {x[kFaceCorners[f][0]], x[kFaceCorners[f][1]], x[kFaceCorners[f][2]],
+                            x[kFaceCorners[f][3]]};
+          if (nb[f] < 0) {
+            SideFaces &s = sides[-1 - nb[f]];
+            s.cell.push_back(c);
+            s.geometry.append(p);
+          } else {
+            // The neighbour's local number of this face: the opposite one.
+            static const int opposite[6] = {2, 3, 0, 1, 5, 4};
+            m.face_cells.insert(m.face_cells.end(), {c, nb[f]});
+            m.face_slots.insert(m.face_slots.end(), {f, opposite[f]});
+            m.faces.append(p);
+          }
+        }
+      }
+
+  if (shuffle_seed != 0) {
+    const int nf = m.faces.size();
+    std::vector<int> order(nf);
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(shuffle_seed));
+    Mesh s = m;
+    for (int f = 0; f < nf; ++f) {
+      const int g = order[f];
+      for (int a = 0; a < 2; ++a) {
+        s.face_cells[2 * f + a] = m.face_cells[2 * g + a];
+        s.face_slots[2 * f + a] = m.face_slots[2 * g + a];
+      }
+      for (int d = 0; d < 3; ++d) {
+        s.faces.centroid[3 * f + d] = m.faces.centroid[3 * g + d];
+        s.faces.normal[3 * f + d] = m.faces.normal[3 * g + d];
+        s.faces.tangent[3 * f + d] = m.faces.tangent[3 * g + d];
+        s.faces.binormal[3 * f + d] = m.faces.binormal[3 * g + d];
+      }
+    }
+    m = std::move(s);
+  }
+
+  for (Bc bc : {Bc::extrapolate, Bc::tangent, Bc::inflow, Bc::noslip}) {
+    BoundaryFaces b{bc, {}, {}};
+    for (int s = 0; s < 6; ++s) {
+      if (side_bc[s] != bc)
+        continue;
+      const SideFaces &sf = sides[s];
+      b.cell.insert(b.cell.end(), sf.cell.begin(), sf.cell.end());
+      auto add = [](std::vector<double> &to, const std::vector<double> &from) {
+        to.insert(to.end(), from.begin(), from.end());
+      };
+      add(b.geometry.centroid, sf.geometry.centroid);
+      add(b.geometry.normal, sf.geometry.normal);
+      add(b.geometry.tangent, sf.geometry.tangent);
+      add(b.geometry.binormal, sf.geometry.binormal);
+    }
+    if (!b.cell.empty())
+      m.boundaries.push_back(std::move(b));
+  }
+  return m;
+}
+
+std::vector<double> initial_state(const Input &in, const Mesh &m) {
+  std::vector<double> u(std::size_t(m.num_cells) * 5);
+  const double cv = kRgasHost / (kGammaHost - 1.0);
+  // Sod: high pressure left, low right, at rest (miniAero's values).
+  const double p1 = 68947.57, t1 = 288.889, p2 = 6894.757, t2 = 231.11;
+  const double rho1 = p1 / (kRgasHost * t1), rho2 = p2 / (kRgasHost * t2);
+  for (int c = 0; c < m.num_cells; ++c) {
+    double *s = &u[std::size_t(c) * 5];
+    if (in.problem == 0) {
+      const bool left = m.cell_centroid[3 * std::size_t(c)] < in.lx / 2.0;
+      const double rho = left ? rho1 : rho2, t = left ? t1 : t2;
+      s[0] = rho;
+      s[1] = s[2] = s[3] = 0.0;
+      s[4] = rho * cv * t;
+    } else {
+      for (int k = 0; k < 5; ++k)
+        s[k] = kInflow[k];
+    }
+  }
+  return u;
+}
+
+} // namespace miniaero

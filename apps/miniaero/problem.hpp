@@ -1,0 +1,72 @@
+#ifndef UMESH_MINIAERO_PROBLEM_HPP
+#define UMESH_MINIAERO_PROBLEM_HPP
+
+// miniAero's input file and its generated hex8 mesh, held on the host.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace miniaero {
+
+/// The ten values of miniAero's `miniaero.inp`, in its order.
+struct Input {
+  int problem = 0; ///< 0 Sod, 1 viscous flat plate, 2 inviscid ramp
+  double lx = 1, ly = 1, lz = 1, ramp_angle = 0;
+  int nx = 10, ny = 10, nz = 10;
+  int steps = 1;
+  double dt = 5e-8;
+  bool output_results = false;
+  int output_frequency = 10;
+  bool second_order = false;
+  bool viscous = false;
+};
+
+/// Reads miniaero.inp; malformed or out-of-range input throws umesh::Error
+/// naming the line and the value.
+Input read_input(const std::string &path);
+std::string describe(const Input &in);
+
+enum class Bc { extrapolate, tangent, inflow, noslip };
+const char *bc_name(Bc bc);
+
+/// Geometry of a set of faces: centroid, area vector (outward from cell 0),
+/// and the two tangents the Roe flux uses, 3 values each per face.
+struct FaceGeometry {
+  std::vector<double> centroid, normal, tangent, binormal;
+  void append(const std::array<double, 3> (&corners)[4]);
+  int size() const { return int(centroid.size() / 3); }
+};
+
+/// Boundary faces of one condition (all sides that use it).
+struct BoundaryFaces {
+  Bc bc;
+  std::vector<int> cell; ///< the one cell of each face
+  FaceGeometry geometry;
+};
+
+struct Mesh {
+  int num_cells = 0;
+  std::vector<double> cell_centroid, cell_volume;
+  std::vector<int> face_cells; ///< [face][2]: left (normal points out of it), right
+  std::vector<int> face_slots; ///< [face][2]: the face's local number (0..5) in each cell
+  FaceGeometry faces;
+  std::vector<BoundaryFaces> boundaries; ///< non-empty conditions, in the order above
+};
+
+/// Inflow state of the flat plate and ramp (conservative).
+constexpr double kInflow[5] = {0.5805, 503.96, 0.0, 0.0, 343750.0};
+
+/// Initial conservative state [cell][5]: Sod's two states split at lx / 2,
+/// else the inflow state everywhere.
+std::vector<double> initial_state(const Input &in, const Mesh &m);
+
+/// miniAero's structured hex mesh in unstructured form: cells (i, j, k) with
+/// k fastest, the ramp bending nodes past lx / 2, interior faces shuffled
+/// with `shuffle_seed` (miniAero shuffles them too; 0 keeps creation order).
+Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed);
+
+} // namespace miniaero
+
+#endif

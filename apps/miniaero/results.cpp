@@ -1,0 +1,103 @@
+#include "results.hpp"
+
+#include <umesh/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace miniaero {
+
+std::vector<std::string> results_lines(const std::vector<double> &centroids,
+                                       const std::vector<double> &solution) {
+  const std::size_t n = solution.size() / 5;
+  std::vector<std::string> lines(n);
+  for (std::size_t c = 0; c < n; ++c) {
+    std::ostringstream os; // default precision (6), as miniAero writes
+    for (int d = 0; d < 3; ++d)
+      os << centroids[3 * c + d] << '\t';
+    for (int k = 0; k < 5; ++k)
+      os << solution[5 * c + k] << '\t';
+    lines[c] = os.str();
+  }
+  return lines;
+}
+
+void write_results(const std::string &path, const std::vector<std::string> &lines) {
+  std::ofstream f(path);
+  if (!f)
+    umesh::detail::fail("cannot write results file '", path, "'");
+  for (const auto &l : lines)
+    f << l << '\n';
+  if (!f)
+    umesh::detail::fail("error writing results file '", path, "'");
+}
+
+std::vector<std::vector<double>> read_reference(const std::string &path) {
+  std::ifstream f(path);
+  if (!f)
+    umesh::detail::fail("cannot open reference file '", path, "'");
+  std::vector<std::vector<double>> rows;
+  std::string line;
+  int number = 0;
+  while (std::getline(f, line)) {
+    ++number;
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::istringstream in(line);
+    std::vector<double> row;
+    std::string field;
+    while (in >> field) {
+      std::size_t used = 0;
+      double v = 0;
+      try {
+        v = std::stod(field, &used);
+      } catch (const std::exception &) {
+        used = 0;
+      }
+      if (used != field.size())
+        umesh::detail::fail("reference file '", path, "' line ", number, ": '", field,
+                            "' is not a number");
+      row.push_back(v);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+int compare_results(const std::vector<std::string> &lines,
+                    const std::vector<std::vector<double>> &reference, double rel_tol, double floor,
+                    std::string &report) {
+  std::ostringstream os;
+  if (lines.size() != reference.size()) {
+    os << "results have " << lines.size() << " lines, the reference " << reference.size();
+    report = os.str();
+    return int(std::max(lines.size(), reference.size()));
+  }
+  int bad = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::istringstream in(lines[i]);
+    std::vector<double> got;
+    for (double v; in >> v;)
+      got.push_back(v);
+    bool differs = got.size() != reference[i].size();
+    for (std::size_t j = 0; !differs && j < got.size(); ++j) {
+      const double a = got[j], b = reference[i][j];
+      if (!std::isfinite(a) || !std::isfinite(b))
+        differs = true;
+      else if (std::fabs(a) > floor || std::fabs(b) > floor)
+        differs = std::fabs(a - b) / std::max(std::fabs(a), std::fabs(b)) > rel_tol;
+    }
+    if (differs && ++bad <= 5) {
+      os << "  line " << i + 1 << ": got      " << lines[i] << "\n          expected ";
+      for (double v : reference[i])
+        os << v << '\t';
+      os << '\n';
+    }
+  }
+  report = os.str();
+  return bad;
+}
+
+} // namespace miniaero

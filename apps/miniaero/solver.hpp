@@ -1,0 +1,316 @@
+#ifndef UMESH_MINIAERO_SOLVER_HPP
+#define UMESH_MINIAERO_SOLVER_HPP
+
+// miniAero's explicit RK4 solver on umesh: every loop that increments or
+// folds through a map is a par_loop, so the executor (and the layout) is a
+// template parameter and the physics is written once (kernels.hpp).
+
+#include "kernels.hpp"
+#include "problem.hpp"
+#include "timers.hpp"
+
+#include <umesh/umesh.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace miniaero {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+
+/// Options of a umesh run that are not in miniaero.inp.
+struct SolverOptions {
+  umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
+  umesh::Reorder reorder = umesh::Reorder::none;
+  /// When set, renumberings and hierarchical plans are saved under this
+  /// prefix and loaded by later runs (file names add method, set, block).
+  std::string plan_prefix;
+};
+
+/// RK4 coefficients (miniAero's): stage state U_n + alpha R, update beta R.
+constexpr double kAlpha[4] = {0.0, 0.5, 0.5, 1.0};
+constexpr double kBeta[4] = {1.0 / 6.0, 1.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0};
+/// Common interface of the umesh solver and miniAero's reference variants.
+class SolverBase {
+public:
+  virtual ~SolverBase() = default;
+  virtual void step() = 0;
+  /// Conservative solution [cell][5] in the original cell numbering.
+  virtual std::vector<double> solution() const = 0;
+  /// One line on how loops ran (plans, staging, fallbacks).
+  virtual std::string summary() const { return {}; }
+  LoopTimers &timers() { return timers_; }
+
+protected:
+  LoopTimers timers_;
+};
+
+template <class Exec, class Layout> class Solver : public SolverBase {
+  template <int D> using DatT = umesh::Dat<double, D, Layout, Mem>;
+  using MapT = umesh::Map<Mem>;
+  template <class E> using PlanT = umesh::Plan<E, Space>;
+
+  struct Geometry {
+    DatT<3> centroid, normal, tangent, binormal;
+  };
+  struct Boundary {
+    Bc bc;
+    umesh::Set set;
+    MapT cell;
+    Geometry geo;
+    std::unique_ptr<PlanT<Exec>> plan;
+  };
+
+public:
+  Solver(const Input &in, const Mesh &m, const SolverOptions &opt)
+      : in_(in), opt_(opt), cells_("cells", m.num_cells), faces_("faces", m.faces.size()),
+        face_cells_("face_cells", faces_, cells_, 2, m.face_cells),
+        face_geo_(geometry(faces_, m.faces)), volume_(cells_, "volume"),
+        centroid_(cells_, "centroid"), un_(cells_, "U_n"), ustage_(cells_, "U_stage"),
+        unp1_(cells_, "U_np1"), res_(cells_, "residual"), flux_(cells_, "flux"),
+        grad_(cells_, "gradient"), lo_(cells_, "stencil_min"), hi_(cells_, "stencil_max"),
+        lim_(cells_, "limiter") {
+    umesh::copy_from_host(volume_, m.cell_volume);
+    umesh::copy_from_host(centroid_, m.cell_centroid);
+    umesh::copy_from_host(un_, initial_state(in, m));
+    for (const auto &b : m.boundaries) {
+      umesh::Set s(std::string("bc_") + bc_name(b.bc), int(b.cell.size()));
+      MapT map(std::string("bc_") + bc_name(b.bc) + "_cell", s, cells_, 1, b.cell);
+      boundaries_.push_back({b.bc, s, map, geometry(s, b.geometry), nullptr});
+    }
+    if (opt.reorder != umesh::Reorder::none)
+      renumber();
+    umesh::copy_values(unp1_, un_);
+    make_plans();
+  }
+
+  void step() override {
+    for (int s = 0; s < 4; ++s)
+      timers_.time("rk_stage", [&] { stage(s); });
+    Kokkos::deep_copy(un_.view(), unp1_.view());
+  }
+
+  std::vector<double> solution() const override {
+    const DatT<5> u = renumbering_ ? renumbering_->to_original(un_) : un_;
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u.view());
+    std::vector<double> out(std::size_t(u.size()) * 5);
+    for (int c = 0; c < u.size(); ++c)
+      for (int k = 0; k < 5; ++k)
+        out[std::size_t(c) * 5 + k] = h(c, k);
+    return out;
+  }
+
+  std::string summary() const override {
+    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
+      return "faces: " + face_plan_->summary();
+    else
+      return {};
+  }
+
+private:
+  static Geometry geometry(const umesh::Set &s, const FaceGeometry &g) {
+    Geometry out{DatT<3>(s, "face_centroid"), DatT<3>(s, "face_normal"), DatT<3>(s, "face_tangent"),
+                 DatT<3>(s, "face_binormal")};
+    umesh::copy_from_host(out.centroid, g.centroid);
+    umesh::copy_from_host(out.normal, g.normal);
+    umesh::copy_from_host(out.tangent, g.tangent);
+    umesh::copy_from_host(out.binormal, g.binormal);
+    return out;
+  }
+
+  // Renumbers faces and cells for locality (--reorder); boundary maps follow
+  // the cells. Results go back to the original numbering in solution().
+  void renumber() {
+    auto ro = umesh::ReorderOptions{}
+                  .with_method(opt_.reorder)
+                  .with_block_size(opt_.hierarchical.block_size);
+    if (!opt_.plan_prefix.empty())
+      ro.with_plan_file(opt_.plan_prefix + "renumbering-" + umesh::reorder_name(opt_.reorder) +
+                        "-b" + std::to_string(ro.block_size) + ".plan");
+    auto r = std::make_shared<umesh::Renumbering>(umesh::reorder(ro, faces_, face_cells_));
+    auto move_geo = [&](Geometry &g) {
+      g = {r->apply(g.centroid), r->apply(g.normal), r->apply(g.tangent), r->apply(g.binormal)};
+    };
+    move_geo(face_geo_);
+    face_cells_ = r->apply(face_cells_);
+    faces_ = face_cells_.from();
+    cells_ = face_cells_.to();
+    volume_ = r->apply(volume_);
+    centroid_ = r->apply(centroid_);
+    un_ = r->apply(un_);
+    for (auto *d : {&ustage_, &unp1_, &res_, &flux_, &lo_, &hi_, &lim_})
+      *d = DatT<5>(cells_, d->name());
+    grad_ = DatT<15>(cells_, grad_.name());
+    for (auto &b : boundaries_) {
+      b.cell = r->apply(b.cell);
+      move_geo(b.geo);
+    }
+    renumbering_ = std::move(r);
+  }
+
+  void make_plans() {
+    cell_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), cells_);
+    face_plan_ = make(faces_, face_cells_);
+    for (auto &b : boundaries_)
+      b.plan = make(b.set, b.cell);
+  }
+  std::unique_ptr<PlanT<Exec>> make(const umesh::Set &set, const MapT &map) const {
+    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value) {
+      auto o = opt_.hierarchical;
+      if (renumbering_ && renumbering_->blocks() && set == faces_)
+        o.with_blocks(renumbering_->blocks());
+      if (!opt_.plan_prefix.empty())
+        o.with_plan_file(opt_.plan_prefix + "hierarchical-" + set.name() + "-" +
+                         umesh::reorder_name(opt_.reorder) + "-b" + std::to_string(o.block_size) +
+                         ".plan");
+      return std::make_unique<PlanT<Exec>>(Space(), o, set, map);
+    } else {
+      return std::make_unique<PlanT<Exec>>(Space(), set, map);
+    }
+  }
+  Exec exec() const {
+    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
+      return opt_.hierarchical;
+    else
+      return Exec{};
+  }
+
+  template <class Kernel, class... Args>
+  void loop(const char *timer, PlanT<Exec> &plan, const char *name, const Kernel &k,
+            const Args &...args) {
+    timers_.time(timer, [&] { umesh::par_loop(exec(), plan, name, k, args...); });
+  }
+
+  void stage(int s) {
+    using umesh::inc;
+    using umesh::read;
+    using umesh::rw;
+    using umesh::write;
+    const auto &fc = face_cells_;
+    const Geometry &fg = face_geo_;
+    const bool gradients = in_.second_order || in_.viscous;
+    timers_.time("update", [&] {
+      umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stage_state", StageState{kAlpha[s]},
+                      read(un_), read(res_), write(ustage_));
+      Kokkos::deep_copy(flux_.view(), 0.0);
+    });
+    if (gradients) {
+      timers_.time("gradient", [&] { Kokkos::deep_copy(grad_.view(), 0.0); });
+      loop("gradient", *face_plan_, "gradient", GradientFace{}, read(ustage_, fc, 0),
+           read(ustage_, fc, 1), read(volume_, fc, 0), read(volume_, fc, 1), read(fg.normal),
+           inc(grad_, fc, 0), inc(grad_, fc, 1));
+      for (auto &b : boundaries_)
+        loop("gradient", *b.plan, "gradient_bc", GradientBoundary{}, read(ustage_, b.cell, 0),
+             read(volume_, b.cell, 0), read(b.geo.normal), inc(grad_, b.cell, 0));
+    }
+    if (in_.second_order) {
+      timers_.time("stencil_minmax", [&] {
+        Kokkos::deep_copy(lo_.view(), 1e300);
+        Kokkos::deep_copy(hi_.view(), -1e300);
+      });
+      loop("stencil_minmax", *face_plan_, "stencil", StencilFace{}, read(ustage_, fc, 0),
+           read(ustage_, fc, 1), umesh::min(lo_, fc, 0), umesh::min(lo_, fc, 1),
+           umesh::max(hi_, fc, 0), umesh::max(hi_, fc, 1));
+      for (auto &b : boundaries_)
+        loop("stencil_minmax", *b.plan, "stencil_bc", StencilBoundary{}, read(ustage_, b.cell, 0),
+             umesh::min(lo_, b.cell, 0), umesh::max(hi_, b.cell, 0));
+      timers_.time("limiter", [&] { Kokkos::deep_copy(lim_.view(), 1.0); });
+      loop("limiter", *face_plan_, "limiter", LimiterFace{}, read(fg.centroid),
+           read(ustage_, fc, 0), read(ustage_, fc, 1), read(centroid_, fc, 0),
+           read(centroid_, fc, 1), read(grad_, fc, 0), read(grad_, fc, 1), read(lo_, fc, 0),
+           read(lo_, fc, 1), read(hi_, fc, 0), read(hi_, fc, 1), umesh::min(lim_, fc, 0),
+           umesh::min(lim_, fc, 1));
+      for (auto &b : boundaries_)
+        loop("limiter", *b.plan, "limiter_bc", LimiterBoundary{}, read(b.geo.centroid),
+             read(ustage_, b.cell, 0), read(centroid_, b.cell, 0), read(grad_, b.cell, 0),
+             read(lo_, b.cell, 0), read(hi_, b.cell, 0), umesh::min(lim_, b.cell, 0));
+    }
+    face_flux();
+    for (auto &b : boundaries_) {
+      const auto &g = b.geo;
+      switch (b.bc) {
+      case Bc::extrapolate:
+        loop("bc_flux", *b.plan, "extrapolate", ExtrapolateBc{}, read(g.normal), read(g.tangent),
+             read(g.binormal), read(ustage_, b.cell, 0), inc(flux_, b.cell, 0));
+        break;
+      case Bc::tangent:
+        loop("bc_flux", *b.plan, "tangent", TangentBc{}, read(g.normal), read(g.tangent),
+             read(g.binormal), read(ustage_, b.cell, 0), inc(flux_, b.cell, 0));
+        break;
+      case Bc::inflow:
+        loop("bc_flux", *b.plan, "inflow",
+             InflowBc{{kInflow[0], kInflow[1], kInflow[2], kInflow[3], kInflow[4]}}, read(g.normal),
+             read(g.tangent), read(g.binormal), read(ustage_, b.cell, 0), inc(flux_, b.cell, 0));
+        break;
+      case Bc::noslip:
+        loop("bc_flux", *b.plan, "noslip", NoSlipBc{}, read(g.centroid), read(g.normal),
+             read(g.tangent), read(g.binormal), read(ustage_, b.cell, 0),
+             read(centroid_, b.cell, 0), inc(flux_, b.cell, 0));
+        break;
+      }
+    }
+    timers_.time("update", [&] {
+      umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "residual", Residual{in_.dt},
+                      read(volume_), read(flux_), write(res_));
+      umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "accumulate", Accumulate{kBeta[s]},
+                      read(res_), rw(unp1_));
+    });
+  }
+
+  void face_flux() {
+    using umesh::inc;
+    using umesh::read;
+    const auto &fc = face_cells_;
+    const Geometry &g = face_geo_;
+    if (!in_.second_order && !in_.viscous) {
+      loop("face_flux", *face_plan_, "face_flux", FaceFluxFirstOrder{}, read(g.normal),
+           read(g.tangent), read(g.binormal), read(ustage_, fc, 0), read(ustage_, fc, 1),
+           inc(flux_, fc, 0), inc(flux_, fc, 1));
+      return;
+    }
+    auto run = [&](auto kernel) {
+      loop("face_flux", *face_plan_, "face_flux", kernel, read(g.centroid), read(g.normal),
+           read(g.tangent), read(g.binormal), read(ustage_, fc, 0), read(ustage_, fc, 1),
+           read(centroid_, fc, 0), read(centroid_, fc, 1), read(grad_, fc, 0), read(grad_, fc, 1),
+           read(lim_, fc, 0), read(lim_, fc, 1), inc(flux_, fc, 0), inc(flux_, fc, 1));
+    };
+    if (in_.second_order && in_.viscous)
+      run(FaceFlux<true, true>{});
+    else if (in_.second_order)
+      run(FaceFlux<true, false>{});
+    else
+      run(FaceFlux<false, true>{});
+  }
+
+  Input in_;
+  SolverOptions opt_;
+  umesh::Set cells_, faces_;
+  MapT face_cells_;
+  Geometry face_geo_;
+  DatT<1> volume_;
+  DatT<3> centroid_;
+  DatT<5> un_, ustage_, unp1_, res_, flux_;
+  DatT<15> grad_;
+  DatT<5> lo_, hi_, lim_;
+  std::vector<Boundary> boundaries_;
+  std::shared_ptr<umesh::Renumbering> renumbering_;
+  std::unique_ptr<PlanT<umesh::exec::Atomic>> cell_plan_;
+  std::unique_ptr<PlanT<Exec>> face_plan_;
+};
+
+/// Builds the solver for an executor name (serial, atomic, gather, colour,
+/// scatterview, hierarchical) and layout name (aos, soa); defined once per
+/// executor in solver_<exec>.cpp so the instantiations compile in parallel.
+template <class Exec>
+std::unique_ptr<SolverBase> make_umesh_solver(bool soa, const Input &in, const Mesh &m,
+                                              const SolverOptions &opt);
+
+/// miniAero's own strategies (reference.hpp): atomics, or the cell-flux
+/// array summed by apply_cell_flux.
+std::unique_ptr<SolverBase> make_reference_solver(bool atomic, const Input &in, const Mesh &m);
+
+} // namespace miniaero
+
+#endif

@@ -1,0 +1,59 @@
+#ifndef UMESH_MINIAERO_TIMERS_HPP
+#define UMESH_MINIAERO_TIMERS_HPP
+
+// Fenced wall-clock time per named loop group, for the benchmark mode.
+
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Timer.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace miniaero {
+
+class LoopTimers {
+public:
+  /// Off: time() just runs f. On: fence, run, fence, and record the time
+  /// (so timed runs are slower than untimed ones; the benchmark says so).
+  /// `only` non-empty: time just that name (the others run unfenced).
+  void enable(bool on, std::string only = {}) {
+    on_ = on;
+    only_ = std::move(only);
+  }
+  void clear() { samples_.clear(); }
+
+  template <class F> void time(const std::string &name, F &&f) {
+    if (!on_ || (!only_.empty() && name != only_)) {
+      f();
+      return;
+    }
+    Kokkos::fence();
+    Kokkos::Timer t;
+    f();
+    Kokkos::fence();
+    samples_[name].push_back(t.seconds());
+  }
+
+  /// Seconds of every call of `name` since clear().
+  const std::vector<double> &samples(const std::string &name) const {
+    static const std::vector<double> none;
+    auto it = samples_.find(name);
+    return it == samples_.end() ? none : it->second;
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> out;
+    for (const auto &s : samples_)
+      out.push_back(s.first);
+    return out;
+  }
+
+private:
+  bool on_ = false;
+  std::string only_;
+  std::map<std::string, std::vector<double>> samples_;
+};
+
+} // namespace miniaero
+
+#endif
