@@ -64,7 +64,8 @@ if [[ "$STEP" == miniaero || "$STEP" == all ]]; then
     IFS=: read -r cfg execs reorders <<<"$spec"
     (cd "$OUT/miniaero" && timeout "${MINIAERO_TIMEOUT:-500}" "$m" \
       --input "$root/perf/miniaero/sod128_$cfg.inp" --exec "${execs:-all}" --layout aos,soa \
-      --reorder "${reorders:-none}" --block "${MINIAERO_BLOCK:-128}" --bench 5 \
+      --reorder "${reorders:-none}" --block "${MINIAERO_BLOCK:-128}" \
+      --staging "${MINIAERO_STAGING:-all}" --bench 5 \
       --plan-dir /tmp/miniaero-plans --csv "bench_${cfg}${MINIAERO_TAG:-}.csv") \
       >"$OUT/miniaero/bench_${cfg}${MINIAERO_TAG:-}.log" 2>&1
     echo "miniaero bench $spec: exit $?"
