@@ -15,7 +15,8 @@ usage() {
 usage: ./setup.sh [options] <command> [-- args for the main job]
 
 commands
-  main           set everything up, build, run the main job (perf/umesh_main)
+  main           set everything up, build, run the main job (perf/umesh_main,
+                 then the miniAero app's benchmark rows)
   test           set everything up, build, run the whole test suite (ctest)
   build          set everything up and build, run nothing
   cuda-check     build the library, tests and main job with the CUDA Kokkos
@@ -291,6 +292,20 @@ case "$COMMAND" in
     build="$(configure_and_build)"
     log "running the main job"
     (cd "$build" && ./perf/umesh_main "${EXTRA_ARGS[@]}")
+    # Its miniAero row set: the solver's loops under every variant on a Sod
+    # problem sized like the main job (--size tiny/small/large: 16^3/48^3/128^3).
+    size=small
+    for ((i = 0; i < ${#EXTRA_ARGS[@]}; ++i)); do
+      case "${EXTRA_ARGS[i]}" in
+        --size) size="${EXTRA_ARGS[i + 1]:-small}" ;;
+        --size=*) size="${EXTRA_ARGS[i]#--size=}" ;;
+      esac
+    done
+    case "$size" in tiny) n=16 ;; large) n=128 ;; *) n=48 ;; esac
+    log "running the main job's miniAero rows (Sod ${n}^3, second order, viscous)"
+    (cd "$build" && ./apps/miniaero/umesh_miniaero \
+      --input "$UMESH_SRC/perf/miniaero/sod128_o2_visc.inp" --mesh "$n,$n,$n" --exec all \
+      --layout aos,soa --reorder none,rcm --block 128 --bench 5 --csv miniaero_bench.csv)
     ;;
   test)
     build="$(configure_and_build)"

@@ -2,7 +2,7 @@
 # One device session: build umesh against the CUDA Kokkos from the offline
 # bundle, run the test suite on the GPU, the sanitizers on the hierarchical
 # executor, and the main job past the L2 cache. Logs go to $OUT.
-#   perf/run_on_gpu.sh BUNDLE [test|check|main|miniaero|profile|all] [args...]
+#   perf/run_on_gpu.sh BUNDLE [test|check|main|miniaero|miniaero-profile|profile|all] [args...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BUNDLE="${1:?usage: perf/run_on_gpu.sh BUNDLE [test|check|main|all] [args]}"
@@ -51,6 +51,9 @@ if [[ "$STEP" == miniaero || "$STEP" == all ]]; then
   # Args: CFG[:EXECS[:REORDERS]] ... over perf/miniaero/sod128_CFG.inp; by
   # default every variant on second order viscous, and the references,
   # atomic, gather and hierarchical on the other three configurations.
+  # Environment: MINIAERO_BLOCK, MINIAERO_STAGING, MINIAERO_TIMEOUT (s per
+  # configuration), MINIAERO_TAG (suffix of the CSV and log names),
+  # MINIAERO_ARGS (more app options, e.g. "--stencil cells").
   b="$(build)"
   m="$b/apps/miniaero/umesh_miniaero"
   root="$PWD"
@@ -65,11 +68,31 @@ if [[ "$STEP" == miniaero || "$STEP" == all ]]; then
     (cd "$OUT/miniaero" && timeout "${MINIAERO_TIMEOUT:-500}" "$m" \
       --input "$root/perf/miniaero/sod128_$cfg.inp" --exec "${execs:-all}" --layout aos,soa \
       --reorder "${reorders:-none}" --block "${MINIAERO_BLOCK:-128}" \
-      --staging "${MINIAERO_STAGING:-all}" --bench 5 \
+      --staging "${MINIAERO_STAGING:-all}" --bench 5 ${MINIAERO_ARGS:-} \
       --plan-dir /tmp/miniaero-plans --csv "bench_${cfg}${MINIAERO_TAG:-}.csv") \
       >"$OUT/miniaero/bench_${cfg}${MINIAERO_TAG:-}.log" 2>&1
     echo "miniaero bench $spec: exit $?"
   done
+fi
+
+if [[ "$STEP" == miniaero-profile ]]; then
+  b="$(build)"
+  # Nsight Compute on miniAero's face flux (128^3 Sod, second order, viscous,
+  # RCM order): umesh's atomic kernel (SoA) and the first hierarchical block-
+  # colour launches (AoS, block 128) with staging all and none.
+  m="$b/apps/miniaero/umesh_miniaero"
+  prof() {
+    local tag="$1" count="$2"; shift 2
+    timeout 200 ncu --kernel-name-base demangled -k 'regex:FaceFlux<true, true>' -c "$count" \
+      --section SpeedOfLight --section Occupancy --section LaunchStats \
+      --section MemoryWorkloadAnalysis --section WarpStateStats \
+      "$m" --input perf/miniaero/sod128_o2_visc.inp --steps 1 --reorder rcm --block 128 "$@" \
+      >"$OUT/ncu-miniaero-$tag.txt" 2>&1
+    echo "ncu $tag: exit $?, $(grep -c 'Section: GPU Speed Of Light' "$OUT/ncu-miniaero-$tag.txt") kernels"
+  }
+  prof atomic-soa 1 --exec atomic --layout soa
+  prof hierarchical-aos-all 3 --exec hierarchical --layout aos --staging all
+  prof hierarchical-aos-none 3 --exec hierarchical --layout aos --staging none
 fi
 
 if [[ "$STEP" == profile || "$STEP" == all ]]; then

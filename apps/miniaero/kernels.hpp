@@ -79,6 +79,34 @@ struct StencilBoundary {
   }
 };
 
+/// The same stencil per cell (--stencil cells): the cell's own primitive
+/// values and its neighbours' through a cell-to-cell map (a missing neighbour
+/// is the cell itself). Each cell writes only its own min and max, so no
+/// combining is needed; min and max are exact, so the numbers equal those of
+/// StencilFace with StencilBoundary bit for bit.
+struct StencilCell {
+  template <class U, class Lo, class Hi, class... N>
+  KOKKOS_INLINE_FUNCTION void operator()(U u, Lo lo, Hi hi, N... neighbours) const {
+    double L[5], H[5];
+    primitive_of(u, L);
+    for (int k = 0; k < 5; ++k)
+      H[k] = L[k];
+    (fold(neighbours, L, H), ...);
+    for (int k = 0; k < 5; ++k) {
+      lo(k) = L[k];
+      hi(k) = H[k];
+    }
+  }
+  template <class N> KOKKOS_INLINE_FUNCTION static void fold(const N &n, double *L, double *H) {
+    double V[5];
+    primitive_of(n, V);
+    for (int k = 0; k < 5; ++k) {
+      L[k] = V[k] < L[k] ? V[k] : L[k];
+      H[k] = V[k] > H[k] ? V[k] : H[k];
+    }
+  }
+};
+
 /// Venkatakrishnan limiter of one cell at one face: the smallest over its
 /// faces is the cell's limiter.
 template <class U, class X, class G, class Lo, class Hi, class L>

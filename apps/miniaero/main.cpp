@@ -35,9 +35,16 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
                      none, and the summary line says so)
   --no-fallback      make a loop that does not fit an error instead
   --reorder LIST     none, gps, rcm, metis, builtin (default: none)
+  --stencil S        faces: the limiter's neighbour min/max as miniAero computes
+                     it, a loop over faces with indirect min/max (default);
+                     cells: a loop over cells reading their neighbours through
+                     a cell-to-cell map, no combining (same numbers); umesh
+                     variants only
   --shuffle-seed N   seed of the interior-face shuffle (default: 1; 0 keeps
                      creation order); miniAero shuffles its faces too
   --steps N          override the number of time steps of the input
+  --mesh NX,NY,NZ    override the cells per direction of the input (the domain
+                     keeps its size)
   --results FILE     results file (default: results.0 when the input asks for
                      output; with several variants, FILE.<variant>.<layout>)
   --compare FILE     compare every run with this reference (miniAero's
@@ -58,8 +65,9 @@ struct Options {
   std::string input = "miniaero.inp", results, compare, csv = "miniaero_bench.csv", plan_dir;
   std::vector<std::string> execs{"hierarchical"}, layouts{"soa"}, reorders{"none"};
   int block = 256, steps = -1, bench = 0;
+  std::vector<int> mesh; // empty: the input's
   umesh::exec::Staging staging = umesh::exec::Staging::all;
-  bool fallback = true;
+  bool fallback = true, cell_stencil = false;
   std::uint64_t shuffle_seed = 1;
 };
 
@@ -127,6 +135,11 @@ Options parse(int argc, char **argv) {
         usage_error("unknown staging '" + s + "'");
     } else if (a == "--no-fallback") {
       o.fallback = false;
+    } else if (a == "--stencil") {
+      const std::string v = value();
+      if (v != "faces" && v != "cells")
+        usage_error("--stencil is faces or cells, got '" + v + "'");
+      o.cell_stencil = v == "cells";
     } else if (a == "--reorder") {
       o.reorders = umesh::perf::split(value());
       for (const auto &r : o.reorders) {
@@ -143,6 +156,18 @@ Options parse(int argc, char **argv) {
       o.shuffle_seed = std::uint64_t(to_int(a, value()));
     } else if (a == "--steps") {
       o.steps = to_int(a, value());
+    } else if (a == "--mesh") {
+      const auto dims = umesh::perf::split(value());
+      if (dims.size() != 3)
+        usage_error("--mesh needs three cell counts, NX,NY,NZ");
+      o.mesh.clear();
+      double cells = 1;
+      for (const auto &d : dims) {
+        o.mesh.push_back(to_int(a, d));
+        cells *= o.mesh.back();
+      }
+      if (cells < 1 || cells > 4e8)
+        usage_error("--mesh: every count at least 1, at most 4e8 cells in all");
     } else if (a == "--results") {
       o.results = value();
     } else if (a == "--compare") {
@@ -220,46 +245,53 @@ struct BenchRow {
   std::string note;
 };
 
-constexpr const char *kCsvHeader =
-    "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
-    "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
-    "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"
-    "stage_speedup_vs_miniaero_atomic,stage_speedup_vs_miniaero_cellflux,note\n";
+// The face-flux cost of a variant: the cell-flux variant needs its
+// apply_cell_flux gather too. (The atomic variant's apply_cell_flux is the
+// dt / volume scaling that the umesh solver does in its update loop.)
+double flux_cost(const BenchRow &r) {
+  return r.face_flux_ms + (r.variant == "miniaero-cellflux" ? r.apply_ms : 0.0);
+}
 
 // Speedups of one row over miniAero's two variants; 0 where one was not run.
-// The cell-flux variant's face flux includes its apply_cell_flux gather.
 struct Ratios {
   double flux_atomic = 0, flux_cellflux = 0, stage_atomic = 0, stage_cellflux = 0;
 };
 
 Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows) {
   auto ratio = [](double ref, double x) { return ref > 0 && x > 0 ? ref / x : 0.0; };
-  const double flux = r.face_flux_ms + r.apply_ms;
   Ratios x;
   for (const auto &ref : rows) {
-    const double ref_flux = ref.face_flux_ms + ref.apply_ms;
     if (ref.variant == "miniaero-atomic")
-      x.flux_atomic = ratio(ref_flux, flux), x.stage_atomic = ratio(ref.stage_ms, r.stage_ms);
+      x.flux_atomic = ratio(flux_cost(ref), flux_cost(r)),
+      x.stage_atomic = ratio(ref.stage_ms, r.stage_ms);
     if (ref.variant == "miniaero-cellflux")
-      x.flux_cellflux = ratio(ref_flux, flux), x.stage_cellflux = ratio(ref.stage_ms, r.stage_ms);
+      x.flux_cellflux = ratio(flux_cost(ref), flux_cost(r)),
+      x.stage_cellflux = ratio(ref.stage_ms, r.stage_ms);
   }
   return x;
 }
 
-// Appends `row` to `rows` and writes it at once.
-void write_csv_row(std::ofstream &csv, const BenchRow &row, std::vector<BenchRow> &rows,
-                   double copy_gbps) {
-  rows.push_back(row);
-  const Ratios x = ratios(row, rows);
-  std::string note = row.note;
-  std::replace(note.begin(), note.end(), ',', ';');
-  std::replace(note.begin(), note.end(), '"', '\'');
-  csv << row.variant << ',' << row.layout << ',' << row.reorder << ',' << row.face_flux_ms << ','
-      << row.gbps << ',' << 100 * row.gbps / copy_gbps << ',' << row.stage_ms << ','
-      << row.gradient_ms << ',' << row.minmax_ms << ',' << row.limiter_ms << ',' << row.apply_ms
-      << ',' << x.flux_atomic << ',' << x.flux_cellflux << ',' << x.stage_atomic << ','
-      << x.stage_cellflux << ",\"" << note << "\"\n"
-      << std::flush;
+// Writes the whole table; called after every row, so that a run cut short
+// keeps what it measured.
+void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps) {
+  std::ofstream csv(path);
+  if (!csv)
+    throw umesh::Error("cannot write the benchmark table to '" + path + "'");
+  csv << "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
+         "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
+         "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"
+         "stage_speedup_vs_miniaero_atomic,stage_speedup_vs_miniaero_cellflux,note\n";
+  for (const auto &row : rows) {
+    const Ratios x = ratios(row, rows);
+    std::string note = row.note;
+    std::replace(note.begin(), note.end(), ',', ';');
+    std::replace(note.begin(), note.end(), '"', '\'');
+    csv << row.variant << ',' << row.layout << ',' << row.reorder << ',' << row.face_flux_ms << ','
+        << row.gbps << ',' << 100 * row.gbps / copy_gbps << ',' << row.stage_ms << ','
+        << row.gradient_ms << ',' << row.minmax_ms << ',' << row.limiter_ms << ',' << row.apply_ms
+        << ',' << x.flux_atomic << ',' << x.flux_cellflux << ',' << x.stage_atomic << ','
+        << x.stage_cellflux << ",\"" << note << "\"\n";
+  }
 }
 
 } // namespace
@@ -272,6 +304,8 @@ int main(int argc, char **argv) {
     Input in = read_input(opt.input);
     if (opt.steps >= 0)
       in.steps = opt.steps;
+    if (!opt.mesh.empty())
+      in.nx = opt.mesh[0], in.ny = opt.mesh[1], in.nz = opt.mesh[2];
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(in, opt.shuffle_seed);
@@ -289,19 +323,13 @@ int main(int argc, char **argv) {
     std::vector<std::string> execs = opt.execs;
     std::stable_partition(execs.begin(), execs.end(),
                           [](const std::string &e) { return e.rfind("miniaero-", 0) == 0; });
-    std::ofstream csv;
-    if (opt.bench > 0) {
-      csv.open(opt.csv);
-      if (!csv)
-        throw umesh::Error("cannot write the benchmark table to '" + opt.csv + "'");
-      csv << kCsvHeader << std::flush;
-    }
     int runs = 0;
     for (const auto &exec : execs) {
       const bool is_ref = exec.rfind("miniaero-", 0) == 0;
       for (const auto &layout : is_ref ? std::vector<std::string>{"default"} : opt.layouts)
         for (const auto &reorder : is_ref ? std::vector<std::string>{"binsort"} : opt.reorders) {
           SolverOptions so;
+          so.cell_stencil = opt.cell_stencil;
           so.hierarchical = umesh::exec::Hierarchical{}
                                 .with_block_size(opt.block)
                                 .with_staging(opt.staging)
@@ -348,7 +376,10 @@ int main(int argc, char **argv) {
             row.stage_ms = median(timers.samples("rk_stage")) * 1e3;
             row.gbps = face_flux_bytes(in, mesh) / (row.face_flux_ms * 1e-3) / 1e9;
             row.note = solver->summary();
-            write_csv_row(csv, row, rows, copy_gbps);
+            if (opt.cell_stencil && !is_ref)
+              row.note = "stencil over cells; " + row.note;
+            rows.push_back(row);
+            write_csv(opt.csv, rows, copy_gbps);
             const Ratios x = ratios(row, rows);
             std::printf("  %-32s face_flux %8.3f ms (x%.2f atomic, x%.2f cell-flux)  stage %8.3f "
                         "ms (x%.2f, x%.2f)  setup %.1f s\n",

@@ -24,6 +24,9 @@ using Mem = Space::memory_space;
 struct SolverOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
   umesh::Reorder reorder = umesh::Reorder::none;
+  /// Stencil min/max per cell over a cell-to-cell map (no combining; the
+  /// same numbers) instead of miniAero's loop over faces with min/max.
+  bool cell_stencil = false;
   /// When set, renumberings and hierarchical plans are saved under this
   /// prefix and loaded by later runs (file names add method, set, block).
   std::string plan_prefix;
@@ -83,6 +86,8 @@ public:
     if (opt.reorder != umesh::Reorder::none)
       renumber();
     umesh::copy_values(unp1_, un_);
+    if (opt.cell_stencil)
+      cell_neighbours_ = std::make_unique<MapT>(neighbours());
     make_plans();
   }
 
@@ -150,6 +155,25 @@ private:
     renumbering_ = std::move(r);
   }
 
+  // Each cell's face neighbours in the current numbering, padded with the
+  // cell itself (a hex has at most six).
+  MapT neighbours() const {
+    constexpr int kMax = 6;
+    auto fc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_cells_.view());
+    std::vector<int> nb(std::size_t(cells_.size()) * kMax), count(cells_.size(), 0);
+    for (int c = 0; c < cells_.size(); ++c)
+      for (int s = 0; s < kMax; ++s)
+        nb[std::size_t(c) * kMax + s] = c;
+    for (int f = 0; f < faces_.size(); ++f)
+      for (int side = 0; side < 2; ++side) {
+        const int c = fc(f, side), other = fc(f, 1 - side);
+        if (count[c] == kMax)
+          umesh::detail::fail("cell ", c, " has more than ", kMax, " interior faces");
+        nb[std::size_t(c) * kMax + count[c]++] = other;
+      }
+    return MapT("cell_neighbours", cells_, cells_, kMax, nb);
+  }
+
   void make_plans() {
     cell_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), cells_);
     face_plan_ = make(faces_, face_cells_);
@@ -206,16 +230,26 @@ private:
              read(volume_, b.cell, 0), read(b.geo.normal), inc(grad_, b.cell, 0));
     }
     if (in_.second_order) {
-      timers_.time("stencil_minmax", [&] {
-        Kokkos::deep_copy(lo_.view(), 1e300);
-        Kokkos::deep_copy(hi_.view(), -1e300);
-      });
-      loop("stencil_minmax", *face_plan_, "stencil", StencilFace{}, read(ustage_, fc, 0),
-           read(ustage_, fc, 1), umesh::min(lo_, fc, 0), umesh::min(lo_, fc, 1),
-           umesh::max(hi_, fc, 0), umesh::max(hi_, fc, 1));
-      for (auto &b : boundaries_)
-        loop("stencil_minmax", *b.plan, "stencil_bc", StencilBoundary{}, read(ustage_, b.cell, 0),
-             umesh::min(lo_, b.cell, 0), umesh::max(hi_, b.cell, 0));
+      if (cell_neighbours_) {
+        const MapT &nb = *cell_neighbours_;
+        timers_.time("stencil_minmax", [&] {
+          umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stencil_cells", StencilCell{},
+                          read(ustage_), write(lo_), write(hi_), read(ustage_, nb, 0),
+                          read(ustage_, nb, 1), read(ustage_, nb, 2), read(ustage_, nb, 3),
+                          read(ustage_, nb, 4), read(ustage_, nb, 5));
+        });
+      } else {
+        timers_.time("stencil_minmax", [&] {
+          Kokkos::deep_copy(lo_.view(), 1e300);
+          Kokkos::deep_copy(hi_.view(), -1e300);
+        });
+        loop("stencil_minmax", *face_plan_, "stencil", StencilFace{}, read(ustage_, fc, 0),
+             read(ustage_, fc, 1), umesh::min(lo_, fc, 0), umesh::min(lo_, fc, 1),
+             umesh::max(hi_, fc, 0), umesh::max(hi_, fc, 1));
+        for (auto &b : boundaries_)
+          loop("stencil_minmax", *b.plan, "stencil_bc", StencilBoundary{}, read(ustage_, b.cell, 0),
+               umesh::min(lo_, b.cell, 0), umesh::max(hi_, b.cell, 0));
+      }
       timers_.time("limiter", [&] { Kokkos::deep_copy(lim_.view(), 1.0); });
       loop("limiter", *face_plan_, "limiter", LimiterFace{}, read(fg.centroid),
            read(ustage_, fc, 0), read(ustage_, fc, 1), read(centroid_, fc, 0),
@@ -297,6 +331,7 @@ private:
   std::vector<Boundary> boundaries_;
   std::shared_ptr<umesh::Renumbering> renumbering_;
   std::unique_ptr<PlanT<umesh::exec::Atomic>> cell_plan_;
+  std::unique_ptr<MapT> cell_neighbours_; // --stencil cells
   std::unique_ptr<PlanT<Exec>> face_plan_;
 };
 
