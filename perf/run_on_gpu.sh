@@ -83,7 +83,7 @@ if [[ "$STEP" == miniaero-profile ]]; then
   m="$b/apps/miniaero/umesh_miniaero"
   prof() {
     local tag="$1" count="$2"; shift 2
-    timeout 200 ncu --kernel-name-base demangled -k 'regex:FaceFlux<true, true>' -c "$count" \
+    timeout 200 ncu --kernel-name-base demangled -k 'regex:miniaero::FaceFlux<' -c "$count" \
       --section SpeedOfLight --section Occupancy --section LaunchStats \
       --section MemoryWorkloadAnalysis --section WarpStateStats \
       "$m" --input perf/miniaero/sod128_o2_visc.inp --steps 1 --reorder rcm --block 128 "$@" \
