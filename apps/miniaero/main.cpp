@@ -161,13 +161,10 @@ Options parse(int argc, char **argv) {
       if (dims.size() != 3)
         usage_error("--mesh needs three cell counts, NX,NY,NZ");
       o.mesh.clear();
-      double cells = 1;
-      for (const auto &d : dims) {
+      for (const auto &d : dims)
         o.mesh.push_back(to_int(a, d));
-        cells *= o.mesh.back();
-      }
-      if (cells < 1 || cells > 4e8)
-        usage_error("--mesh: every count at least 1, at most 4e8 cells in all");
+      if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())
+        usage_error("--mesh: " + why);
     } else if (a == "--results") {
       o.results = value();
     } else if (a == "--compare") {
@@ -376,8 +373,6 @@ int main(int argc, char **argv) {
             row.stage_ms = median(timers.samples("rk_stage")) * 1e3;
             row.gbps = face_flux_bytes(in, mesh) / (row.face_flux_ms * 1e-3) / 1e9;
             row.note = solver->summary();
-            if (opt.cell_stencil && !is_ref)
-              row.note = "stencil over cells; " + row.note;
             rows.push_back(row);
             write_csv(opt.csv, rows, copy_gbps);
             const Ratios x = ratios(row, rows);

@@ -29,6 +29,13 @@ void parse_line(std::istream &in, const std::string &path, int line, const char 
 
 } // namespace
 
+std::string mesh_size_problem(int nx, int ny, int nz) {
+  if (nx >= 1 && ny >= 1 && nz >= 1 && double(nx) * ny * nz <= 4e8)
+    return {};
+  return std::to_string(nx) + " x " + std::to_string(ny) + " x " + std::to_string(nz) +
+         " cells (each at least 1, at most 4e8 in all)";
+}
+
 Input read_input(const std::string &path) {
   std::ifstream f(path);
   if (!f)
@@ -56,9 +63,8 @@ Input read_input(const std::string &path) {
   if (!(std::fabs(in.ramp_angle) < 60))
     umesh::detail::fail("input '", path, "' line 2: ramp angle ", in.ramp_angle,
                         " degrees is outside (-60, 60)");
-  if (in.nx < 1 || in.ny < 1 || in.nz < 1 || double(in.nx) * in.ny * in.nz > 4e8)
-    umesh::detail::fail("input '", path, "' line 3: ", in.nx, " x ", in.ny, " x ", in.nz,
-                        " cells (each at least 1, at most 4e8 in all)");
+  if (const std::string why = mesh_size_problem(in.nx, in.ny, in.nz); !why.empty())
+    umesh::detail::fail("input '", path, "' line 3: ", why);
   if (in.steps < 0)
     umesh::detail::fail("input '", path, "' line 4: ", in.steps, " time steps");
   if (!(in.dt > 0))

@@ -26,6 +26,9 @@ struct Input {
 /// Reads miniaero.inp; malformed or out-of-range input throws umesh::Error
 /// naming the line and the value.
 Input read_input(const std::string &path);
+/// Empty when an nx x ny x nz mesh is one the app builds, else why not
+/// (shared by the input file's line 3 and --mesh).
+std::string mesh_size_problem(int nx, int ny, int nz);
 std::string describe(const Input &in);
 
 enum class Bc { extrapolate, tangent, inflow, noslip };

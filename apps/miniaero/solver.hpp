@@ -108,10 +108,10 @@ public:
   }
 
   std::string summary() const override {
+    std::string out = cell_neighbours_ ? "limiter stencil over cells" : "";
     if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
-      return "faces: " + face_plan_->summary();
-    else
-      return {};
+      out += (out.empty() ? "" : "; ") + ("faces: " + face_plan_->summary());
+    return out;
   }
 
 private:
@@ -155,22 +155,20 @@ private:
     renumbering_ = std::move(r);
   }
 
-  // Each cell's face neighbours in the current numbering, padded with the
-  // cell itself (a hex has at most six).
+  // Each cell's face neighbours in the current numbering (the faces->cells
+  // point graph), padded with the cell itself (a hex has at most six).
   MapT neighbours() const {
     constexpr int kMax = 6;
     auto fc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_cells_.view());
-    std::vector<int> nb(std::size_t(cells_.size()) * kMax), count(cells_.size(), 0);
-    for (int c = 0; c < cells_.size(); ++c)
+    const umesh::Graph g = umesh::point_graph(faces_.size(), {{fc.data(), 2, 0, cells_.size()}});
+    std::vector<int> nb(std::size_t(cells_.size()) * kMax);
+    for (int c = 0; c < cells_.size(); ++c) {
+      const int first = g.offsets[c], degree = g.offsets[c + 1] - first;
+      if (degree > kMax)
+        umesh::detail::fail("cell ", c, " has ", degree, " face neighbours, more than ", kMax);
       for (int s = 0; s < kMax; ++s)
-        nb[std::size_t(c) * kMax + s] = c;
-    for (int f = 0; f < faces_.size(); ++f)
-      for (int side = 0; side < 2; ++side) {
-        const int c = fc(f, side), other = fc(f, 1 - side);
-        if (count[c] == kMax)
-          umesh::detail::fail("cell ", c, " has more than ", kMax, " interior faces");
-        nb[std::size_t(c) * kMax + count[c]++] = other;
-      }
+        nb[std::size_t(c) * kMax + s] = s < degree ? g.adjacency[first + s] : c;
+    }
     return MapT("cell_neighbours", cells_, cells_, kMax, nb);
   }
 

@@ -271,6 +271,14 @@ void expect_input_error(const std::string &text, const std::string &fragment) {
   }
 }
 
+TEST(Input, MeshSizeLimits) {
+  EXPECT_EQ(mesh_size_problem(1, 1, 1), "");
+  EXPECT_EQ(mesh_size_problem(128, 128, 128), "");
+  EXPECT_NE(mesh_size_problem(0, 4, 4).find("0 x 4 x 4 cells"), std::string::npos);
+  EXPECT_NE(mesh_size_problem(4, 4, -1), "");
+  EXPECT_NE(mesh_size_problem(1000, 1000, 401), ""); // 4.01e8 cells
+}
+
 TEST(Input, ReadsMiniAerosFormatAndRejectsMalformedFiles) {
   const Input in =
       read_input(write_temp("2\n2.0 2.0 1.0 30.0\n64 32 2\n400\n1e-5\n1\n100\n1\n0\n"));
@@ -283,7 +291,7 @@ TEST(Input, ReadsMiniAerosFormatAndRejectsMalformedFiles) {
   expect_input_error("0\n1 1 1 0\n4 4\n", "line 3");
   expect_input_error("3\n1 1 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n", "problem type 3");
   expect_input_error("0\n1 1 1 0\n4 4 4\n1\n-1e-6\n0\n1\n0\n0\n", "time step");
-  expect_input_error("0\n1 1 1 0\n4 0 4\n1\n1e-6\n0\n1\n0\n0\n", "line 3");
+  expect_input_error("0\n1 1 1 0\n4 0 4\n1\n1e-6\n0\n1\n0\n0\n", "line 3: 4 x 0 x 4 cells");
   expect_input_error("0\n1 1 x 0\n", "line 2");
   expect_input_error("0\n1 1 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n", "line 9");
   try {

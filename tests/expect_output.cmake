@@ -1,0 +1,25 @@
+# Runs a command and checks both its exit status and its output: ctest's own
+# PASS_REGULAR_EXPRESSION ignores the exit status, so a run that crashed after
+# printing the expected line would pass.
+#   cmake -DEXPECT_RC=N -DEXPECT_OUTPUT=REGEX -P expect_output.cmake -- COMMAND [ARGS...]
+set(_command)
+set(_collect FALSE)
+math(EXPR _last "${CMAKE_ARGC} - 1")
+foreach(_i RANGE 0 ${_last})
+  if(_collect)
+    list(APPEND _command "${CMAKE_ARGV${_i}}")
+  elseif("${CMAKE_ARGV${_i}}" STREQUAL "--")
+    set(_collect TRUE)
+  endif()
+endforeach()
+if(NOT _command)
+  message(FATAL_ERROR "expect_output.cmake: no command after --")
+endif()
+execute_process(COMMAND ${_command} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+message("${_out}${_err}")
+if(NOT "${_rc}" STREQUAL "${EXPECT_RC}")
+  message(FATAL_ERROR "exit status ${_rc}, expected ${EXPECT_RC}")
+endif()
+if(NOT "${_out}${_err}" MATCHES "${EXPECT_OUTPUT}")
+  message(FATAL_ERROR "the output does not match '${EXPECT_OUTPUT}'")
+endif()
