@@ -36,6 +36,8 @@ options
   --jobs N             parallel build jobs (default: number of cores)
   --no-partitioners    build without METIS and Scotch (reorderings gps and metis then
                        report that they are unavailable); its own build folder
+  --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical):
+                       a GPU run that needs two programs need not compile twenty
 
 environment
   Kokkos_ROOT          use this installed Kokkos (>= 3.4) instead of building one
@@ -53,6 +55,7 @@ BUNDLE="${UMESH_BUNDLE:-}"
 CACHE="${UMESH_CACHE:-$HOME/.cache/umesh}"
 CXX_STD=17
 NO_PARTITIONERS=0
+TARGETS=""
 JOBS="$(nproc 2>/dev/null || echo 2)"
 COMMAND=""
 BUNDLE_OUT=""
@@ -65,6 +68,7 @@ while [[ $# -gt 0 ]]; do
     --cxx-std) CXX_STD="$2"; shift 2 ;;
     --jobs) JOBS="$2"; shift 2 ;;
     --no-partitioners) NO_PARTITIONERS=1; shift ;;
+    --targets) TARGETS="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; EXTRA_ARGS=("$@"); break ;;
     main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
@@ -91,7 +95,7 @@ is_root() { [[ "$(id -u)" == 0 ]]; }
 # Debian packages the build uses; METIS and Scotch are optional for the
 # library but installed so that every feature is built.
 APT_PACKAGES=(cmake ninja-build g++ make patch xz-utils ca-certificates
-              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev gmsh)
+              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev gmsh python3-matplotlib)
 BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev)
 
 missing_packages() {
@@ -185,16 +189,18 @@ ensure_kokkos() {
     CMAKE_PREFIXES+=("$Kokkos_ROOT"); return
   fi
   local prefix; prefix="$(kokkos_prefix)"
-  if [[ -f "$prefix/.complete" ]]; then CMAKE_PREFIXES+=("$prefix"); return; fi
+  # Stamps hold the patch's checksum: a changed patch rebuilds Kokkos.
+  local patch_sum; patch_sum="$(cksum <"$KOKKOS_PATCH" | cut -d' ' -f1)"
+  if [[ "$(cat "$prefix/.complete" 2>/dev/null)" == "$patch_sum" ]]; then CMAKE_PREFIXES+=("$prefix"); return; fi
   local tarball; tarball="$(kokkos_source_tarball)"
   local src="$CACHE/src/kokkos-$KOKKOS_VERSION-patched"
-  if [[ ! -f "$src/.patched" ]]; then
+  if [[ "$(cat "$src/.patched" 2>/dev/null)" != "$patch_sum" ]]; then
     rm -rf "$src"; mkdir -p "$CACHE/src"
     tar -xzf "$tarball" -C "$CACHE/src"
     mv "$CACHE/src/kokkos-$KOKKOS_VERSION" "$src"
     log "applying $(basename "$KOKKOS_PATCH")"
     patch -s -p1 -d "$src" <"$KOKKOS_PATCH"
-    touch "$src/.patched"
+    echo "$patch_sum" >"$src/.patched"
   fi
   local build="$CACHE/build/kokkos-$BACKEND-cxx$CXX_STD"
   local args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD="$CXX_STD"
@@ -213,8 +219,9 @@ ensure_kokkos() {
     || { tail -30 "$CACHE/kokkos-$BACKEND-configure.log" >&2; die "Kokkos configure failed (log: $CACHE/kokkos-$BACKEND-configure.log)"; }
   cmake --build "$build" -j "$JOBS" >"$CACHE/kokkos-$BACKEND-build.log" 2>&1 \
     || { tail -30 "$CACHE/kokkos-$BACKEND-build.log" >&2; die "Kokkos build failed (log: $CACHE/kokkos-$BACKEND-build.log)"; }
+  rm -rf "$prefix"
   cmake --install "$build" >/dev/null
-  touch "$prefix/.complete"
+  echo "$patch_sum" >"$prefix/.complete"
   log "Kokkos built in $((SECONDS - t0)) s"
   CMAKE_PREFIXES+=("$prefix")
 }
@@ -256,7 +263,9 @@ configure_and_build() {
     || { mkdir -p "$build"; tail -40 "$build.configure.log" >&2; die "umesh configure failed (log: $build.configure.log)"; }
   grep -E "^-- umesh:" "$build.configure.log" >&2 || true
   log "building umesh ($BACKEND, C++$CXX_STD, $JOBS jobs)"
-  cmake --build "$build" -j "$JOBS" >&2 || die "umesh build failed"
+  local targets=()
+  [[ -z "$TARGETS" ]] || targets=(--target ${TARGETS//,/ })
+  cmake --build "$build" -j "$JOBS" "${targets[@]}" >&2 || die "umesh build failed"
   echo "$build"
 }
 
@@ -290,22 +299,35 @@ case "$COMMAND" in
   build) configure_and_build >/dev/null ;;
   main)
     build="$(configure_and_build)"
-    log "running the main job"
-    (cd "$build" && ./perf/umesh_main "${EXTRA_ARGS[@]}")
-    # Its miniAero row set: the solver's loops under every variant on a Sod
-    # problem sized like the main job (--size tiny/small/large: 16^3/48^3/128^3).
-    size=small
+    # Results land where the user is: ./umesh-results (or the main job's --out).
+    size=small out=umesh-results csv=""
     for ((i = 0; i < ${#EXTRA_ARGS[@]}; ++i)); do
       case "${EXTRA_ARGS[i]}" in
         --size) size="${EXTRA_ARGS[i + 1]:-small}" ;;
         --size=*) size="${EXTRA_ARGS[i]#--size=}" ;;
+        --out) out="${EXTRA_ARGS[i + 1]:-umesh-results}" ;;
+        --csv) csv="${EXTRA_ARGS[i + 1]:-}" ;;
       esac
     done
+    log "running the main job (results in $out/)"
+    "$build/perf/umesh_main" --out "$out" "${EXTRA_ARGS[@]}"
+    # Its miniAero row set: the solver's loops under every variant on a Sod
+    # problem sized like the main job (--size tiny/small/large: 16^3/48^3/128^3).
     case "$size" in tiny) n=16 ;; large) n=128 ;; *) n=48 ;; esac
     log "running the main job's miniAero rows (Sod ${n}^3, second order, viscous)"
-    (cd "$build" && ./apps/miniaero/umesh_miniaero \
+    "$build/apps/miniaero/umesh_miniaero" \
       --input "$UMESH_SRC/perf/miniaero/sod128_o2_visc.inp" --mesh "$n,$n,$n" --exec all \
-      --layout aos,soa --reorder none,rcm --block 128 --bench 5 --csv miniaero_bench.csv)
+      --layout aos,soa --reorder none,rcm --block 128 --bench 5 --csv "$out/miniaero_bench.csv"
+    # Charts next to the tables (Debian's python3-matplotlib).
+    py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
+    csv="${csv:-$out/results.csv}"
+    if "$py" -c "import matplotlib" 2>/dev/null; then
+      log "charts:"
+      "$py" "$UMESH_SRC/perf/plot" "$csv" "$out/miniaero_bench.csv"
+    else
+      log "no matplotlib for $py: charts not drawn (apt-get install python3-matplotlib)"
+    fi
+    log "tables: $(cd "$(dirname "$csv")" && pwd)/$(basename "$csv") (plan metrics beside it), $(cd "$out" && pwd)/miniaero_bench.csv"
     ;;
   test)
     build="$(configure_and_build)"

@@ -1,14 +1,17 @@
 // umesh main job: a res_calc-like edge kernel (2D quads) and a face-flux-like
 // kernel (3D hexes) under every executor and both layouts. Each run is
 // validated against the serial reference, then timed (fenced, median after
-// warm-up). Prints a table and writes results.csv.
+// warm-up). Prints a table and writes umesh-results/results.csv (and the
+// plan metrics beside it) under the current directory.
 //
 //   umesh_main [--size tiny|small|large] [--nx N --ny N] [--n3 N]
 //              [--executor atomic,gather,...] [--layout aos|soa|all]
 //              [--kernel res_calc,face_flux] [--repeats N] [--warmup N]
-//              [--csv FILE] [--kokkos-...]
-#include "cli.hpp"
+//              [--out DIR] [--csv FILE] [--kokkos-...]
+#include "common/output.hpp"
 #include "kernels.hpp"
+#include "main_options.hpp"
+#include "main_report.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -30,147 +33,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 using HostSpace = Kokkos::DefaultHostExecutionSpace;
 
-std::vector<std::string> available_reorders() {
-  std::vector<std::string> out;
-  for (Reorder r : {Reorder::none, Reorder::gps, Reorder::rcm, Reorder::metis, Reorder::builtin})
-    if (reorder_available(r))
-      out.push_back(reorder_name(r));
-  return out;
-}
-
-struct Options {
-  int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial", "atomic",      "gather",
-                                     "colour", "scatterview", "hierarchical"};
-  std::vector<int> blocks{128, 256};
-  std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
-                                      exec::Staging::none};
-  std::vector<std::string> numberings{"natural", "shuffled"};
-  // Every reordering built in; each moves the mesh and data, then every
-  // executor runs on the result.
-  std::vector<std::string> reorders = available_reorders();
-  int reorder_block = 256; // block size of the metis and builtin renumberings
-  std::vector<std::string> layouts{"aos", "soa"};
-  std::vector<std::string> kernels{"res_calc", "face_flux"};
-  int repeats = 20, warmup = 3;
-  std::string csv = "results.csv";
-};
-
-using umesh::perf::split;
-
-[[noreturn]] void usage_error(const std::string &what) {
-  std::fprintf(stderr,
-               "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
-               "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical] "
-               "[--blocks 128,256,...] [--staging all,inc,none] "
-               "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
-               "[--reorder-block N] "
-               "[--layout aos|soa|all] [--kernel res_calc,face_flux] [--repeats N] "
-               "[--warmup N] [--csv FILE] [--kokkos-...]\n",
-               what.c_str());
-  std::exit(2);
-}
-
-int positive(const char *flag, const char *value) {
-  char *end = nullptr;
-  const long v = std::strtol(value, &end, 10);
-  if (*end || v < 1 || v > 100000)
-    usage_error(std::string(flag) + " needs a positive integer, got '" + value + "'");
-  return int(v);
-}
-
-Options parse(int argc, char **argv) {
-  Options o;
-  const std::vector<std::string> all_exec{"serial", "atomic",      "gather",
-                                          "colour", "scatterview", "hierarchical"};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a.rfind("--kokkos", 0) == 0)
-      continue; // Kokkos' own, consumed by Kokkos::initialize
-    if (i + 1 >= argc)
-      usage_error("missing value after " + a);
-    const char *v = argv[++i];
-    if (a == "--size") {
-      const std::string s = v;
-      if (s == "tiny")
-        o.nx = 60, o.ny = 30, o.n3 = 12;
-      else if (s == "small")
-        o.nx = 600, o.ny = 300, o.n3 = 48;
-      else if (s == "large") // past a 50 MB L2: 5.76M edges, 6.24M faces
-        o.nx = 2400, o.ny = 1200, o.n3 = 128;
-      else
-        usage_error("--size is tiny, small or large, not '" + s + "'");
-    } else if (a == "--nx")
-      o.nx = positive("--nx", v);
-    else if (a == "--ny")
-      o.ny = positive("--ny", v);
-    else if (a == "--n3")
-      o.n3 = positive("--n3", v);
-    else if (a == "--repeats")
-      o.repeats = positive("--repeats", v);
-    else if (a == "--warmup")
-      o.warmup = positive("--warmup", v);
-    else if (a == "--csv")
-      o.csv = v;
-    else if (a == "--executor") {
-      o.executors = split(v);
-      for (auto &e : o.executors)
-        if (std::find(all_exec.begin(), all_exec.end(), e) == all_exec.end())
-          usage_error("unknown executor '" + e + "'");
-    } else if (a == "--blocks") {
-      o.blocks.clear();
-      for (auto &b : split(v))
-        o.blocks.push_back(positive("--blocks", b.c_str()));
-    } else if (a == "--staging") {
-      o.stagings.clear();
-      for (auto &st : split(v)) {
-        if (st == "all")
-          o.stagings.push_back(exec::Staging::all);
-        else if (st == "inc")
-          o.stagings.push_back(exec::Staging::increments);
-        else if (st == "none")
-          o.stagings.push_back(exec::Staging::none);
-        else
-          usage_error("--staging takes all, inc, none; not '" + st + "'");
-      }
-    } else if (a == "--reorder") {
-      o.reorders = split(v);
-      for (auto &r : o.reorders) {
-        Reorder method;
-        try {
-          method = parse_reorder(r);
-        } catch (const Error &e) {
-          usage_error(e.what());
-        }
-        if (!reorder_available(method))
-          usage_error("--reorder " + r + ": umesh was built without " +
-                      (method == Reorder::gps ? "Scotch" : "METIS"));
-      }
-    } else if (a == "--reorder-block")
-      o.reorder_block = positive("--reorder-block", v);
-    else if (a == "--numbering") {
-      o.numberings = split(v);
-      for (auto &n : o.numberings)
-        if (n != "natural" && n != "shuffled")
-          usage_error("--numbering takes natural, shuffled; not '" + n + "'");
-    } else if (a == "--layout") {
-      const std::string s = v;
-      if (s == "all")
-        o.layouts = {"aos", "soa"};
-      else if (s == "aos" || s == "soa")
-        o.layouts = {s};
-      else
-        usage_error("--layout is aos, soa or all, not '" + s + "'");
-    } else if (a == "--kernel") {
-      o.kernels = split(v);
-      for (auto &k : o.kernels)
-        if (k != "res_calc" && k != "face_flux")
-          usage_error("unknown kernel '" + k + "'");
-    } else
-      usage_error("unknown argument '" + a + "'");
-  }
-  return o;
-}
+using namespace umesh::perf;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -194,21 +57,6 @@ double copy_bandwidth_gbps() {
   }
   return 2.0 * n * sizeof(double) / median(t) / 1e9;
 }
-
-struct Row {
-  std::string kernel, executor, layout;
-  int block_size = 0;
-  double time_ms = 0, gbps = 0, max_rel_err = 0;
-  std::string note;
-  int scratch = -1; // hierarchical: team scratch bytes per block
-  std::string reorder = "none";
-};
-
-struct PlanRow {
-  std::string kernel, reorder;
-  BlockPlan plan; // metrics only: point lists live on the device
-  double reorder_seconds;
-};
 
 // Every plan a kernel needs, built once per mesh and shared by both layouts.
 struct Plans {
@@ -270,6 +118,41 @@ Renumbering renumber(const Options &o, const std::string &name, const Set &set,
   return r;
 }
 
+// Hierarchical variants to run: every staging x combine x writeback asked
+// for; combining options apply to staged increments only, so staging 'none'
+// runs once, with both colourings.
+std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
+  std::vector<exec::Hierarchical> out;
+  for (auto staging : o.stagings)
+    for (auto combine : o.combines)
+      for (auto writeback : o.writebacks) {
+        const bool plain =
+            combine == exec::Combine::colours && writeback == exec::Writeback::coloured;
+        if (staging == exec::Staging::none && !plain)
+          continue;
+        out.push_back(
+            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+                writeback));
+      }
+  for (auto staging : o.stagings) // 'none' asked for with atomics only: run it plainly
+    if (staging == exec::Staging::none && std::none_of(out.begin(), out.end(), [](const auto &h) {
+          return h.staging == exec::Staging::none;
+        }))
+      out.push_back(exec::Hierarchical{}.with_staging(staging));
+  return out;
+}
+
+// hier-<staging>, then /sa for scratch atomics (no thread colours) and /ga
+// for one launch with global atomics on shared points (no block colours).
+std::string variant_label(const exec::Hierarchical &h) {
+  std::string label = std::string("hier-") + exec::staging_name(h.staging);
+  if (h.combine == exec::Combine::atomics)
+    label += "/sa";
+  if (h.writeback == exec::Writeback::atomic)
+    label += "/ga";
+  return label;
+}
+
 // Runs every requested executor (and hierarchical variant) of one kernel and
 // layout. loop(exec, plan) runs the kernel once.
 template <class OutDat, class RefDat, class Loop>
@@ -297,13 +180,15 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
       one(name, exec::ScatterView{}, plans.scatter);
     else if (name == "hierarchical")
       for (auto &plan : plans.hier)
-        for (auto staging : o.stagings) {
-          const std::string label = std::string("hier-") + exec::staging_name(staging);
+        for (const auto &variant : hierarchical_variants(o)) {
+          const std::string label = variant_label(variant);
           try {
-            Row *r = one(label, exec::Hierarchical{}.with_staging(staging), plan);
+            Row *r = one(label, variant, plan);
             r->block_size = plan.options().block_size;
             r->scratch = plan.scratch_bytes(kernel);
-            r->note = std::to_string(plan.num_block_colours()) + " block colours";
+            r->note = variant.writeback == exec::Writeback::atomic
+                          ? "1 launch"
+                          : std::to_string(plan.num_block_colours()) + " block colours";
           } catch (const Error &e) {
             // Does not fit this device (scratch or team size): reported, not timed.
             Row r{kernel, label, layout, plan.options().block_size, NAN, NAN, NAN, e.what(), -1};
@@ -495,6 +380,12 @@ std::vector<Row> face_flux(const Options &o, const std::string &label, const Hex
 int main(int argc, char **argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   const Options o = parse(argc, argv);
+  try { // a results path that cannot be written fails now, not after the run
+    open_output(o.csv);
+  } catch (const Error &e) {
+    std::fprintf(stderr, "umesh_main: %s\n", e.what());
+    return 2;
+  }
   std::printf("umesh main job (git %s, Kokkos %d, execution space %s, C++%ld)\n", UMESH_GIT_HASH,
               KOKKOS_VERSION, Space::name(), __cplusplus / 100 - 2000);
   std::ostringstream config;
@@ -566,111 +457,10 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Speedup against the atomic executor of the same kernel, layout and
-  // reordering.
-  auto atomic_ms = [&](const Row &r) {
-    for (const auto &a : rows)
-      if (a.kernel == r.kernel && a.layout == r.layout && a.reorder == r.reorder &&
-          a.executor == "atomic")
-        return a.time_ms;
-    return double(NAN);
-  };
-  std::printf("\n%-18s %-12s %-6s %-7s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
-              "layout", "reorder", "block", "time_ms", "GB/s", "of_copy", "vs_atomic",
-              "max_rel_err", "scratch", "note");
-  std::ofstream csv(o.csv);
-  csv << "kernel,executor,layout,reorder,block_size,time_ms,gbps,copy_gbps,speedup_vs_atomic,"
-         "max_rel_err\n";
-  bool ok = true;
-  int skipped = 0;
-  for (const auto &r : rows) {
-    if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
-      ++skipped;
-      std::printf("%-18s %-12s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
-                  r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(), r.block_size, "-",
-                  r.note.c_str());
-      continue;
-    }
-    const double speedup = atomic_ms(r) / r.time_ms;
-    const bool valid = r.max_rel_err < 1e-10 && r.note.find("INCOMPLETE") == std::string::npos;
-    ok = ok && valid;
-    std::printf("%-18s %-12s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
-                r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(),
-                r.block_size, r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
-                r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
-                valid ? "" : "FAILED VALIDATION ", r.note.c_str());
-    csv << r.kernel << ',' << r.executor << ',' << r.layout << ',' << r.reorder << ','
-        << r.block_size << ',' << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup
-        << ',' << r.max_rel_err << '\n';
+  try {
+    return report(o, rows, plan_rows, copy_gbps);
+  } catch (const Error &e) { // results lost: say so, and fail
+    std::fprintf(stderr, "umesh_main: %s\n", e.what());
+    return 2;
   }
-  if (!plan_rows.empty()) {
-    const std::string metrics = o.csv.substr(0, o.csv.rfind('.')) + "_plans.csv";
-    std::ofstream pcsv(metrics);
-    pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
-            "reuse,staged_points_per_block,cache_lines_per_block,reorder_seconds,plan_seconds,"
-            "plan_phases\n";
-    std::printf(
-        "\nhierarchical plans (staged points and 32-byte lines per block over all staged "
-        "maps, lines for 8-byte scalar data)\n%-18s %-7s %5s %8s %7s %12s %7s %10s %10s %9s "
-        "%8s\n",
-        "kernel", "reorder", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
-        "lines/blk", "reorder_s", "plan_s");
-    for (const auto &pr : plan_rows) {
-      const BlockPlan &p = pr.plan;
-      std::printf("%-18s %-7s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %9.2f %8.3f\n",
-                  pr.kernel.c_str(), pr.reorder.c_str(), p.block_size, p.num_blocks(),
-                  p.num_block_colours(), p.mean_thread_colours, p.max_thread_colours, p.reuse,
-                  p.mean_staged_points, p.mean_cache_lines, pr.reorder_seconds, p.build_seconds);
-      pcsv << pr.kernel << ',' << pr.reorder << ',' << p.block_size << ',' << p.num_blocks() << ','
-           << p.num_block_colours() << ',' << p.mean_thread_colours << ',' << p.max_thread_colours
-           << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
-           << pr.reorder_seconds << ',' << p.build_seconds << ",\"" << format(p.phases) << "\"\n";
-    }
-    std::printf("wrote %s\n", metrics.c_str());
-  }
-  // Per kernel: the fastest configuration against the fastest atomic and
-  // gather runs of any layout and reordering, all from this run.
-  std::vector<std::string> kernels;
-  for (const auto &r : rows)
-    if (std::find(kernels.begin(), kernels.end(), r.kernel) == kernels.end())
-      kernels.push_back(r.kernel);
-  if (!kernels.empty())
-    std::printf("\nbest per kernel (any layout, reordering, block size)\n");
-  for (const auto &k : kernels) {
-    const Row *best = nullptr, *atomic = nullptr, *gather = nullptr;
-    for (const auto &r : rows) {
-      if (r.kernel != k || std::isnan(r.time_ms))
-        continue;
-      auto take = [&](const Row *&slot) {
-        if (!slot || r.time_ms < slot->time_ms)
-          slot = &r;
-      };
-      take(best);
-      if (r.executor == "atomic")
-        take(atomic);
-      if (r.executor == "gather")
-        take(gather);
-    }
-    if (!best)
-      continue;
-    std::printf("%-18s %s %s %s block %d: %.4f ms, %.1f%% of copy", k.c_str(),
-                best->executor.c_str(), best->layout.c_str(), best->reorder.c_str(),
-                best->block_size, best->time_ms, 100 * best->gbps / copy_gbps);
-    if (atomic)
-      std::printf("; best atomic (%s %s) %.4f ms: %.2fx", atomic->layout.c_str(),
-                  atomic->reorder.c_str(), atomic->time_ms, atomic->time_ms / best->time_ms);
-    if (gather)
-      std::printf("; best gather (%s %s) %.4f ms: %.2fx", gather->layout.c_str(),
-                  gather->reorder.c_str(), gather->time_ms, gather->time_ms / best->time_ms);
-    std::printf("\n");
-  }
-  if (skipped)
-    std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",
-                skipped);
-  std::printf("\nbandwidth = bytes of every dat and map touched (incremented dats twice) / time; "
-              "of_copy = that / measured copy bandwidth\nwrote %s; %s\n",
-              o.csv.c_str(),
-              ok ? "every executor validated against the serial reference"
-                 : "SOME EXECUTORS FAILED VALIDATION");
-  return ok ? 0 : 1;
 }

@@ -6,7 +6,7 @@
 //
 //   umesh_plan [--elements 1000000,10000000] [--methods metis,builtin,...]
 //              [--kernel res_calc,face_flux] [--block 256] [--csv FILE]
-#include "cli.hpp"
+#include "common/cli.hpp"
 
 #include <umesh/umesh.hpp>
 

@@ -158,47 +158,67 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   plan.thread_colour_offsets[nblocks] = int(plan.colour_start.size());
   plan.mean_thread_colours = nblocks ? double(colour_sum) / nblocks : 0;
 
-  // Staged points and local maps, per map.
+  // Staged points and local maps, per map. A block's list holds first the
+  // points no other (block, written map) list holds -- its own, which a
+  // one-launch writeback adds without atomics -- then the shared ones, each
+  // part ascending.
   clock.start("staging lists");
   long long accesses = 0, staged_total = 0, lines_total = 0;
-  for (const auto &m : maps) {
-    if (!stage)
-      break;
+  std::vector<int> lists_holding(stage ? total_points : 0, 0);
+  for (std::size_t m = 0; m < maps.size() && stage; ++m) {
     BlockPlan::Staged st;
-    st.arity = m.conn.arity;
+    st.arity = maps[m].conn.arity;
     st.point_offsets.assign(nblocks + 1, 0);
-    st.local.resize(std::size_t(n) * st.arity);
-    std::vector<int> local(m.conn.target_size, -1);
+    std::vector<char> seen(maps[m].conn.target_size, 0);
     for (int b = 0; b < nblocks; ++b) {
       const int first = int(st.points.size());
       for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)
         for (int s = 0; s < st.arity; ++s) {
-          const int p = m.conn.indices[std::size_t(plan.elem[i]) * st.arity + s];
-          if (local[p] < 0) {
-            local[p] = 0;
+          const int p = maps[m].conn.indices[std::size_t(plan.elem[i]) * st.arity + s];
+          if (!seen[p]) {
+            seen[p] = 1;
             st.points.push_back(p);
           }
         }
       std::sort(st.points.begin() + first, st.points.end());
-      for (int j = first; j < int(st.points.size()); ++j)
-        local[st.points[j]] = j - first;
-      for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)
-        for (int s = 0; s < st.arity; ++s)
-          st.local[std::size_t(i) * st.arity + s] =
-              local[m.conn.indices[std::size_t(plan.elem[i]) * st.arity + s]];
       int prev_line = -1;
       for (int j = first; j < int(st.points.size()); ++j) {
-        local[st.points[j]] = -1;
-        const int line = st.points[j] / 4;
-        lines_total += line != prev_line;
-        prev_line = line;
+        const int p = st.points[j];
+        seen[p] = 0;
+        if (maps[m].written)
+          ++lists_holding[base[m] + p];
+        lines_total += p / 4 != prev_line;
+        prev_line = p / 4;
       }
       st.point_offsets[b + 1] = int(st.points.size());
       st.max_points = std::max(st.max_points, int(st.points.size()) - first);
     }
+    plan.staged.push_back(std::move(st));
+  }
+  for (std::size_t m = 0; m < plan.staged.size(); ++m) {
+    auto &st = plan.staged[m];
+    const auto &c = maps[m].conn;
+    st.owned.assign(nblocks, 0);
+    st.local.resize(std::size_t(n) * st.arity);
+    std::vector<int> local(c.target_size, -1);
+    for (int b = 0; b < nblocks; ++b) {
+      const auto first = st.points.begin() + st.point_offsets[b];
+      const auto last = st.points.begin() + st.point_offsets[b + 1];
+      // Read-only maps are never written back: their points count as owned.
+      const auto shared = std::stable_partition(
+          first, last, [&](int p) { return !maps[m].written || lists_holding[base[m] + p] == 1; });
+      st.owned[b] = int(shared - first);
+      for (auto it = first; it != last; ++it)
+        local[*it] = int(it - first);
+      for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)
+        for (int s = 0; s < st.arity; ++s)
+          st.local[std::size_t(i) * st.arity + s] =
+              local[c.indices[std::size_t(plan.elem[i]) * st.arity + s]];
+      for (auto it = first; it != last; ++it)
+        local[*it] = -1;
+    }
     accesses += std::int64_t(n) * st.arity;
     staged_total += std::int64_t(st.points.size());
-    plan.staged.push_back(std::move(st));
   }
   plan.reuse = staged_total ? double(accesses) / staged_total : 0;
   plan.mean_staged_points = nblocks ? double(staged_total) / nblocks : 0;

@@ -173,6 +173,7 @@ void write_block_plan(PlanWriter &w, const BlockPlan &p) {
     w.ints({s.arity, s.max_points});
     w.ints(s.point_offsets);
     w.ints(s.points);
+    w.ints(s.owned);
     w.ints(s.local);
   }
   for (double x :
@@ -204,6 +205,7 @@ BlockPlan read_block_plan(PlanReader &r) {
     s.max_points = a[1];
     s.point_offsets = r.ints();
     s.points = r.ints();
+    s.owned = r.ints();
     s.local = r.ints();
     p.staged.push_back(std::move(s));
   }

@@ -91,7 +91,9 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
            inc(u, m1, 0), inc(u, m1, 1), inc(u, m1, Arity - 1), inc(v, m1, Arity - 1),
            inc(r, m2, 0), reduce_sum(sum), reduce_max(mx));
   const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
-                            exec::staging_name(options.staging) + ", arity " +
+                            exec::staging_name(options.staging) + ", combine " +
+                            exec::combine_name(options.combine) + ", writeback " +
+                            exec::writeback_name(options.writeback) + ", arity " +
                             std::to_string(Arity) + "; " + plan.summary();
   EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << where;
   EXPECT_LT(test::max_rel_err(v, v_ref), 1e-11) << where;
@@ -121,6 +123,99 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
       check_against_serial<S, L, 4>(options, seed += 10);
       check_against_serial<S, L, 8>(options, seed += 10, 900);
     }
+}
+
+// Scratch atomics instead of thread colours, one launch with global atomics
+// instead of block colours, and both, under both stagings that combine in
+// scratch.
+TYPED_TEST(Hierarchical, AtomicCombineAndWritebackMatchSerial) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  unsigned seed = 5000;
+  for (auto staging : {exec::Staging::all, exec::Staging::increments})
+    for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
+        if (combine == exec::Combine::colours && writeback == exec::Writeback::coloured)
+          continue; // the test above
+        for (int block : {1, 7, 96, 256}) {
+          const auto options = exec::Hierarchical{}
+                                   .with_block_size(block)
+                                   .with_staging(staging)
+                                   .with_combine(combine)
+                                   .with_writeback(writeback)
+                                   .with_fallback(block > 96);
+          check_against_serial<S, L, 2>(options, seed += 10);
+          check_against_serial<S, L, 8>(options, seed += 10, 900);
+        }
+      }
+}
+
+// Two maps into one set, the same dat incremented through both: a point can
+// sit in two lists of one block, so neither list may add it plainly while
+// the other does.
+struct TwoMapsKernel {
+  template <class A, class U>
+  KOKKOS_INLINE_FUNCTION void operator()(A a0, A b0, U u0, U u1, U w0) const {
+    for (int k = 0; k < 3; ++k) {
+      u0(k) += a0(k) - b0(k);
+      u1(k) -= 0.5 * a0(k);
+      w0(k) += b0((k + 1) % 3);
+    }
+  }
+};
+
+TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  Set elems("elems", 3000), pts("pts", 700);
+  Map<Mem> m1("m1", elems, pts, 2, make_random_connectivity(elems, pts, 2, 71));
+  Map<Mem> m2("m2", elems, pts, 1, make_random_connectivity(elems, pts, 1, 72));
+  Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u"), u_ref(pts, "u_ref");
+  test::randomise(a, 73);
+  test::randomise(u, 74);
+  copy_values(u_ref, u);
+  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+    for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
+        if (staging == exec::Staging::none &&
+            (combine == exec::Combine::atomics || writeback == exec::Writeback::atomic))
+          continue;
+        const auto options = exec::Hierarchical{}
+                                 .with_block_size(64)
+                                 .with_staging(staging)
+                                 .with_combine(combine)
+                                 .with_writeback(writeback);
+        auto plan = make_plan(S(), options, elems, m1, m2);
+        par_loop(options, plan, "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
+                 inc(u, m1, 0), inc(u, m1, 1), inc(u, m2, 0));
+        par_loop(S(), exec::Serial{}, elems, "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
+                 inc(u_ref, m1, 0), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
+        EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
+      }
+}
+
+TYPED_TEST(Hierarchical, AtomicCombiningWithoutStagingIsAClearError) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  Set elems("elems", 100), pts("pts", 40);
+  Map<Mem> m("m", elems, pts, 2, make_random_connectivity(elems, pts, 2, 3));
+  Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u");
+  for (auto options : {exec::Hierarchical{}.with_combine(exec::Combine::atomics),
+                       exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)}) {
+    options.with_staging(exec::Staging::none);
+    auto plan = make_plan(S(), options, elems, m);
+    try {
+      par_loop(options, plan, "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1), inc(u, m, 0),
+               inc(u, m, 1), inc(u, m, 1));
+      ADD_FAILURE() << "no error for staging none with atomic combining";
+    } catch (const Error &e) {
+      const std::string msg = e.what();
+      for (const char *f : {"loop 'edge'", "staging 'none'", "exec::Atomic"})
+        EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+    }
+  }
 }
 
 // min and max through staged maps: read two points' values, fold their
@@ -170,7 +265,9 @@ void check_min_max_against_serial(exec::Hierarchical options, unsigned seed) {
   par_loop(options, plan, "minmax", MinMaxKernel{}, read(a, m1, 0), read(a, m1, 2), min(lo, m1, 0),
            min(lo, m1, 2), max(hi, m2, 1), inc(count, m2, 1));
   const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
-                            exec::staging_name(options.staging) + "; " + plan.summary();
+                            exec::staging_name(options.staging) + ", combine " +
+                            exec::combine_name(options.combine) + ", writeback " +
+                            exec::writeback_name(options.writeback) + "; " + plan.summary();
   EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << where;
   EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << where;
   EXPECT_LT(test::max_rel_err(count, count_ref), 1e-14) << where;
@@ -186,6 +283,15 @@ TYPED_TEST(Hierarchical, MinMaxMatchSerialForEveryStagingAndBlockSize) {
           exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
                                                                                           96),
           seed += 10);
+  // Scratch atomics and global atomic writeback fold min and max too.
+  for (auto staging : {exec::Staging::all, exec::Staging::increments})
+    for (int block : {7, 96})
+      check_min_max_against_serial<S, L>(exec::Hierarchical{}
+                                             .with_block_size(block)
+                                             .with_staging(staging)
+                                             .with_combine(exec::Combine::atomics)
+                                             .with_writeback(exec::Writeback::atomic),
+                                         seed += 10);
 }
 
 struct EdgeKernel {
@@ -317,18 +423,34 @@ TEST(BlockPlan, Invariants) {
             }
           EXPECT_LE(ncol, p.max_thread_colours);
         }
-        // Staged lists: distinct, ascending, every access found at its local
-        // index, every staged point accessed.
+        // Staged lists: distinct; the block's own points (in no other list
+        // of the written map) first, then the shared ones, each ascending;
+        // every access found at its local index, every staged point accessed.
+        std::vector<int> lists_of(400, 0);
+        for (int pt : p.staged[0].points)
+          ++lists_of[pt];
         for (std::size_t m = 0; m < maps.size(); ++m) {
           const auto &st = p.staged[m];
           const auto &conn = m == 0 ? c1 : c2;
           const int ar = maps[m].conn.arity;
+          ASSERT_EQ(int(st.owned.size()), nb);
           for (int b = 0; b < nb; ++b) {
             const int first = st.point_offsets[b], np = st.point_offsets[b + 1] - first;
             EXPECT_LE(np, st.max_points);
             std::vector<int> hits(np, 0);
-            for (int j = 1; j < np; ++j)
-              EXPECT_LT(st.points[first + j - 1], st.points[first + j]);
+            const int own = st.owned[b];
+            ASSERT_GE(own, 0);
+            ASSERT_LE(own, np);
+            if (!maps[m].written) {
+              EXPECT_EQ(own, np); // never written back
+            }
+            for (int j = 0; maps[m].written && j < np; ++j)
+              EXPECT_EQ(lists_of[st.points[first + j]] == 1, j < own) << "block " << b;
+            for (int j = 1; j < np; ++j) {
+              if (j != own) {
+                EXPECT_LT(st.points[first + j - 1], st.points[first + j]);
+              }
+            }
             for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
               for (int s = 0; s < ar; ++s) {
                 const int l = st.local[std::size_t(i) * ar + s];

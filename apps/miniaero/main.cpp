@@ -6,7 +6,8 @@
 #include "results.hpp"
 #include "solver.hpp"
 
-#include "../../perf/cli.hpp"
+#include "common/cli.hpp"
+#include "common/output.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -34,6 +35,11 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
                      loop whose scratch does not fit falls back to inc, then
                      none, and the summary line says so)
   --no-fallback      make a loop that does not fit an error instead
+  --combine C        hierarchical, inside a block: colours (thread colours and a
+                     barrier each, default) or atomics (scratch atomics)
+  --writeback W      hierarchical, across blocks: coloured (a launch per block
+                     colour, default) or atomic (one launch, global atomics on
+                     points shared between blocks); both need staged increments
   --reorder LIST     none, gps, rcm, metis, builtin (default: none)
   --stencil S        faces: the limiter's neighbour min/max as miniAero computes
                      it, a loop over faces with indirect min/max (default);
@@ -67,6 +73,8 @@ struct Options {
   int block = 256, steps = -1, bench = 0;
   std::vector<int> mesh; // empty: the input's
   umesh::exec::Staging staging = umesh::exec::Staging::all;
+  umesh::exec::Combine combine = umesh::exec::Combine::colours;
+  umesh::exec::Writeback writeback = umesh::exec::Writeback::coloured;
   bool fallback = true, cell_stencil = false;
   std::uint64_t shuffle_seed = 1;
 };
@@ -133,6 +141,17 @@ Options parse(int argc, char **argv) {
         o.staging = umesh::exec::Staging::none;
       else
         usage_error("unknown staging '" + s + "'");
+    } else if (a == "--combine") {
+      const std::string c = value();
+      if (c != "colours" && c != "atomics")
+        usage_error("--combine is colours or atomics, not '" + c + "'");
+      o.combine = c == "atomics" ? umesh::exec::Combine::atomics : umesh::exec::Combine::colours;
+    } else if (a == "--writeback") {
+      const std::string w = value();
+      if (w != "coloured" && w != "atomic")
+        usage_error("--writeback is coloured or atomic, not '" + w + "'");
+      o.writeback =
+          w == "atomic" ? umesh::exec::Writeback::atomic : umesh::exec::Writeback::coloured;
     } else if (a == "--no-fallback") {
       o.fallback = false;
     } else if (a == "--stencil") {
@@ -271,9 +290,7 @@ Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows) {
 // Writes the whole table; called after every row, so that a run cut short
 // keeps what it measured.
 void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps) {
-  std::ofstream csv(path);
-  if (!csv)
-    throw umesh::Error("cannot write the benchmark table to '" + path + "'");
+  std::ofstream csv = umesh::perf::open_output(path);
   csv << "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
          "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
          "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"
@@ -289,6 +306,7 @@ void write_csv(const std::string &path, const std::vector<BenchRow> &rows, doubl
         << ',' << x.flux_atomic << ',' << x.flux_cellflux << ',' << x.stage_atomic << ','
         << x.stage_cellflux << ",\"" << note << "\"\n";
   }
+  umesh::perf::close_output(csv, path);
 }
 
 } // namespace
@@ -298,6 +316,11 @@ int main(int argc, char **argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   int failures = 0;
   try {
+    // Folders and files the run writes into fail now, not after the work.
+    if (!opt.plan_dir.empty())
+      umesh::perf::make_folder(opt.plan_dir, "plan");
+    if (opt.bench > 0)
+      umesh::perf::open_output(opt.csv);
     Input in = read_input(opt.input);
     if (opt.steps >= 0)
       in.steps = opt.steps;
@@ -330,6 +353,8 @@ int main(int argc, char **argv) {
           so.hierarchical = umesh::exec::Hierarchical{}
                                 .with_block_size(opt.block)
                                 .with_staging(opt.staging)
+                                .with_combine(opt.combine)
+                                .with_writeback(opt.writeback)
                                 .with_fallback(opt.fallback);
           if (!is_ref)
             so.reorder = umesh::parse_reorder(reorder);
@@ -432,7 +457,7 @@ int main(int argc, char **argv) {
                   "inner fences.\ngrad/minmax/limiter: ms per stage including boundary loops. "
                   "Copy bandwidth %.0f GB/s.\nx*: speedup over miniAero's atomic (A) and "
                   "cell-flux (C) variants, face flux (F) and stage (S). CSV: %s\n",
-                  copy_gbps, opt.csv.c_str());
+                  copy_gbps, umesh::perf::absolute_path(opt.csv).c_str());
     }
     if (!opt.compare.empty())
       std::printf("%d of %d runs match the reference\n", runs - failures, runs);

@@ -39,8 +39,11 @@ struct BlockPlan {
 
   struct Staged {
     std::vector<int> point_offsets; ///< [num_blocks + 1] into points
-    std::vector<int> points;        ///< distinct points of each block, ascending
-    std::vector<int> local;         ///< [position][arity] index into the block's points
+    /// Distinct points of each block: first the ones no other (block, written
+    /// map) list holds, then the shared ones; each part ascending.
+    std::vector<int> points;
+    std::vector<int> owned; ///< [num_blocks] how many of a block's points come first
+    std::vector<int> local; ///< [position][arity] index into the block's points
     int arity = 0;
     int max_points = 0; ///< largest block's point count
   };

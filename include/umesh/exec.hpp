@@ -32,6 +32,20 @@ enum class Staging {
   none        ///< nothing: increments go to global memory thread colour by colour
 };
 
+/// How the threads of one block combine their staged increments (and min/max)
+/// in team scratch.
+enum class Combine {
+  colours, ///< thread colour by thread colour, a barrier after each (the paper's way)
+  atomics  ///< all threads at once with scratch atomics: no thread colours, one barrier
+};
+
+/// How blocks combine their staged increments into global memory.
+enum class Writeback {
+  coloured, ///< one launch per block colour; blocks of a colour share no written point
+  atomic    ///< one launch for every block: points only this block writes are added
+            ///< plainly, points shared with other blocks with a global atomic
+};
+
 /// How the hierarchical plan forms blocks.
 enum class Partition {
   contiguous, ///< chunks of the current element order
@@ -45,10 +59,15 @@ enum class Partition {
 /// element); a block stages its indirect data in team scratch, runs the
 /// kernel into thread-private buffers, applies them to scratch thread colour
 /// by thread colour between barriers, then adds its increments to global
-/// memory once.
+/// memory once. `combine` and `writeback` swap the two colourings for
+/// scratch and global atomics (block pre-aggregation: one launch per loop).
 struct Hierarchical {
   int block_size = 256;
   Staging staging = Staging::all;
+  /// Per loop: combining inside a block (needs staged increments when atomics).
+  Combine combine = Combine::colours;
+  /// Per loop: combining across blocks (needs staged increments when atomic).
+  Writeback writeback = Writeback::coloured;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
   /// to increments-only staging, then to no staging, and records that in the
@@ -78,6 +97,8 @@ struct Hierarchical {
   Hierarchical &with_metis_margin(double m) { return metis_margin = m, *this; }
   Hierarchical &with_staging(Staging s) { return staging = s, *this; }
   Hierarchical &with_fallback(bool f = true) { return allow_fallback = f, *this; }
+  Hierarchical &with_combine(Combine c) { return combine = c, *this; }
+  Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
 };
 
 inline const char *partition_name(Partition p) {
@@ -104,6 +125,14 @@ inline const char *staging_name(Staging s) {
     return "none";
   }
   return "?";
+}
+
+inline const char *combine_name(Combine c) {
+  return c == Combine::atomics ? "atomics" : "colours";
+}
+
+inline const char *writeback_name(Writeback w) {
+  return w == Writeback::atomic ? "atomic" : "coloured";
 }
 
 } // namespace umesh::exec

@@ -1,17 +1,13 @@
 #ifndef UMESH_DETAIL_EXECUTOR_HIERARCHICAL_HPP
 #define UMESH_DETAIL_EXECUTOR_HIERARCHICAL_HPP
 
-// Hierarchical colouring with team-scratch caching: one launch per block
-// colour, one team per block. A team (1) stages the block's points of every
-// staged (dat, map) in scratch, structure-of-arrays, and sets its increment
-// (or min/max) buffers to the identity; (2) runs the kernel, increments into
-// thread-private buffers;
-// (3) applies the buffers to scratch thread colour by thread colour, with a
-// barrier after each; (4) combines them into global memory. Blocks of one
-// colour write disjoint points, so step 4 needs no atomics.
+// Hierarchical colouring with team-scratch caching: the plan (built on the
+// host, kept on the device) and its launches; the team kernel is in
+// hierarchical_kernel.hpp.
 
 #include <umesh/block_plan.hpp>
 #include <umesh/detail/bind.hpp>
+#include <umesh/detail/hierarchical_kernel.hpp>
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/detail/plan_file.hpp>
 #include <umesh/plan.hpp>
@@ -19,6 +15,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <sstream>
 #include <string>
@@ -27,186 +24,6 @@
 #include <vector>
 
 namespace umesh {
-namespace detail {
-
-// Device arrays of one staged map.
-struct StagedMapDev {
-  const int *point_offsets, *points, *local;
-  int arity, max_points;
-};
-
-template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offset) {
-  return reinterpret_cast<T *>(scratch + offset);
-}
-
-// Indirect read under full staging: from the block's scratch when the map is
-// staged (offset >= 0), else from global memory. `stride` of the scratch is
-// the map's largest block point count (scratch is [component][point]).
-template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
-  DatPtr<T, Dim, Layout> dat;
-  StagedMapDev map;
-  const int *global_map;
-  int arity, slot, offset;
-  bool owner; // the first argument of its (dat, map) group stages it
-  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    if (offset >= 0) {
-      const int idx = map.local[std::size_t(ctx.i) * map.arity + slot];
-      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + idx, {map.max_points}};
-    }
-    const int p = global_map[std::size_t(ctx.e) * arity + slot];
-    return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
-  }
-};
-
-template <Access A, class T, int Dim, class Layout>
-struct StagedCombineDev : BufferedCombine<A, T, Dim> {
-  DatPtr<T, Dim, Layout> dat;
-  StagedMapDev map;
-  int slot, offset;
-  bool owner;
-  // Called by one thread colour at a time: no two threads of a colour share
-  // a point.
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    const int idx = map.local[std::size_t(ctx.i) * map.arity + slot];
-    T *s = scratch_at<T>(ctx.scratch, offset) + idx;
-    for (int k = 0; k < Dim; ++k)
-      s[k * map.max_points] = Combine<A>::apply(s[k * map.max_points], buf.v[k]);
-  }
-};
-
-// No staging: the buffer goes straight to global memory, colour by colour.
-template <Access A, class T, int Dim, class Layout>
-struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
-  DatPtr<T, Dim, Layout> dat;
-  const int *map;
-  int arity, slot;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    T *d = dat.at(map[std::size_t(ctx.e) * arity + slot]);
-    const int s = dat.stride()();
-    for (int k = 0; k < Dim; ++k)
-      d[k * s] = Combine<A>::apply(d[k * s], buf.v[k]);
-  }
-};
-
-// Team-wide loop over the block's points x components, in the order that
-// makes global accesses coalesce: components fastest for AoS, points fastest
-// for SoA. f(global component pointer, scratch element).
-template <class T, int Dim, class Layout, class Team, class S, class F>
-KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, Dim, Layout> &dat,
-                                             const StagedMapDev &map, int b, S *scratch, F &&f) {
-  const int first = map.point_offsets[b], np = map.point_offsets[b + 1] - first;
-  const int *pts = map.points + first;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np * Dim), [&](int j) {
-    int jp, k;
-    if constexpr (std::is_same<Layout, AoS>::value)
-      jp = j / Dim, k = j % Dim;
-    else
-      k = j / np, jp = j % np;
-    f(dat.at(pts[jp]) + k * dat.stride()(), scratch[k * map.max_points + jp]);
-  });
-}
-
-template <class Dev, class Team>
-KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx &) {}
-template <class Dev, class Team>
-KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
-
-template <class T, int Dim, class Layout, class Team>
-KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, const Team &team,
-                                       const TeamCtx &ctx) {
-  if (!d.owner || d.offset < 0)
-    return;
-  using V = std::remove_const_t<T>;
-  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<V>(ctx.scratch, d.offset),
-                   [](const T *g, V &s) { s = *g; });
-}
-
-template <Access A, class T, int Dim, class Layout, class Team>
-KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout> &d,
-                                       const Team &team, const TeamCtx &ctx) {
-  if (!d.owner)
-    return;
-  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
-                   [](T *, T &s) { s = Combine<A>::template identity<T>(); });
-}
-
-template <Access A, class T, int Dim, class Layout, class Team>
-KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Layout> &d,
-                                           const Team &team, const TeamCtx &ctx) {
-  if (!d.owner)
-    return;
-  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
-                   [](T *g, T &s) { *g = Combine<A>::apply(*g, s); });
-}
-
-// Device form of the plan, captured by the team functor.
-struct BlockPlanDev {
-  const int *block_order, *block_start, *elem, *thread_colour_offsets, *colour_start;
-  // elem is null when positions are elements (a mesh renumbered into blocks).
-  KOKKOS_INLINE_FUNCTION int element(int i) const { return elem ? elem[i] : i; }
-};
-
-template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body> {
-  using member_type = typename Kokkos::TeamPolicy<Space>::member_type;
-  using value_type = typename Body::reduce_value;
-  using ReduceHooks<Body>::body;
-  BlockPlanDev plan;
-  int order_begin; // first entry of this launch's colour in block_order
-  int scratch_bytes;
-  bool one_thread_per_element;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type &team) const {
-    value_type unused;
-    run(team, unused);
-  }
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
-    run(team, red);
-  }
-  KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
-    const int b = plan.block_order[order_begin + team.league_rank()];
-    char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
-    const TeamCtx block{0, 0, b, scratch};
-    body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
-    team.team_barrier();
-    const int begin = plan.block_start[b], end = plan.block_start[b + 1];
-    const int c0 = plan.thread_colour_offsets[b];
-    const int ncol = plan.thread_colour_offsets[b + 1] - c0 - 1;
-    if (one_thread_per_element) {
-      // GPU: every thread computes its element at once; the increments wait
-      // in registers for the thread's colour.
-      const int i = begin + team.team_rank();
-      const bool active = i < end;
-      typename Body::storage st{};
-      const TeamCtx ctx{active ? plan.element(i) : 0, i, b, scratch};
-      if (active)
-        body.compute(ctx, st, red);
-      for (int c = 0; c < ncol; ++c) {
-        if (active && i >= plan.colour_start[c0 + c] && i < plan.colour_start[c0 + c + 1])
-          body.finish(ctx, st);
-        team.team_barrier();
-      }
-    } else {
-      // Fewer threads than elements (host backends): colour by colour, each
-      // element computed and applied by whichever thread takes it.
-      for (int c = 0; c < ncol; ++c) {
-        Kokkos::parallel_for(
-            Kokkos::TeamThreadRange(team, plan.colour_start[c0 + c], plan.colour_start[c0 + c + 1]),
-            [&](int i) {
-              typename Body::storage st{};
-              const TeamCtx ctx{plan.element(i), i, b, scratch};
-              body.compute(ctx, st, red);
-              body.finish(ctx, st);
-            });
-        team.team_barrier();
-      }
-    }
-    body.for_each([&](const auto &dev) { team_writeback(dev, team, block); });
-  }
-};
-
-} // namespace detail
 
 template <class Space> class Plan<exec::Hierarchical, Space> : public detail::PlanBase<Space> {
 public:
@@ -276,11 +93,16 @@ public:
         identity = host_.elem[i] == i;
       if (!identity)
         elem_ = upload(host_.elem, "elem");
+      blocks_are_ranges_ = true;
+      for (int b = 0; b < host_.num_blocks() && blocks_are_ranges_; ++b)
+        for (int i = host_.block_start[b]; i < host_.block_start[b + 1]; ++i)
+          blocks_are_ranges_ = blocks_are_ranges_ && host_.elem[i] >= host_.block_start[b] &&
+                               host_.elem[i] < host_.block_start[b + 1];
       thread_colour_offsets_ = upload(host_.thread_colour_offsets, "thread_colour_offsets");
       colour_start_ = upload(host_.colour_start, "colour_start");
       for (const auto &st : host_.staged)
         staged_.push_back({upload(st.point_offsets, "point_offsets"), upload(st.points, "points"),
-                           upload(st.local, "local"), st.arity, st.max_points});
+                           upload(st.owned, "owned"), upload_local(st), st.arity, st.max_points});
       Kokkos::fence();
     }
     // The large host arrays live on the device now; keep the metrics.
@@ -312,7 +134,8 @@ public:
       os << "; plan " << file_note_;
     for (const auto &[loop, r] : loops_) {
       os << "; loop '" << loop << "': scratch " << r.scratch << " B/block, staging "
-         << exec::staging_name(r.used);
+         << exec::staging_name(r.used) << ", combine " << exec::combine_name(r.combine)
+         << ", writeback " << exec::writeback_name(r.writeback);
       if (r.used != r.asked)
         os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
            << " B, budget " << r.budget << " B)";
@@ -340,9 +163,22 @@ public:
   void run(const exec::Hierarchical &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     using exec::Staging;
-    LoopRecord r{loop_options.staging, loop_options.staging, 0, 0,
-                 Kokkos::TeamPolicy<Space>::scratch_size_max(0)};
-    r.need = r.scratch = run_as(r.asked, r.budget, name, kernel, args...);
+    if (loop_options.staging == Staging::none &&
+        (loop_options.combine == exec::Combine::atomics ||
+         loop_options.writeback == exec::Writeback::atomic))
+      detail::fail("loop '", name, "' under the hierarchical executor: combine '",
+                   exec::combine_name(loop_options.combine), "' and writeback '",
+                   exec::writeback_name(loop_options.writeback),
+                   "' combine staged increments, and staging 'none' stages none; stage "
+                   "increments ('inc' or 'all'), or use exec::Atomic for global atomics");
+    LoopRecord r{loop_options.staging,
+                 loop_options.staging,
+                 0,
+                 0,
+                 Kokkos::TeamPolicy<Space>::scratch_size_max(0),
+                 loop_options.combine,
+                 loop_options.writeback};
+    r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
     if (r.need > r.budget) {
       const int need_inc = scratch_for<Staging::increments>(name, args...);
       if (!loop_options.allow_fallback) {
@@ -359,7 +195,14 @@ public:
                      " or less, or Hierarchical::with_fallback() to fall back automatically");
       }
       r.used = need_inc <= r.budget ? Staging::increments : Staging::none;
-      r.scratch = run_as(r.used, r.budget, name, kernel, args...);
+      // Without staging, increments go to global memory colour by colour:
+      // no scratch to combine in, so the colourings take over.
+      exec::Hierarchical used = exec::Hierarchical{loop_options}.with_staging(r.used);
+      if (r.used == Staging::none)
+        used.with_combine(exec::Combine::colours).with_writeback(exec::Writeback::coloured);
+      r.combine = used.combine;
+      r.writeback = used.writeback;
+      r.scratch = run_as(used, r.budget, name, kernel, args...);
     }
     loops_[name] = r;
   }
@@ -368,6 +211,7 @@ public:
   template <exec::Staging S> struct Policy {
     Plan &plan;
     const std::string &loop;
+    const exec::Hierarchical &options;                         // the loop's combine and writeback
     int scratch = 0;                                           // bytes so far
     std::vector<std::tuple<const void *, int, Access>> groups; // (dat, map, access)
     std::vector<int> offsets;
@@ -395,7 +239,8 @@ public:
     }
     detail::StagedMapDev map_dev(int m) const {
       const auto &s = plan.staged_[m];
-      return {s.point_offsets.data(), s.points.data(), s.local.data(), s.arity, s.max_points};
+      return {s.point_offsets.data(), s.points.data(), s.owned.data(),
+              s.local.data(),         s.arity,         s.max_points};
     }
 
     template <class T, int D, class L, class M, class MM>
@@ -428,8 +273,14 @@ public:
         bool owner;
         const int off = group(a.dat.view().data(), m, A,
                               std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner);
-        return detail::StagedCombineDev<A, T, D, L>{
-            {}, detail::dat_ptr(a.dat), map_dev(m), a.slot, off, owner};
+        return detail::StagedCombineDev<A, T, D, L>{{},
+                                                    detail::dat_ptr(a.dat),
+                                                    map_dev(m),
+                                                    a.slot,
+                                                    off,
+                                                    owner,
+                                                    options.combine == exec::Combine::atomics,
+                                                    options.writeback == exec::Writeback::atomic};
       }
     }
   };
@@ -440,12 +291,14 @@ private:
     int need;    // scratch bytes per block for the staging asked
     int scratch; // for the staging used
     int budget;  // what the backend grants a team
+    exec::Combine combine;
+    exec::Writeback writeback;
   };
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
   int scratch_for(const std::string &name, const Args &...args) {
-    Policy<S> policy{*this, name, 0, {}, {}};
+    Policy<S> policy{*this, name, options_, 0, {}, {}};
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
     return policy.scratch;
   }
@@ -453,47 +306,68 @@ private:
   // Binds under `staging` and launches if the scratch fits `budget`; returns
   // the scratch bytes per block either way.
   template <class Kernel, class... Args>
-  int run_as(exec::Staging staging, int budget, const std::string &name, const Kernel &kernel,
-             const Args &...args) {
-    switch (staging) {
+  int run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
+             const Kernel &kernel, const Args &...args) {
+    switch (loop_options.staging) {
     case exec::Staging::all:
-      return run_as<exec::Staging::all>(budget, name, kernel, args...);
+      return run_as<exec::Staging::all>(loop_options, budget, name, kernel, args...);
     case exec::Staging::increments:
-      return run_as<exec::Staging::increments>(budget, name, kernel, args...);
+      return run_as<exec::Staging::increments>(loop_options, budget, name, kernel, args...);
     default:
-      return run_as<exec::Staging::none>(budget, name, kernel, args...);
+      return run_as<exec::Staging::none>(loop_options, budget, name, kernel, args...);
     }
   }
   template <exec::Staging S, class Kernel, class... Args>
-  int run_as(int budget, const std::string &name, const Kernel &kernel, const Args &...args) {
-    Policy<S> policy{*this, name, 0, {}, {}};
+  int run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
+             const Kernel &kernel, const Args &...args) {
+    Policy<S> policy{*this, name, loop_options, 0, {}, {}};
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget)
-            launch(name, body, policy.scratch, total);
+            launch(loop_options, name, body, policy.scratch, total);
         },
         args...);
     return policy.scratch;
   }
 
   template <class Body>
-  void launch(const std::string &name, const Body &body, int scratch,
-              typename Body::reduce_value &total) {
+  void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
+              int scratch, typename Body::reduce_value &total) {
     using Functor = detail::HierarchicalFunctor<Body, Space>;
     using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
+    // Atomic writeback: every block in one launch. Staging 'none' (no
+    // scratch to combine in) always takes the block colours.
+    const bool one_launch = loop_options.writeback == exec::Writeback::atomic &&
+                            loop_options.staging != exec::Staging::none;
+    const bool colour_rounds = loop_options.combine == exec::Combine::colours ||
+                               loop_options.staging == exec::Staging::none;
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-    const detail::BlockPlanDev dev{block_order_.data(), block_start_.data(), elem_.data(),
-                                   thread_colour_offsets_.data(), colour_start_.data()};
+    const detail::BlockPlanDev dev{block_order_.data(),  block_start_.data(),
+                                   elem_.data(),         thread_colour_offsets_.data(),
+                                   colour_start_.data(), blocks_are_ranges_};
     // GPU: one thread per element of the largest block, whole warps. Host
     // backends: one thread per team, blocks spread over the threads.
     const int team_size = host ? 1 : (options_.block_size + 31) / 32 * 32;
     const std::string label = "umesh::hierarchical::" + name;
-    const auto &offsets = host_.block_colour_offsets;
+    const std::vector<int> all_blocks{0, host_.num_blocks()};
+    const auto &offsets = one_launch ? all_blocks : host_.block_colour_offsets;
     for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
-      Functor f{{body}, dev, offsets[c], scratch, team_size >= options_.block_size};
-      TeamPolicy policy(this->space_, offsets[c + 1] - offsets[c], team_size);
-      policy.set_scratch_size(0, Kokkos::PerTeam(scratch));
+      if (offsets[c + 1] == offsets[c])
+        continue;
+      Functor f{{body},
+                dev,
+                one_launch ? -1 : offsets[c],
+                scratch,
+                team_size >= options_.block_size,
+                colour_rounds};
+      // Light weight: the functor goes as a kernel argument. Kokkos 3 copies
+      // functors over 512 bytes to constant memory after waiting for the
+      // previous such launch, a host round trip between block colours.
+      const auto policy = Kokkos::Experimental::require(
+          TeamPolicy(this->space_, offsets[c + 1] - offsets[c], team_size)
+              .set_scratch_size(0, Kokkos::PerTeam(scratch)),
+          Kokkos::Experimental::WorkItemProperty::HintLightWeight);
       if constexpr (Body::has_reduction) {
         check_team_size(name, policy.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
         typename Body::reduce_value partial;
@@ -534,7 +408,10 @@ private:
       const auto &st = host_.staged[m];
       ok = st.arity == conn[m].conn.arity && st.local.size() == std::size_t(n) * st.arity &&
            int(st.point_offsets.size()) == host_.num_blocks() + 1 &&
-           st.point_offsets.back() == int(st.points.size());
+           st.point_offsets.back() == int(st.points.size()) &&
+           int(st.owned.size()) == host_.num_blocks();
+      for (int b = 0; ok && b < host_.num_blocks(); ++b)
+        ok = st.owned[b] >= 0 && st.owned[b] <= st.point_offsets[b + 1] - st.point_offsets[b];
       for (int p : st.points)
         ok = ok && p >= 0 && p < conn[m].conn.target_size;
     }
@@ -549,10 +426,35 @@ private:
   std::string file_note_;
   BlockPlan host_;
   IntView block_order_, block_start_, elem_, thread_colour_offsets_, colour_start_;
+  bool blocks_are_ranges_ = false;
   struct StagedDev {
-    IntView point_offsets, points, local;
+    IntView point_offsets, points, owned;
+    Kokkos::View<detail::LocalIndex *, memory_space> local;
     int arity, max_points;
   };
+
+  Kokkos::View<detail::LocalIndex *, memory_space> upload_local(const BlockPlan::Staged &st) const {
+    constexpr int most = std::numeric_limits<detail::LocalIndex>::max();
+    if (st.max_points > most)
+      detail::fail("hierarchical plan for set '", this->set_.name(), "': a block touches ",
+                   st.max_points, " points through one map, over the ", most,
+                   " a 16-bit local index holds; use a smaller block size than ",
+                   options_.block_size);
+    // Indexed by element, so a thread finds its element's points without
+    // knowing its position in the thread-colour order.
+    std::vector<detail::LocalIndex> narrow(st.local.size());
+    for (std::size_t i = 0; i < host_.elem.size(); ++i)
+      for (int s = 0; s < st.arity; ++s)
+        narrow[std::size_t(host_.elem[i]) * st.arity + s] =
+            detail::LocalIndex(st.local[i * st.arity + s]);
+    Kokkos::View<detail::LocalIndex *, memory_space> d(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Hierarchical::local"),
+        narrow.size());
+    Kokkos::deep_copy(
+        d, Kokkos::View<const detail::LocalIndex *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+               narrow.data(), narrow.size()));
+    return d;
+  }
   std::vector<StagedDev> staged_;
   std::vector<const void *> staged_keys_;
   std::map<std::string, LoopRecord> loops_;

@@ -148,7 +148,11 @@ void launch_range(const Space &space, const std::string &label, const Body &body
                   int end, const int *perm, typename Body::reduce_value &total) {
   if (begin >= end)
     return;
-  Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> policy(space, begin, end);
+  // Light weight: the functor goes as a kernel argument, not through Kokkos
+  // 3's constant-memory copy that waits for the previous launch.
+  const auto policy = Kokkos::Experimental::require(
+      Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, begin, end),
+      Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   if constexpr (Body::has_reduction) {
     typename Body::reduce_value partial;
     Kokkos::parallel_reduce(label, policy, ReduceFunctor<Body>{{body}, perm}, partial);

@@ -17,7 +17,8 @@
 
 namespace umesh::detail {
 
-constexpr std::uint32_t plan_file_version = 1;
+// 2: staged lists hold a block's own points first (BlockPlan::Staged::owned).
+constexpr std::uint32_t plan_file_version = 2;
 
 /// FNV-1a over the element count and each map's arity, target, target size,
 /// written flag and indices, then `extra` (e.g. given block ids).

@@ -1,0 +1,245 @@
+#ifndef UMESH_DETAIL_HIERARCHICAL_KERNEL_HPP
+#define UMESH_DETAIL_HIERARCHICAL_KERNEL_HPP
+
+// Device side of the hierarchical executor: one team per block. A team
+// (1) stages the block's points of every staged (dat, map) in scratch,
+// structure-of-arrays, and sets its increment (or min/max) buffers to the
+// identity; (2) runs the kernel, increments into thread-private buffers;
+// (3) applies the buffers to scratch, thread colour by thread colour with a
+// barrier after each, or all at once with scratch atomics; (4) combines them
+// into global memory: plainly when the launch holds blocks of one colour,
+// else plainly for the block's own points and atomically for shared ones.
+
+#include <umesh/detail/device_args.hpp>
+#include <umesh/detail/loop_body.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace umesh::detail {
+
+// Local indices are 16-bit: a block's point list is checked to fit when the
+// plan is uploaded. Half the bytes of 32-bit indices on every element.
+using LocalIndex = std::uint16_t;
+
+// Device arrays of one staged map; `local` is indexed by element.
+struct StagedMapDev {
+  const int *point_offsets, *points, *owned;
+  const LocalIndex *local;
+  int arity, max_points;
+  KOKKOS_INLINE_FUNCTION int local_index(int e, int slot) const {
+    return local[std::size_t(e) * arity + slot];
+  }
+};
+
+template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offset) {
+  return reinterpret_cast<T *>(scratch + offset);
+}
+
+// Indirect read under full staging: from the block's scratch when the map is
+// staged (offset >= 0), else from global memory. `stride` of the scratch is
+// the map's largest block point count (scratch is [component][point]).
+template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
+  DatPtr<T, Dim, Layout> dat;
+  StagedMapDev map;
+  const int *global_map;
+  int arity, slot, offset;
+  bool owner; // the first argument of its (dat, map) group stages it
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    if (offset >= 0)
+      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + map.local_index(ctx.e, slot),
+                                  {map.max_points}};
+    const int p = global_map[std::size_t(ctx.e) * arity + slot];
+    return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
+  }
+};
+
+template <Access A, class T, int Dim, class Layout>
+struct StagedCombineDev : BufferedCombine<A, T, Dim> {
+  DatPtr<T, Dim, Layout> dat;
+  StagedMapDev map;
+  int slot, offset;
+  bool owner;
+  bool atomic_combine;   // into scratch with atomics, all threads at once
+  bool atomic_writeback; // other blocks of this launch may share points
+  // With colours, called by one thread colour at a time: no two threads of
+  // a colour share a point.
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
+    T *s = scratch_at<T>(ctx.scratch, offset) + map.local_index(ctx.e, slot);
+    for (int k = 0; k < Dim; ++k) {
+      if (atomic_combine)
+        Combine<A>::atomic(s + k * map.max_points, buf.v[k]);
+      else
+        s[k * map.max_points] = Combine<A>::apply(s[k * map.max_points], buf.v[k]);
+    }
+  }
+};
+
+// No staging: the buffer goes straight to global memory, colour by colour.
+template <Access A, class T, int Dim, class Layout>
+struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
+  DatPtr<T, Dim, Layout> dat;
+  const int *map;
+  int arity, slot;
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
+    T *d = dat.at(map[std::size_t(ctx.e) * arity + slot]);
+    const int s = dat.stride()();
+    for (int k = 0; k < Dim; ++k)
+      d[k * s] = Combine<A>::apply(d[k * s], buf.v[k]);
+  }
+};
+
+// Item j of a team-wide loop over a block's np points x Dim components, in
+// the order that makes global accesses coalesce: components fastest for AoS,
+// points fastest for SoA. Sets the point's place in the block's list.
+template <int Dim, class Layout>
+KOKKOS_INLINE_FUNCTION int point_component(int j, int np, int &jp) {
+  if constexpr (std::is_same<Layout, AoS>::value) {
+    jp = j / Dim;
+    return j % Dim;
+  } else {
+    jp = j % np;
+    return j / np;
+  }
+}
+
+// Team-wide loop over the block's points x components. f(global component
+// pointer, scratch element, point's place in the block's list).
+template <class T, int Dim, class Layout, class Team, class S, class F>
+KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, Dim, Layout> &dat,
+                                             const StagedMapDev &map, int b, S *scratch, F &&f) {
+  const int first = map.point_offsets[b], np = map.point_offsets[b + 1] - first;
+  const int *pts = map.points + first;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np * Dim), [&](int j) {
+    int jp;
+    const int k = point_component<Dim, Layout>(j, np, jp);
+    f(dat.at(pts[jp]) + k * dat.stride()(), scratch[k * map.max_points + jp], jp);
+  });
+}
+
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx &) {}
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
+
+template <class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, const Team &team,
+                                       const TeamCtx &ctx) {
+  if (!d.owner || d.offset < 0)
+    return;
+  using V = std::remove_const_t<T>;
+  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<V>(ctx.scratch, d.offset),
+                   [](const T *g, V &s, int) { s = *g; });
+}
+
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                       const Team &team, const TeamCtx &ctx) {
+  if (!d.owner)
+    return;
+  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
+                   [](T *, T &s, int) { s = Combine<A>::template identity<T>(); });
+}
+
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                           const Team &team, const TeamCtx &ctx) {
+  if (!d.owner)
+    return;
+  // Points past `owned` are shared with other (block, map) lists: atomics
+  // when other blocks run in this launch.
+  const int shared = d.atomic_writeback ? d.map.owned[ctx.b] : d.map.max_points;
+  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
+                   [&](T *g, T &s, int jp) {
+                     if (jp >= shared)
+                       Combine<A>::atomic(g, s);
+                     else
+                       *g = Combine<A>::apply(*g, s);
+                   });
+  // The next group may write the same points through another map.
+  team.team_barrier();
+}
+
+// Device form of the plan, captured by the team functor.
+struct BlockPlanDev {
+  const int *block_order, *block_start, *elem, *thread_colour_offsets, *colour_start;
+  // elem is null when positions are elements (a mesh renumbered into blocks).
+  KOKKOS_INLINE_FUNCTION int element(int i) const { return elem ? elem[i] : i; }
+  // Each block's elements are the range of its positions (contiguous
+  // blocks, renumbered meshes): threads need no thread-colour order, so
+  // without colour rounds position i runs element i.
+  bool blocks_are_ranges;
+};
+
+template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body> {
+  using member_type = typename Kokkos::TeamPolicy<Space>::member_type;
+  using value_type = typename Body::reduce_value;
+  using ReduceHooks<Body>::body;
+  BlockPlanDev plan;
+  int order_begin; // first entry of this launch in block_order; -1: block = league rank
+  int scratch_bytes;
+  bool one_thread_per_element;
+  bool colour_rounds; // combine thread colour by thread colour (else atomics)
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type &team) const {
+    value_type unused;
+    run(team, unused);
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
+    run(team, red);
+  }
+  KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
+    // One launch for all blocks runs them in their own order: neighbours
+    // run together and share the L2, where colour order would sweep the
+    // mesh once per colour.
+    const int b =
+        order_begin < 0 ? team.league_rank() : plan.block_order[order_begin + team.league_rank()];
+    const bool by_position = !colour_rounds && plan.blocks_are_ranges;
+    char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
+    const TeamCtx block{0, 0, b, scratch};
+    body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
+    team.team_barrier();
+    const int begin = plan.block_start[b], end = plan.block_start[b + 1];
+    const int c0 = plan.thread_colour_offsets[b];
+    const int ncol = colour_rounds ? plan.thread_colour_offsets[b + 1] - c0 - 1 : 1;
+    if (one_thread_per_element) {
+      // GPU: every thread computes its element at once; the increments wait
+      // in registers for the thread's colour.
+      const int i = begin + team.team_rank();
+      const bool active = i < end;
+      typename Body::storage st{};
+      const TeamCtx ctx{active ? (by_position ? i : plan.element(i)) : 0, i, b, scratch};
+      if (active)
+        body.compute(ctx, st, red);
+      for (int c = 0; c < ncol; ++c) {
+        if (active && (!colour_rounds ||
+                       (i >= plan.colour_start[c0 + c] && i < plan.colour_start[c0 + c + 1])))
+          body.finish(ctx, st);
+        team.team_barrier();
+      }
+    } else {
+      // Fewer threads than elements (host backends): colour by colour, each
+      // element computed and applied by whichever thread takes it.
+      for (int c = 0; c < ncol; ++c) {
+        const int lo = colour_rounds ? plan.colour_start[c0 + c] : begin;
+        const int hi = colour_rounds ? plan.colour_start[c0 + c + 1] : end;
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lo, hi), [&](int i) {
+          typename Body::storage st{};
+          const TeamCtx ctx{by_position ? i : plan.element(i), i, b, scratch};
+          body.compute(ctx, st, red);
+          body.finish(ctx, st);
+        });
+        team.team_barrier();
+      }
+    }
+    body.for_each([&](const auto &dev) { team_writeback(dev, team, block); });
+  }
+};
+
+} // namespace umesh::detail
+
+#endif

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Side by side with the locality paper's own library (github bgd54/cuda_fot,
+# branch `merging`): builds its res_calc from a checkout (never copied into
+# umesh), runs it on the main job's res_calc mesh, then umesh's main job on
+# the same mesh, and prints one table of both.
+#
+#   perf/cuda_fot/run.sh CUDA_FOT_DIR UMESH_BUILD [OUT]
+#
+# CUDA_FOT_DIR  a checkout of cuda_fot (the fetch tool gives a git folder:
+#               `git --git-dir=... archive merging | tar -x -C DIR`)
+# UMESH_BUILD   a CUDA build of umesh with perf/umesh_main and
+#               perf/umesh_export_cuda_fot (./setup.sh --backend cuda
+#               --targets umesh_main,umesh_export_cuda_fot build)
+# OUT           logs and CSVs (default: ./cuda_fot-out)
+#
+# Environment: NX, NY (mesh, default 2400 x 1200 quads), BLOCKS (block sizes,
+# default 128,256,448), ITERATIONS (cuda_fot's iterations per case, default
+# 100), ARCH (default sm_90), DEPS (prefix holding METIS and Scotch headers and
+# libraries; default: the offline bundle's, unpacked by setup.sh).
+#
+# cuda_fot predates CUDA 13, which dropped cudaDeviceProp::computeMode and
+# ::clockRate (used only by its device-selection helpers) and sm_60; its
+# sources also relied on <numeric> arriving through other headers. The build
+# here works on a copy: the two fields are replaced by constants, <numeric>
+# is pre-included, and it compiles for ARCH with C++17.
+set -euo pipefail
+
+die() { printf 'cuda_fot/run.sh: %s\n' "$*" >&2; exit 1; }
+[[ $# -ge 2 ]] || die "usage: perf/cuda_fot/run.sh CUDA_FOT_DIR UMESH_BUILD [OUT]"
+src="$(cd "$1" 2>/dev/null && pwd)" || die "no cuda_fot checkout at '$1'"
+build="$(cd "$2" 2>/dev/null && pwd)" || die "no umesh build at '$2'"
+out="${3:-$PWD/cuda_fot-out}"
+mkdir -p "$out" || die "cannot create '$out'"
+out="$(cd "$out" && pwd)"
+[[ -f "$src/res_calc.cu" && -f "$src/Makefile" && -f "$src/helper_cuda.h" ]] ||
+  die "'$src' is not a cuda_fot checkout (no res_calc.cu, Makefile or helper_cuda.h)"
+for p in perf/umesh_main perf/umesh_export_cuda_fot; do
+  [[ -x "$build/$p" ]] || die "'$build' has no $p: build it with --targets umesh_main,umesh_export_cuda_fot"
+done
+export PATH="$PATH:/usr/local/cuda/bin"
+command -v nvcc >/dev/null || die "nvcc not found (PATH, /usr/local/cuda/bin)"
+NX="${NX:-2400}" NY="${NY:-1200}" BLOCKS="${BLOCKS:-128,256,448}"
+ITERATIONS="${ITERATIONS:-100}" ARCH="${ARCH:-sm_90}"
+DEPS="${DEPS:-$HOME/.cache/umesh/deps/usr}"
+[[ -f "$DEPS/include/metis.h" && -f "$DEPS/include/scotch/scotch.h" ]] ||
+  die "METIS or Scotch headers not under DEPS=$DEPS (run ./setup.sh --bundle DIR once, or set DEPS)"
+libdir="$DEPS/lib/x86_64-linux-gnu"
+export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/cuda_fot.XXXX")"
+trap 'rm -rf "$work"' EXIT
+echo "== building cuda_fot's res_calc ($ARCH) in $work"
+cp -r "$src" "$work/src"
+sed -i 's/deviceProp\.computeMode/cudaComputeModeDefault/g; s/deviceProp\.clockRate/1/g' \
+  "$work/src/helper_cuda.h"
+make -C "$work/src" res_calc CUDA_HOME=/usr/local/cuda VERBOSE=yes \
+  NVCCFLAGS="-arch=$ARCH --use_fast_math -std=c++17 -include numeric -Xcompiler -fopenmp" \
+  METIS_FLAGS="-I$DEPS/include -L$libdir -lmetis" \
+  SCOTCH_FLAGS="-I$DEPS/include/scotch -L$libdir -lscotch -lscotcherr -lm" \
+  >"$out/cuda_fot_build.log" 2>&1 || { tail -20 "$out/cuda_fot_build.log" >&2; die "cuda_fot build failed (log: $out/cuda_fot_build.log)"; }
+
+echo "== exporting ${NX}x${NY} quads"
+mkdir -p "$work/mesh"
+"$build/perf/umesh_export_cuda_fot" --nx "$NX" --ny "$NY" --out "$work/mesh"
+
+echo "block,layout,ordering,algorithm,ms_per_iteration" >"$out/cuda_fot.csv"
+for b in ${BLOCKS//,/ }; do
+  echo "== cuda_fot res_calc, block $b, $ITERATIONS iterations (non-reordered, GPS, METIS; AoS and SoA)"
+  "$work/src/res_calc" "$work/mesh" "$ITERATIONS" "$b" >"$out/cuda_fot_block$b.log" 2>&1 ||
+    die "cuda_fot's res_calc failed at block $b (log: $out/cuda_fot_block$b.log)"
+  # Its timer prints the total over all iterations after each loop's name.
+  awk -v b="$b" -v it="$ITERATIONS" '
+    /^AOS$/ {layout = "AoS"} /^SOA$/ {layout = "SoA"}
+    /^Running non reordered/ {ord = "none"} /^Running GPS/ {ord = "gps"} /^Running partitioned/ {ord = "metis"}
+    /^GPU HierarchicalColouring:/ {alg = "hierarchical"; next}
+    /^loopGPUCellCentred:/ {alg = "colour"; next}
+    /^ -/ {alg = ""}
+    alg != "" && $1 == "time:" {printf "%s,%s,%s,%s,%.4f\n", b, layout, ord, alg, $2 / it; alg = ""}
+  ' "$out/cuda_fot_block$b.log" >>"$out/cuda_fot.csv"
+  echo "== umesh res_calc, block $b (paper's mode: staging all, thread and block colours)"
+  (cd "$out" && "$build/perf/umesh_main" --nx "$NX" --ny "$NY" --kernel res_calc \
+     --numbering natural --reorder gps,metis,builtin --reorder-block "$b" --blocks "$b" \
+     --executor atomic,scatterview,hierarchical --layout all --repeats 20 \
+     --csv "umesh_block$b.csv") >"$out/umesh_block$b.log" 2>&1 ||
+    die "umesh_main failed at block $b (log: $out/umesh_block$b.log)"
+done
+
+rows=$(($(wc -l <"$out/cuda_fot.csv") - 1))
+[[ $rows -gt 0 ]] || die "no timings parsed from cuda_fot's output (logs in $out)"
+echo
+echo "cuda_fot (ms per iteration; $out/cuda_fot.csv):"
+column -s, -t <"$out/cuda_fot.csv" 2>/dev/null || cat "$out/cuda_fot.csv"
+echo
+echo "umesh, same mesh and block sizes (best per executor; $out/umesh_block*.csv):"
+awk -F, 'FNR > 1 && $6 != "" {k = $2; if (!(k in best) || $6 < best[k]) {best[k] = $6; cfg[k] = $3 " " $4 " block " $5}}
+  END {for (k in best) printf "%-16s %9.4f ms  %s\n", k, best[k], cfg[k]}' "$out"/umesh_block*.csv | sort -k2 -n

@@ -1,0 +1,158 @@
+#ifndef UMESH_PERF_MAIN_REPORT_HPP
+#define UMESH_PERF_MAIN_REPORT_HPP
+
+// The main job's results: one row per timed configuration, one per
+// hierarchical plan; printed as tables and written as CSV.
+
+#include "common/output.hpp"
+#include "main_options.hpp"
+
+#include <umesh/umesh.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace umesh::perf {
+
+struct Row {
+  std::string kernel, executor, layout;
+  int block_size = 0;
+  double time_ms = 0, gbps = 0, max_rel_err = 0;
+  std::string note;
+  int scratch = -1; // hierarchical: team scratch bytes per block
+  std::string reorder = "none";
+};
+
+struct PlanRow {
+  std::string kernel, reorder;
+  BlockPlan plan; // metrics only: point lists live on the device
+  double reorder_seconds;
+};
+
+/// The plan-metrics CSV that goes with a results CSV.
+inline std::string plans_csv(const std::string &csv) {
+  return csv.substr(0, csv.rfind('.')) + "_plans.csv";
+}
+
+/// Prints the tables, writes both CSVs; returns the exit status (1 when an
+/// executor failed validation). Throws umesh::Error when a write fails.
+inline int report(const Options &o, const std::vector<Row> &rows,
+                  const std::vector<PlanRow> &plan_rows, double copy_gbps) {
+  // Speedup against the atomic executor of the same kernel, layout and
+  // reordering.
+  auto atomic_ms = [&](const Row &r) {
+    for (const auto &a : rows)
+      if (a.kernel == r.kernel && a.layout == r.layout && a.reorder == r.reorder &&
+          a.executor == "atomic")
+        return a.time_ms;
+    return double(NAN);
+  };
+  std::printf("\n%-18s %-12s %-6s %-7s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
+              "layout", "reorder", "block", "time_ms", "GB/s", "of_copy", "vs_atomic",
+              "max_rel_err", "scratch", "note");
+  std::ofstream csv = open_output(o.csv); // opened at start too: see main()
+  csv << "kernel,executor,layout,reorder,block_size,time_ms,gbps,copy_gbps,speedup_vs_atomic,"
+         "max_rel_err\n";
+  bool ok = true;
+  int skipped = 0;
+  for (const auto &r : rows) {
+    if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
+      ++skipped;
+      std::printf("%-18s %-12s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
+                  r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(), r.block_size, "-",
+                  r.note.c_str());
+      continue;
+    }
+    const double speedup = atomic_ms(r) / r.time_ms;
+    const bool valid = r.max_rel_err < 1e-10 && r.note.find("INCOMPLETE") == std::string::npos;
+    ok = ok && valid;
+    std::printf("%-18s %-12s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
+                r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(),
+                r.block_size, r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
+                r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
+                valid ? "" : "FAILED VALIDATION ", r.note.c_str());
+    csv << r.kernel << ',' << r.executor << ',' << r.layout << ',' << r.reorder << ','
+        << r.block_size << ',' << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup
+        << ',' << r.max_rel_err << '\n';
+  }
+  if (!plan_rows.empty()) {
+    const std::string metrics = plans_csv(o.csv);
+    std::ofstream pcsv = open_output(metrics);
+    pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
+            "reuse,staged_points_per_block,cache_lines_per_block,reorder_seconds,plan_seconds,"
+            "plan_phases\n";
+    std::printf(
+        "\nhierarchical plans (staged points and 32-byte lines per block over all staged "
+        "maps, lines for 8-byte scalar data)\n%-18s %-7s %5s %8s %7s %12s %7s %10s %10s %9s "
+        "%8s\n",
+        "kernel", "reorder", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
+        "lines/blk", "reorder_s", "plan_s");
+    for (const auto &pr : plan_rows) {
+      const BlockPlan &p = pr.plan;
+      std::printf("%-18s %-7s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %9.2f %8.3f\n",
+                  pr.kernel.c_str(), pr.reorder.c_str(), p.block_size, p.num_blocks(),
+                  p.num_block_colours(), p.mean_thread_colours, p.max_thread_colours, p.reuse,
+                  p.mean_staged_points, p.mean_cache_lines, pr.reorder_seconds, p.build_seconds);
+      pcsv << pr.kernel << ',' << pr.reorder << ',' << p.block_size << ',' << p.num_blocks() << ','
+           << p.num_block_colours() << ',' << p.mean_thread_colours << ',' << p.max_thread_colours
+           << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
+           << pr.reorder_seconds << ',' << p.build_seconds << ",\"" << format(p.phases) << "\"\n";
+    }
+    close_output(pcsv, metrics);
+    std::printf("wrote %s\n", absolute_path(metrics).c_str());
+  }
+  close_output(csv, o.csv);
+  // Per kernel: the fastest configuration against the fastest atomic and
+  // gather runs of any layout and reordering, all from this run.
+  std::vector<std::string> kernels;
+  for (const auto &r : rows)
+    if (std::find(kernels.begin(), kernels.end(), r.kernel) == kernels.end())
+      kernels.push_back(r.kernel);
+  if (!kernels.empty())
+    std::printf("\nbest per kernel (any layout, reordering, block size)\n");
+  for (const auto &k : kernels) {
+    const Row *best = nullptr, *atomic = nullptr, *gather = nullptr;
+    for (const auto &r : rows) {
+      if (r.kernel != k || std::isnan(r.time_ms))
+        continue;
+      auto take = [&](const Row *&slot) {
+        if (!slot || r.time_ms < slot->time_ms)
+          slot = &r;
+      };
+      take(best);
+      if (r.executor == "atomic")
+        take(atomic);
+      if (r.executor == "gather")
+        take(gather);
+    }
+    if (!best)
+      continue;
+    std::printf("%-18s %s %s %s block %d: %.4f ms, %.1f%% of copy", k.c_str(),
+                best->executor.c_str(), best->layout.c_str(), best->reorder.c_str(),
+                best->block_size, best->time_ms, 100 * best->gbps / copy_gbps);
+    if (atomic)
+      std::printf("; best atomic (%s %s) %.4f ms: %.2fx", atomic->layout.c_str(),
+                  atomic->reorder.c_str(), atomic->time_ms, atomic->time_ms / best->time_ms);
+    if (gather)
+      std::printf("; best gather (%s %s) %.4f ms: %.2fx", gather->layout.c_str(),
+                  gather->reorder.c_str(), gather->time_ms, gather->time_ms / best->time_ms);
+    std::printf("\n");
+  }
+  if (skipped)
+    std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",
+                skipped);
+  std::printf("\nbandwidth = bytes of every dat and map touched (incremented dats twice) / time; "
+              "of_copy = that / measured copy bandwidth\nwrote %s; %s\n",
+              absolute_path(o.csv).c_str(),
+              ok ? "every executor validated against the serial reference"
+                 : "SOME EXECUTORS FAILED VALIDATION");
+  return ok ? 0 : 1;
+}
+
+} // namespace umesh::perf
+
+#endif
