@@ -25,8 +25,8 @@ std::vector<std::string> available_reorders() {
 
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial", "atomic",      "gather",
-                                     "colour", "scatterview", "hierarchical"};
+  std::vector<std::string> executors{"serial",      "atomic",       "gather", "colour",
+                                     "scatterview", "hierarchical", "auto"};
   std::vector<int> blocks{128, 256};
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
@@ -49,7 +49,7 @@ using umesh::perf::split;
 [[noreturn]] void usage_error(const std::string &what) {
   std::fprintf(stderr,
                "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
-               "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical] "
+               "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical,auto] "
                "[--blocks 128,256,...] [--staging all,inc,none] [--combine colours,atomics] "
                "[--writeback coloured,atomic] "
                "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
@@ -66,8 +66,8 @@ int positive(const char *flag, const char *value) {
 
 Options parse(int argc, char **argv) {
   Options o;
-  const std::vector<std::string> all_exec{"serial", "atomic",      "gather",
-                                          "colour", "scatterview", "hierarchical"};
+  const std::vector<std::string> all_exec{"serial",      "atomic",       "gather", "colour",
+                                          "scatterview", "hierarchical", "auto"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.rfind("--kokkos", 0) == 0)

@@ -141,6 +141,18 @@ inline int report(const Options &o, const std::vector<Row> &rows,
       std::printf("; best gather (%s %s) %.4f ms: %.2fx", gather->layout.c_str(),
                   gather->reorder.c_str(), gather->time_ms, gather->time_ms / best->time_ms);
     std::printf("\n");
+    for (const auto &r : rows) // each tuned row against the best of its layout and reordering
+      if (r.kernel == k && r.executor == "auto" && !std::isnan(r.time_ms)) {
+        double best_same = r.time_ms;
+        for (const auto &q : rows)
+          if (q.kernel == k && q.layout == r.layout && q.reorder == r.reorder &&
+              q.executor != "auto" && !std::isnan(q.time_ms))
+            best_same = std::min(best_same, q.time_ms);
+        std::printf("  auto %s %s: %.4f ms, %+.1f%% against the best of that layout and "
+                    "reordering (%s)\n",
+                    r.layout.c_str(), r.reorder.c_str(), r.time_ms,
+                    100 * (r.time_ms / best_same - 1), r.note.c_str());
+      }
   }
   if (skipped)
     std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",

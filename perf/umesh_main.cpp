@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -67,6 +68,9 @@ struct Plans {
   Plan<exec::ScatterView, Space> scatter;
   std::vector<Plan<exec::Hierarchical, Space>> hier;
   double colour_seconds = 0, gather_seconds = 0;
+  // One tuner per layout ("AoS", "SoA"): the layout is a type, and each
+  // tunes for its own.
+  std::map<std::string, Plan<exec::Auto, Space>> autotune;
 };
 
 bool wants(const Options &o, const std::string &executor) {
@@ -88,9 +92,15 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
           Plan<exec::ScatterView, Space>(space, set),
           {},
           0,
-          0};
+          0,
+          {}};
   p.colour_seconds = p.colour.build_seconds();
   p.gather_seconds = p.gather.build_seconds();
+  if (wants(o, "auto"))
+    for (const auto &l : o.layouts)
+      p.autotune.emplace(l == "aos" ? "AoS" : "SoA",
+                         Plan<exec::Auto, Space>(space, exec::Auto{}.with_block_sizes(o.blocks),
+                                                 set, inc_map, read_only(reads)...));
   if (!wants(o, "hierarchical"))
     return p;
   auto add = [&](exec::Hierarchical options) {
@@ -178,7 +188,16 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
           std::to_string(plans.colour.num_colours()) + " colours";
     else if (name == "scatterview")
       one(name, exec::ScatterView{}, plans.scatter);
-    else if (name == "hierarchical")
+    else if (name == "auto") {
+      // The first (validation) run tunes: its result is checked like any
+      // other; the timed runs use the winner. Tuning time is reported apart.
+      auto &plan = plans.autotune.at(layout);
+      Row *r = one(name, exec::Auto{}, plan);
+      char note[256];
+      std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
+                    plan.choice(kernel).c_str());
+      r->note = note;
+    } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
         for (const auto &variant : hierarchical_variants(o)) {
           const std::string label = variant_label(variant);

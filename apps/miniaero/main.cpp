@@ -28,7 +28,11 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
                      on a GPU backend 'all' leaves out serial, one GPU thread):
                      serial, atomic, gather, colour, scatterview, hierarchical
                      (umesh executors), miniaero-atomic, miniaero-cellflux
-                     (miniAero's own strategies)
+                     (miniAero's own strategies); also auto (umesh's tuner:
+                     each loop times every strategy on its first call and
+                     keeps the fastest; not part of 'all')
+  --tuning-file F    where auto remembers its choices (default:
+                     $UMESH_TUNING_FILE, else nowhere)
   --layout LIST      aos, soa or aos,soa for the umesh executors (default: soa)
   --block N          hierarchical block size (default: 256)
   --staging S        hierarchical staging: all, inc or none (default: all; a
@@ -75,6 +79,7 @@ struct Options {
   umesh::exec::Staging staging = umesh::exec::Staging::all;
   umesh::exec::Combine combine = umesh::exec::Combine::colours;
   umesh::exec::Writeback writeback = umesh::exec::Writeback::coloured;
+  std::string tuning_file;
   bool fallback = true, cell_stencil = false;
   std::uint64_t shuffle_seed = 1;
 };
@@ -120,7 +125,7 @@ Options parse(int argc, char **argv) {
         }
       }
       for (const auto &e : o.execs)
-        if (std::find(kAllExecs.begin(), kAllExecs.end(), e) == kAllExecs.end())
+        if (e != "auto" && std::find(kAllExecs.begin(), kAllExecs.end(), e) == kAllExecs.end())
           usage_error("unknown variant '" + e + "'");
     } else if (a == "--layout") {
       o.layouts = umesh::perf::split(value());
@@ -152,6 +157,8 @@ Options parse(int argc, char **argv) {
         usage_error("--writeback is coloured or atomic, not '" + w + "'");
       o.writeback =
           w == "atomic" ? umesh::exec::Writeback::atomic : umesh::exec::Writeback::coloured;
+    } else if (a == "--tuning-file") {
+      o.tuning_file = value();
     } else if (a == "--no-fallback") {
       o.fallback = false;
     } else if (a == "--stencil") {
@@ -216,6 +223,8 @@ std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, const
     return make_umesh_solver<ScatterView>(soa, in, m, opt);
   if (exec == "hierarchical")
     return make_umesh_solver<Hierarchical>(soa, in, m, opt);
+  if (exec == "auto")
+    return make_umesh_solver<Auto>(soa, in, m, opt);
   return make_reference_solver(exec == "miniaero-atomic", in, m);
 }
 
@@ -356,6 +365,8 @@ int main(int argc, char **argv) {
                                 .with_combine(opt.combine)
                                 .with_writeback(opt.writeback)
                                 .with_fallback(opt.fallback);
+          so.autotune =
+              umesh::exec::Auto{}.with_block_sizes({opt.block}).with_tuning_file(opt.tuning_file);
           if (!is_ref)
             so.reorder = umesh::parse_reorder(reorder);
           if (!opt.plan_dir.empty())

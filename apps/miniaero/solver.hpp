@@ -11,6 +11,7 @@
 
 #include <umesh/umesh.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ using Mem = Space::memory_space;
 /// Options of a umesh run that are not in miniaero.inp.
 struct SolverOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
+  /// exec::Auto: what it tries, and where it remembers its choices.
+  umesh::exec::Auto autotune;
   umesh::Reorder reorder = umesh::Reorder::none;
   /// Stencil min/max per cell over a cell-to-cell map (no combining; the
   /// same numbers) instead of miniAero's loop over faces with min/max.
@@ -109,8 +112,12 @@ public:
 
   std::string summary() const override {
     std::string out = cell_neighbours_ ? "limiter stencil over cells" : "";
-    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
-      out += (out.empty() ? "" : "; ") + ("faces: " + face_plan_->summary());
+    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value ||
+                  std::is_same<Exec, umesh::exec::Auto>::value) {
+      std::string faces = face_plan_->summary();
+      std::replace(faces.begin(), faces.end(), '\n', ' ');
+      out += (out.empty() ? "" : "; ") + ("faces: " + faces);
+    }
     return out;
   }
 
@@ -188,6 +195,8 @@ private:
                          umesh::reorder_name(opt_.reorder) + "-b" + std::to_string(o.block_size) +
                          ".plan");
       return std::make_unique<PlanT<Exec>>(Space(), o, set, map);
+    } else if constexpr (std::is_same<Exec, umesh::exec::Auto>::value) {
+      return std::make_unique<PlanT<Exec>>(Space(), opt_.autotune, set, map);
     } else {
       return std::make_unique<PlanT<Exec>>(Space(), set, map);
     }
@@ -195,6 +204,8 @@ private:
   Exec exec() const {
     if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
       return opt_.hierarchical;
+    else if constexpr (std::is_same<Exec, umesh::exec::Auto>::value)
+      return opt_.autotune;
     else
       return Exec{};
   }

@@ -101,6 +101,34 @@ struct Hierarchical {
   Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
 };
 
+/// Measures, remembers, runs the fastest: on the first call of a loop it
+/// times every candidate strategy on the loop's real data (atomic,
+/// ScatterView, gather, global colour, and the hierarchical variants at each
+/// block size that fits), keeping the loop's outputs as they were between
+/// trials, then runs the winner -- so the first call's result is one
+/// execution's -- and the winner from then on. Decisions are kept in a tuning
+/// file when one is given (or set in $UMESH_TUNING_FILE), keyed by device,
+/// backend, loop name, a fingerprint of the maps and the kernel's and
+/// arguments' types, so a later run pays no tuning.
+struct Auto {
+  std::vector<int> block_sizes{128, 256}; ///< hierarchical block sizes tried
+  int trials = 3;                         ///< timed runs per candidate (median), after one warm-up
+  double prune = 3.0; ///< a candidate whose warm-up takes this many times the best median so far
+                      ///< is not timed further
+  double time_limit = 60; ///< seconds of tuning per loop; then the best so far wins
+  /// Where decisions are remembered; empty: $UMESH_TUNING_FILE, else nowhere.
+  std::string tuning_file;
+  /// Only these candidates (names as in the plan's summary, e.g. "atomic",
+  /// "hier-inc/sa/ga/b256"); empty: all.
+  std::vector<std::string> only;
+
+  Auto &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
+  Auto &with_trials(int t) { return trials = t, *this; }
+  Auto &with_time_limit(double s) { return time_limit = s, *this; }
+  Auto &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }
+  Auto &with_candidates(std::vector<std::string> names) { return only = std::move(names), *this; }
+};
+
 inline const char *partition_name(Partition p) {
   switch (p) {
   case Partition::contiguous:

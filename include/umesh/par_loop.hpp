@@ -2,6 +2,7 @@
 #define UMESH_PAR_LOOP_HPP
 
 #include <umesh/detail/bind.hpp>
+#include <umesh/detail/executor_auto.hpp>
 #include <umesh/detail/executor_colour.hpp>
 #include <umesh/detail/executor_direct.hpp>
 #include <umesh/detail/executor_gather.hpp>

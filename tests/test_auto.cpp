@@ -1,0 +1,231 @@
+// exec::Auto: the tuned loop's result is one execution's on every space and
+// layout (outputs and reductions restored between trials); decisions are
+// remembered in a tuning file and reused without trials; a corrupt or stale
+// file is a clear error; candidates that do not fit are reported, not fatal.
+#include "test_main.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+namespace {
+using namespace umesh;
+using test::List;
+
+template <class S, class L> struct Config {
+  using space = S;
+  using layout = L;
+};
+template <class L> struct Expand;
+template <class... S> struct Expand<List<S...>> {
+  using type = typename test::Cat<List<Config<S, AoS>, Config<S, SoA>>..., List<>>::type;
+};
+using Configs = typename test::ToTypes<typename Expand<test::Spaces>::type>::type;
+
+template <class C> class Auto : public ::testing::Test {};
+TYPED_TEST_SUITE(Auto, Configs);
+
+// Reads two nodes, increments two cells and a direct count, folds a maximum
+// into the cells and sums a global.
+struct EdgeKernel {
+  template <class X, class F, class M, class N, class G>
+  KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, F f1, F f2, M m1, M m2, N n, G total) const {
+    for (int k = 0; k < 3; ++k) {
+      const double v = x1(k % 2) * (k + 1) - x2((k + 1) % 2);
+      f1(k) += v;
+      f2(k) -= 0.5 * v;
+    }
+    m1(0).update(x1(0) + x2(1));
+    m2(0).update(x1(1) - x2(0));
+    n(0) += 1;
+    total(0) += x1(0) * x2(1);
+  }
+};
+
+template <class S, class L> struct Mesh {
+  using Mem = typename S::memory_space;
+  QuadMesh m = make_quad_mesh(40, 30, {true, 5});
+  Map<Mem> pedge{"pedge", m.edges, m.nodes, 2, m.edge_nodes};
+  Map<Mem> pecell{"pecell", m.edges, m.cells, 2, m.edge_cells};
+  Dat<double, 2, L, Mem> x{m.nodes, "x"};
+  Dat<double, 3, L, Mem> f{m.cells, "f"};
+  Dat<double, 1, L, Mem> mx{m.cells, "mx"}, n{m.edges, "n"};
+  Mesh() {
+    test::randomise(x, 1);
+    test::randomise(f, 2);
+    test::randomise(mx, 3);
+    test::randomise(n, 4);
+  }
+  template <class Exec, class PlanT> void run(const Exec &e, PlanT &plan, Global<double> &g) {
+    par_loop(e, plan, "edge", EdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0),
+             inc(f, pecell, 1), max(mx, pecell, 0), max(mx, pecell, 1), inc(n), reduce_sum(g));
+  }
+};
+
+exec::Auto quick() { // few candidates and trials: tests check behaviour, not speed
+  return exec::Auto{}.with_block_sizes({32}).with_trials(1);
+}
+
+TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  Mesh<S, L> mesh, ref;
+  Global<double> g("g", 0.5), g_ref("g", 0.5);
+  auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
+  for (int call = 0; call < 2; ++call) { // the tuning call, then a tuned one
+    mesh.run(exec::Auto{}, plan, g);
+    ref.run(exec::Serial{}, serial, g_ref);
+    EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "call " << call << "\n" << plan.summary();
+    EXPECT_EQ(test::max_rel_err(mesh.mx, ref.mx), 0.0) << "call " << call;
+    EXPECT_EQ(test::max_rel_err(mesh.n, ref.n), 0.0) << "call " << call;
+    EXPECT_NEAR(g.value(), g_ref.value(), 1e-10 * std::fabs(g_ref.value())) << "call " << call;
+  }
+  EXPECT_FALSE(plan.from_tuning_file("edge"));
+  EXPECT_GT(plan.tuning_seconds("edge"), 0.0);
+  const std::string summary = plan.summary();
+  for (const char *name : {"atomic", "scatterview", "gather", "colour", "hier-all/b32",
+                           "hier-inc/sa/ga/b32", "hier-none/b32"})
+    EXPECT_NE(summary.find(name), std::string::npos) << summary << "\nmissing " << name;
+  EXPECT_NE(summary.find(plan.choice("edge")), std::string::npos);
+}
+
+TYPED_TEST(Auto, CandidatesThatDoNotFitAreReportedNotFatal) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  Mesh<S, L> mesh, ref;
+  Global<double> g("g"), g_ref("g");
+  // Blocks far larger than any team's scratch: every staged variant fails
+  // to fit; atomic still runs.
+  auto plan = make_plan(S(),
+                        exec::Auto{}.with_block_sizes({4096}).with_trials(1).with_candidates(
+                            {"atomic", "hier-all/b4096"}),
+                        mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  mesh.run(exec::Auto{}, plan, g);
+  auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
+  ref.run(exec::Serial{}, serial, g_ref);
+  EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12);
+  EXPECT_EQ(plan.choice("edge"), "atomic");
+  EXPECT_NE(plan.summary().find("hier-all/b4096 (not run)"), std::string::npos) << plan.summary();
+}
+
+TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  const std::string path = "test_auto_tuning.txt";
+  std::remove(path.c_str());
+  Mesh<S, SoA> mesh, ref;
+  Global<double> g("g"), g_ref("g");
+  auto opts = quick().with_tuning_file(path);
+  auto first = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  mesh.run(exec::Auto{}, first, g);
+  EXPECT_FALSE(first.from_tuning_file("edge"));
+  std::ifstream in(path);
+  std::string header, line;
+  std::getline(in, header);
+  std::getline(in, line);
+  EXPECT_EQ(header, "umesh-tuning 1");
+  EXPECT_NE(line.find("|edge|"), std::string::npos) << line;
+  EXPECT_NE(line.find("\t" + first.choice("edge")), std::string::npos) << line;
+
+  auto second = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  mesh.run(exec::Auto{}, second, g);
+  EXPECT_TRUE(second.from_tuning_file("edge"));
+  EXPECT_EQ(second.tuning_seconds("edge"), 0.0);
+  EXPECT_EQ(second.choice("edge"), first.choice("edge"));
+  auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
+  ref.run(exec::Serial{}, serial, g_ref);
+  ref.run(exec::Serial{}, serial, g_ref);
+  EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12);
+
+  // Other maps (another mesh size): another key, so the loop tunes again.
+  Set edges2("edges", 10);
+  Set nodes2("nodes", 5), cells2("cells", 4);
+  Map<Kokkos::HostSpace> pe2("pe2", edges2, nodes2, 2,
+                             make_random_connectivity(edges2, nodes2, 2, 9));
+  Map<Kokkos::HostSpace> pc2("pc2", edges2, cells2, 2,
+                             make_random_connectivity(edges2, cells2, 2, 10));
+  Dat<double, 2, SoA, Kokkos::HostSpace> x2(nodes2, "x");
+  Dat<double, 3, SoA, Kokkos::HostSpace> f2(cells2, "f");
+  Dat<double, 1, SoA, Kokkos::HostSpace> m2(cells2, "m"), n2(edges2, "n");
+  auto other = make_plan(S(), opts, edges2, pc2, read_only(pe2));
+  par_loop(exec::Auto{}, other, "edge", EdgeKernel{}, read(x2, pe2, 0), read(x2, pe2, 1),
+           inc(f2, pc2, 0), inc(f2, pc2, 1), max(m2, pc2, 0), max(m2, pc2, 1), inc(n2),
+           reduce_sum(g));
+  EXPECT_FALSE(other.from_tuning_file("edge"));
+  std::remove(path.c_str());
+}
+
+TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  const std::string path = "test_auto_corrupt.txt";
+  Mesh<S, AoS> mesh;
+  Global<double> g("g");
+  auto opts = quick().with_tuning_file(path);
+  auto expect_error = [&](const std::string &content, const char *words, bool at_run) {
+    std::ofstream(path) << content;
+    try {
+      auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+      if (at_run)
+        mesh.run(exec::Auto{}, plan, g);
+      ADD_FAILURE() << "no error for:\n" << content;
+    } catch (const Error &e) {
+      const std::string msg = e.what();
+      EXPECT_NE(msg.find(path), std::string::npos) << msg;
+      EXPECT_NE(msg.find(words), std::string::npos) << msg << "\nmissing: " << words;
+    }
+  };
+  expect_error("not a tuning file\n", "line 1", false);
+  expect_error("umesh-tuning 1\nno tab on this line\n", "line 2", false);
+  // A decision for this very loop that names no candidate of the plan.
+  std::remove(path.c_str());
+  {
+    auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+    mesh.run(exec::Auto{}, plan, g);
+  }
+  std::ifstream in(path);
+  std::string header, line;
+  std::getline(in, header);
+  std::getline(in, line);
+  in.close();
+  const std::string key = line.substr(0, line.find('\t'));
+  expect_error("umesh-tuning 1\n" + key + "\thier-warp/b7\n", "not a candidate", true);
+  std::remove(path.c_str());
+}
+
+// One name, two layouts: a decision holds for one argument signature.
+TEST(AutoOptions, OneLoopNameWithOtherArgumentTypesIsAClearError) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  Mesh<S, AoS> aos;
+  Mesh<S, SoA> soa;
+  Global<double> g("g");
+  auto plan = make_plan(S(), quick(), aos.m.edges, aos.pecell, read_only(aos.pedge));
+  aos.run(exec::Auto{}, plan, g);
+  // soa's maps are other Map objects on other sets: make it run on aos's.
+  Dat<double, 2, SoA, Kokkos::HostSpace> x(aos.m.nodes, "x");
+  Dat<double, 3, SoA, Kokkos::HostSpace> f(aos.m.cells, "f");
+  Dat<double, 1, SoA, Kokkos::HostSpace> mx(aos.m.cells, "mx"), n(aos.m.edges, "n");
+  try {
+    par_loop(exec::Auto{}, plan, "edge", EdgeKernel{}, read(x, aos.pedge, 0), read(x, aos.pedge, 1),
+             inc(f, aos.pecell, 0), inc(f, aos.pecell, 1), max(mx, aos.pecell, 0),
+             max(mx, aos.pecell, 1), inc(n), reduce_sum(g));
+    ADD_FAILURE() << "no error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("give this loop its own name"), std::string::npos)
+        << e.what();
+  }
+  (void)soa;
+}
+
+TEST(AutoOptions, BadOptionsAreClearErrors) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  Mesh<S, AoS> mesh;
+  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_trials(0), mesh.m.edges, mesh.pecell), Error);
+  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_block_sizes({0}), mesh.m.edges, mesh.pecell),
+               Error);
+  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_candidates({"fastest"}), mesh.m.edges, mesh.pecell),
+               Error);
+  auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell);
+  EXPECT_THROW(plan.choice("never ran"), Error);
+}
+
+} // namespace
