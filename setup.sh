@@ -36,6 +36,9 @@ options
   --jobs N             parallel build jobs (default: number of cores)
   --no-partitioners    build without METIS and Scotch (reorderings gps and metis then
                        report that they are unavailable); its own build folder
+  --kokkos-source DIR  build and use the Kokkos source tree in DIR (4.x, 5.x; no
+                       patch applied) instead of the bootstrap's 3.4.01; its own
+                       Kokkos and umesh build folders
   --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical):
                        a GPU run that needs two programs need not compile twenty
 
@@ -56,6 +59,7 @@ CACHE="${UMESH_CACHE:-$HOME/.cache/umesh}"
 CXX_STD=17
 NO_PARTITIONERS=0
 TARGETS=""
+KOKKOS_SOURCE=""
 JOBS="$(nproc 2>/dev/null || echo 2)"
 COMMAND=""
 BUNDLE_OUT=""
@@ -69,6 +73,7 @@ while [[ $# -gt 0 ]]; do
     --jobs) JOBS="$2"; shift 2 ;;
     --no-partitioners) NO_PARTITIONERS=1; shift ;;
     --targets) TARGETS="$2"; shift 2 ;;
+    --kokkos-source) KOKKOS_SOURCE="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; EXTRA_ARGS=("$@"); break ;;
     main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
@@ -81,6 +86,10 @@ done
 case "$BACKEND" in host|cuda) ;; *) die "--backend must be host or cuda, not '$BACKEND'" ;; esac
 case "$CXX_STD" in 17|20) ;; *) die "--cxx-std must be 17 or 20, not '$CXX_STD'" ;; esac
 [[ -z "$BUNDLE" ]] || BUNDLE="$(cd "$BUNDLE" 2>/dev/null && pwd)" || die "bundle folder '$UMESH_BUNDLE$BUNDLE' does not exist"
+if [[ -n "$KOKKOS_SOURCE" ]]; then
+  KOKKOS_SOURCE="$(cd "$KOKKOS_SOURCE" 2>/dev/null && pwd)" || die "--kokkos-source: no folder '$KOKKOS_SOURCE'"
+  [[ -f "$KOKKOS_SOURCE/CMakeLists.txt" && -d "$KOKKOS_SOURCE/core" ]] || die "--kokkos-source $KOKKOS_SOURCE: not a Kokkos source tree (no CMakeLists.txt and core/)"
+fi
 mkdir -p "$CACHE"
 CACHE="$(cd "$CACHE" && pwd)"
 CUDA_ARCH="${UMESH_CUDA_ARCH:-HOPPER90}"
@@ -181,7 +190,46 @@ kokkos_source_tarball() {
   echo "$tarball"
 }
 
-kokkos_prefix() { echo "$CACHE/kokkos-$KOKKOS_VERSION-$BACKEND-cxx$CXX_STD"; }
+# The Kokkos a build uses: the bootstrap's patched 3.4.01, or the source tree
+# given with --kokkos-source (its version from its CMakeLists.txt, no patch).
+kokkos_source_version() {
+  local major minor patch
+  major=$(sed -n 's/^set(Kokkos_VERSION_MAJOR \([0-9]*\)).*/\1/p' "$KOKKOS_SOURCE/CMakeLists.txt")
+  minor=$(sed -n 's/^set(Kokkos_VERSION_MINOR \([0-9]*\)).*/\1/p' "$KOKKOS_SOURCE/CMakeLists.txt")
+  patch=$(sed -n 's/^set(Kokkos_VERSION_PATCH \([0-9]*\)).*/\1/p' "$KOKKOS_SOURCE/CMakeLists.txt")
+  [[ -n "$major" && -n "$minor" && -n "$patch" ]] ||
+    die "--kokkos-source $KOKKOS_SOURCE: no Kokkos_VERSION_MAJOR/MINOR/PATCH in its CMakeLists.txt (not a Kokkos source tree?)"
+  echo "$major.$minor.$patch"
+}
+kokkos_tag() { [[ -n "$KOKKOS_SOURCE" ]] && echo "src-$(kokkos_source_version)" || echo "$KOKKOS_VERSION"; }
+kokkos_prefix() { echo "$CACHE/kokkos-$(kokkos_tag)-$BACKEND-cxx$CXX_STD"; }
+
+# Builds and installs the Kokkos source tree $1 into $2; $3 is the stamp a
+# later run compares to reuse it.
+build_kokkos() {
+  local src="$1" prefix="$2" stamp="$3" version="$4"
+  local build="$CACHE/build/kokkos-$(kokkos_tag)-$BACKEND-cxx$CXX_STD"
+  local args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD="$CXX_STD"
+              -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
+              -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
+  if [[ "$BACKEND" == cuda ]]; then
+    have_cmd nvcc || [[ -x /usr/local/cuda/bin/nvcc ]] || die "--backend cuda needs nvcc (looked in PATH and /usr/local/cuda/bin)"
+    export PATH="$PATH:/usr/local/cuda/bin"
+    args+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON "-DKokkos_ARCH_$CUDA_ARCH=ON"
+           -DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper")
+  fi
+  log "building Kokkos $version ($BACKEND, C++$CXX_STD) into $prefix"
+  rm -rf "$build"
+  local t0=$SECONDS logs="$CACHE/kokkos-$(kokkos_tag)-$BACKEND"
+  cmake -S "$src" -B "$build" "${args[@]}" $(generator_args) >"$logs-configure.log" 2>&1 \
+    || { tail -30 "$logs-configure.log" >&2; die "Kokkos configure failed (log: $logs-configure.log)"; }
+  cmake --build "$build" -j "$JOBS" >"$logs-build.log" 2>&1 \
+    || { tail -30 "$logs-build.log" >&2; die "Kokkos build failed (log: $logs-build.log)"; }
+  rm -rf "$prefix"
+  cmake --install "$build" >/dev/null
+  echo "$stamp" >"$prefix/.complete"
+  log "Kokkos built in $((SECONDS - t0)) s"
+}
 
 ensure_kokkos() {
   if [[ -n "${Kokkos_ROOT:-}" ]]; then
@@ -189,6 +237,13 @@ ensure_kokkos() {
     CMAKE_PREFIXES+=("$Kokkos_ROOT"); return
   fi
   local prefix; prefix="$(kokkos_prefix)"
+  if [[ -n "$KOKKOS_SOURCE" ]]; then
+    local version; version="$(kokkos_source_version)"
+    # Rebuilt when the tree's files change (names, sizes, times).
+    local stamp; stamp="$(find "$KOKKOS_SOURCE" -type f -not -path '*/.git/*' -printf '%P %s %T@\n' | sort | cksum | cut -d' ' -f1)"
+    [[ "$(cat "$prefix/.complete" 2>/dev/null)" == "$stamp" ]] || build_kokkos "$KOKKOS_SOURCE" "$prefix" "$stamp" "$version"
+    CMAKE_PREFIXES+=("$prefix"); return
+  fi
   # Stamps hold the patch's checksum: a changed patch rebuilds Kokkos.
   local patch_sum; patch_sum="$(cksum <"$KOKKOS_PATCH" | cut -d' ' -f1)"
   if [[ "$(cat "$prefix/.complete" 2>/dev/null)" == "$patch_sum" ]]; then CMAKE_PREFIXES+=("$prefix"); return; fi
@@ -202,27 +257,7 @@ ensure_kokkos() {
     patch -s -p1 -d "$src" <"$KOKKOS_PATCH"
     echo "$patch_sum" >"$src/.patched"
   fi
-  local build="$CACHE/build/kokkos-$BACKEND-cxx$CXX_STD"
-  local args=(-DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD="$CXX_STD"
-              -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON
-              -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF)
-  if [[ "$BACKEND" == cuda ]]; then
-    have_cmd nvcc || [[ -x /usr/local/cuda/bin/nvcc ]] || die "--backend cuda needs nvcc (looked in PATH and /usr/local/cuda/bin)"
-    export PATH="$PATH:/usr/local/cuda/bin"
-    args+=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON "-DKokkos_ARCH_$CUDA_ARCH=ON"
-           -DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper")
-  fi
-  log "building Kokkos $KOKKOS_VERSION ($BACKEND, C++$CXX_STD) into $prefix"
-  rm -rf "$build"
-  local t0=$SECONDS
-  cmake -S "$src" -B "$build" "${args[@]}" $(generator_args) >"$CACHE/kokkos-$BACKEND-configure.log" 2>&1 \
-    || { tail -30 "$CACHE/kokkos-$BACKEND-configure.log" >&2; die "Kokkos configure failed (log: $CACHE/kokkos-$BACKEND-configure.log)"; }
-  cmake --build "$build" -j "$JOBS" >"$CACHE/kokkos-$BACKEND-build.log" 2>&1 \
-    || { tail -30 "$CACHE/kokkos-$BACKEND-build.log" >&2; die "Kokkos build failed (log: $CACHE/kokkos-$BACKEND-build.log)"; }
-  rm -rf "$prefix"
-  cmake --install "$build" >/dev/null
-  echo "$patch_sum" >"$prefix/.complete"
-  log "Kokkos built in $((SECONDS - t0)) s"
+  build_kokkos "$src" "$prefix" "$patch_sum" "$KOKKOS_VERSION (patched)"
   CMAKE_PREFIXES+=("$prefix")
 }
 
@@ -232,15 +267,17 @@ generator_args() { have_cmd ninja && echo "-G Ninja" || true; }
 umesh_build_dir() {
   # One build folder per source checkout and flavour, outside the source tree.
   local key; key="$(printf '%s' "$UMESH_SRC" | cksum | cut -d' ' -f1)"
-  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)"
+  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"
 }
+
+install_prefix() { echo "$CACHE/install/umesh-$BACKEND-cxx$CXX_STD$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"; }
 
 configure_and_build() {
   local build; build="$(umesh_build_dir)"
   local prefix_path; prefix_path="$(IFS=';'; echo "${CMAKE_PREFIXES[*]}")"
   local args=(-DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DCMAKE_CXX_STANDARD="$CXX_STD" -DCMAKE_PREFIX_PATH="$prefix_path"
               -DUMESH_ENABLE_TESTS=ON -DUMESH_ENABLE_APPS=ON -DUMESH_ENABLE_PERF=ON
-              -DCMAKE_INSTALL_PREFIX="$CACHE/install/umesh-$BACKEND-cxx$CXX_STD" "$@")
+              -DCMAKE_INSTALL_PREFIX="$(install_prefix)" "$@")
   if [[ "$BACKEND" == cuda ]]; then
     export PATH="$PATH:/usr/local/cuda/bin"
     local wrapper="${Kokkos_ROOT:-$(kokkos_prefix)}/bin/nvcc_wrapper"
@@ -341,7 +378,7 @@ case "$COMMAND" in
   install-check)
     build="$(configure_and_build)"
     cmake --install "$build" >/dev/null
-    prefix="$CACHE/install/umesh-$BACKEND-cxx$CXX_STD"
+    prefix="$(install_prefix)"
     ex="$build-quickstart"
     prefix_path="$prefix;$(IFS=';'; echo "${CMAKE_PREFIXES[*]}")"
     cmake -S "$UMESH_SRC/apps/quickstart" -B "$ex" -DCMAKE_PREFIX_PATH="$prefix_path" \

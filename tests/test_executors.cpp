@@ -23,7 +23,8 @@ using ConfigsFor =
          Config<S, exec::Atomic, SoA>, Config<S, exec::Gather, AoS>, Config<S, exec::Gather, SoA>,
          Config<S, exec::GlobalColour, AoS>, Config<S, exec::GlobalColour, SoA>,
          Config<S, exec::ScatterView, AoS>, Config<S, exec::ScatterView, SoA>,
-         Config<S, exec::Hierarchical, AoS>, Config<S, exec::Hierarchical, SoA>>;
+         Config<S, exec::Hierarchical, AoS>, Config<S, exec::Hierarchical, SoA>,
+         Config<S, exec::Auto, AoS>, Config<S, exec::Auto, SoA>>;
 template <class L> struct Expand;
 template <class... S> struct Expand<List<S...>> {
   using type = typename test::Cat<ConfigsFor<S>..., List<>>::type;
@@ -83,6 +84,8 @@ protected:
   template <class E, class... Maps> auto plan(const Set &set, const Maps &...maps) {
     if constexpr (std::is_same<E, exec::Hierarchical>::value)
       return make_plan(Space(), exec::Hierarchical{}.with_block_size(64), set, maps...);
+    else if constexpr (std::is_same<E, exec::Auto>::value) // the tuned loop's result is checked
+      return make_plan(Space(), exec::Auto{}.with_block_sizes({64}).with_trials(1), set, maps...);
     else
       return make_plan(Space(), E{}, set, maps...);
   }

@@ -8,17 +8,8 @@
 
 namespace {
 using namespace umesh;
-using test::List;
 
-template <class S, class L> struct Config {
-  using space = S;
-  using layout = L;
-};
-template <class L> struct Expand;
-template <class... S> struct Expand<List<S...>> {
-  using type = typename test::Cat<List<Config<S, AoS>, Config<S, SoA>>..., List<>>::type;
-};
-using Configs = typename test::ToTypes<typename Expand<test::Spaces>::type>::type;
+using Configs = test::SpaceLayouts;
 
 template <class C> class Hierarchical : public ::testing::Test {};
 TYPED_TEST_SUITE(Hierarchical, Configs);

@@ -35,6 +35,18 @@ using Spaces = typename Cat<
 #endif
     List<>>::type;
 
+/// Every enabled space with both layouts, for TYPED_TEST_SUITE:
+/// TypeParam::space, TypeParam::layout.
+template <class S, class L> struct SpaceLayout {
+  using space = S;
+  using layout = L;
+};
+template <class L> struct WithLayouts;
+template <class... S> struct WithLayouts<List<S...>> {
+  using type = typename Cat<List<SpaceLayout<S, AoS>, SpaceLayout<S, SoA>>..., List<>>::type;
+};
+using SpaceLayouts = typename ToTypes<typename WithLayouts<Spaces>::type>::type;
+
 /// Fills a dat with uniform random values in [lo, hi).
 template <class DatT> void randomise(const DatT &d, unsigned seed, double lo = -1, double hi = 1) {
   auto h = Kokkos::create_mirror_view(d.view());
