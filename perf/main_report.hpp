@@ -51,7 +51,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
         return a.time_ms;
     return double(NAN);
   };
-  std::printf("\n%-18s %-12s %-6s %-7s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
+  std::printf("\n%-18s %-15s %-6s %-7s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
               "layout", "reorder", "block", "time_ms", "GB/s", "of_copy", "vs_atomic",
               "max_rel_err", "scratch", "note");
   std::ofstream csv = open_output(o.csv); // opened at start too: see main()
@@ -62,7 +62,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
   for (const auto &r : rows) {
     if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
       ++skipped;
-      std::printf("%-18s %-12s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
+      std::printf("%-18s %-15s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
                   r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(), r.block_size, "-",
                   r.note.c_str());
       continue;
@@ -70,7 +70,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
     const double speedup = atomic_ms(r) / r.time_ms;
     const bool valid = r.max_rel_err < 1e-10 && r.note.find("INCOMPLETE") == std::string::npos;
     ok = ok && valid;
-    std::printf("%-18s %-12s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
+    std::printf("%-18s %-15s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
                 r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(),
                 r.block_size, r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
                 r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
