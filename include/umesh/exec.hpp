@@ -113,8 +113,8 @@ struct Hierarchical {
 struct Auto {
   std::vector<int> block_sizes{128, 256}; ///< hierarchical block sizes tried
   int trials = 3;                         ///< timed runs per candidate (median), after one warm-up
-  double prune = 3.0; ///< a candidate whose warm-up takes this many times the best median so far
-                      ///< is not timed further
+  double prune = 3.0;     ///< a candidate whose warm-up takes this many times the fastest warm-up
+                          ///< is not timed further
   double time_limit = 60; ///< seconds of tuning per loop; then the best so far wins
   /// Where decisions are remembered; empty: $UMESH_TUNING_FILE, else nowhere.
   std::string tuning_file;

@@ -274,32 +274,49 @@ private:
       Kokkos::fence();
       return t.seconds() * 1e3;
     };
-    for (const auto &c : candidates_) {
-      d.median_ms.push_back(std::numeric_limits<double>::quiet_NaN());
-      d.notes.emplace_back();
+    // Warm-up round, then trial rounds over all candidates in turn, so that a
+    // machine whose speed drifts during tuning slows every candidate alike.
+    const std::size_t n = candidates_.size();
+    d.median_ms.assign(n, std::numeric_limits<double>::quiet_NaN());
+    d.notes.assign(n, "");
+    std::vector<double> warm(n, std::numeric_limits<double>::infinity());
+    std::vector<std::vector<double>> ms(n);
+    for (std::size_t c = 0; c < n; ++c) {
       if (total.seconds() > options_.time_limit && std::isfinite(best)) {
-        d.notes.back() = "time limit";
+        d.notes[c] = "time limit";
         continue;
       }
       try {
-        const double warm = timed(c);
-        if (warm > options_.prune * best) {
-          d.notes.back() = "pruned: warm-up " + std::to_string(warm) + " ms";
-          continue;
-        }
-        std::vector<double> ms;
-        for (int r = 0; r < options_.trials; ++r)
-          ms.push_back(timed(c));
-        std::sort(ms.begin(), ms.end());
-        d.median_ms.back() = ms[ms.size() / 2];
-        if (d.median_ms.back() < best) {
-          best = d.median_ms.back();
-          d.winner = int(d.median_ms.size()) - 1;
-        }
+        warm[c] = timed(candidates_[c]);
+        best = std::min(best, warm[c]);
       } catch (const Error &e) { // does not fit this device or loop
-        d.notes.back() = "not run";
+        d.notes[c] = "not run";
         if (first_error.empty())
           first_error = e.what();
+      }
+    }
+    for (std::size_t c = 0; c < n; ++c)
+      if (std::isfinite(warm[c]) && warm[c] > options_.prune * best)
+        d.notes[c] = "pruned: warm-up " + std::to_string(warm[c]) + " ms";
+    auto timed_further = [&](std::size_t c) {
+      return std::isfinite(warm[c]) && d.notes[c].empty();
+    };
+    for (int r = 0; r < options_.trials; ++r) {
+      if (r > 0 && total.seconds() > options_.time_limit)
+        break; // every candidate still in has as many trials
+      for (std::size_t c = 0; c < n; ++c)
+        if (timed_further(c))
+          ms[c].push_back(timed(candidates_[c]));
+    }
+    best = std::numeric_limits<double>::infinity();
+    for (std::size_t c = 0; c < n; ++c) {
+      if (ms[c].empty())
+        continue;
+      std::sort(ms[c].begin(), ms[c].end());
+      d.median_ms[c] = ms[c][ms[c].size() / 2];
+      if (d.median_ms[c] < best) {
+        best = d.median_ms[c];
+        d.winner = int(c);
       }
     }
     snapshot.restore();
