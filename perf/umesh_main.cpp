@@ -152,17 +152,6 @@ std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
   return out;
 }
 
-// hier-<staging>, then /sa for scratch atomics (no thread colours) and /ga
-// for one launch with global atomics on shared points (no block colours).
-std::string variant_label(const exec::Hierarchical &h) {
-  std::string label = std::string("hier-") + exec::staging_name(h.staging);
-  if (h.combine == exec::Combine::atomics)
-    label += "/sa";
-  if (h.writeback == exec::Writeback::atomic)
-    label += "/ga";
-  return label;
-}
-
 // Runs every requested executor (and hierarchical variant) of one kernel and
 // layout. loop(exec, plan) runs the kernel once.
 template <class OutDat, class RefDat, class Loop>
@@ -200,7 +189,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
     } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
         for (const auto &variant : hierarchical_variants(o)) {
-          const std::string label = variant_label(variant);
+          const std::string label = exec::variant_name(variant);
           try {
             Row *r = one(label, variant, plan);
             r->block_size = plan.options().block_size;

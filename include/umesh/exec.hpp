@@ -163,6 +163,14 @@ inline const char *writeback_name(Writeback w) {
   return w == Writeback::atomic ? "atomic" : "coloured";
 }
 
+/// "hier-<staging>", then "/sa" for scratch atomics and "/ga" for one launch
+/// with atomic writeback: the names the main job and exec::Auto report.
+inline std::string variant_name(const Hierarchical &h) {
+  return std::string("hier-") + staging_name(h.staging) +
+         (h.combine == Combine::atomics ? "/sa" : "") +
+         (h.writeback == Writeback::atomic ? "/ga" : "");
+}
+
 } // namespace umesh::exec
 
 #endif

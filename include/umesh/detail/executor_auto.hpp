@@ -178,10 +178,7 @@ private:
             const auto h =
                 exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
                     writeback);
-            std::string name = std::string("hier-") + exec::staging_name(staging) +
-                               (combine == exec::Combine::atomics ? "/sa" : "") +
-                               (writeback == exec::Writeback::atomic ? "/ga" : "") + "/b" +
-                               std::to_string(b);
+            std::string name = exec::variant_name(h) + "/b" + std::to_string(b);
             add({C::hierarchical, h, b, std::move(name)});
           }
     if (candidates_.empty())
