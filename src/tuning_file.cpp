@@ -54,4 +54,12 @@ void write_tuning_file(const std::string &path, const TuningTable &table) {
     fail("cannot move '", tmp, "' to '", path, "'");
 }
 
+TuningTable record_tuning_decision(const std::string &path, const std::string &key,
+                                   const std::string &candidate) {
+  TuningTable table = read_tuning_file(path);
+  table[key] = candidate;
+  write_tuning_file(path, table);
+  return table;
+}
+
 } // namespace umesh::detail

@@ -146,6 +146,34 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   std::remove(path.c_str());
 }
 
+// Two plans made before either tunes (one per layout, as the main job makes
+// them) share a file: the second's write must keep the first's decision.
+TEST(AutoTuningFile, PlansSharingAFileKeepEachOthersDecisions) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  const std::string path = "test_auto_tuning_shared.txt";
+  std::remove(path.c_str());
+  Mesh<S, AoS> aos;
+  Mesh<S, SoA> soa;
+  Global<double> g("g");
+  auto opts = quick().with_tuning_file(path);
+  auto plan_aos = make_plan(S(), opts, aos.m.edges, aos.pecell, read_only(aos.pedge));
+  auto plan_soa = make_plan(S(), opts, soa.m.edges, soa.pecell, read_only(soa.pedge));
+  aos.run(exec::Auto{}, plan_aos, g);
+  soa.run(exec::Auto{}, plan_soa, g);
+  EXPECT_FALSE(plan_aos.from_tuning_file("edge"));
+  EXPECT_FALSE(plan_soa.from_tuning_file("edge"));
+
+  auto again_aos = make_plan(S(), opts, aos.m.edges, aos.pecell, read_only(aos.pedge));
+  auto again_soa = make_plan(S(), opts, soa.m.edges, soa.pecell, read_only(soa.pedge));
+  aos.run(exec::Auto{}, again_aos, g);
+  soa.run(exec::Auto{}, again_soa, g);
+  EXPECT_TRUE(again_aos.from_tuning_file("edge"));
+  EXPECT_TRUE(again_soa.from_tuning_file("edge"));
+  EXPECT_EQ(again_aos.choice("edge"), plan_aos.choice("edge"));
+  EXPECT_EQ(again_soa.choice("edge"), plan_soa.choice("edge"));
+  std::remove(path.c_str());
+}
+
 TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
   using S = Kokkos::DefaultHostExecutionSpace;
   const std::string path = "test_auto_corrupt.txt";

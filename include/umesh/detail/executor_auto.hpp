@@ -246,6 +246,10 @@ private:
     const std::string key = options_.tuning_file.empty() ? "" : tuning_key(name, sig);
     if (!key.empty()) {
       auto found = table_.find(key);
+      if (found == table_.end()) { // another plan may have tuned it since this one was made
+        table_ = detail::read_tuning_file(options_.tuning_file);
+        found = table_.find(key);
+      }
       if (found != table_.end()) {
         for (std::size_t c = 0; c < candidates_.size(); ++c)
           if (candidates_[c].name == found->second)
@@ -322,8 +326,10 @@ private:
                    "' under exec::Auto: no candidate ran; the first said: ", first_error);
     d.seconds = total.seconds();
     if (!key.empty()) {
-      table_[key] = candidates_[d.winner].name;
-      detail::write_tuning_file(options_.tuning_file, table_);
+      // Merged into the file as it is now: plans sharing a file (one per
+      // layout, say) must not drop each other's decisions.
+      table_ =
+          detail::record_tuning_decision(options_.tuning_file, key, candidates_[d.winner].name);
     }
     return d;
   }

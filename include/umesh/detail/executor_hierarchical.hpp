@@ -271,8 +271,12 @@ public:
       } else {
         const int m = staged_index(a.map.view().data());
         bool owner;
+        // The group's buffer follows its block facts (detail::GroupMeta).
         const int off = group(a.dat.view().data(), m, A,
-                              std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner);
+                              detail::group_meta_bytes +
+                                  std::size_t(plan.staged_[m].max_points) * D * sizeof(T),
+                              owner) +
+                        detail::group_meta_bytes;
         return detail::StagedCombineDev<A, T, D, L>{{},
                                                     detail::dat_ptr(a.dat),
                                                     map_dev(m),

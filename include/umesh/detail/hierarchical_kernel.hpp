@@ -93,32 +93,26 @@ struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
   }
 };
 
-// Item j of a team-wide loop over a block's np points x Dim components, in
-// the order that makes global accesses coalesce: components fastest for AoS,
-// points fastest for SoA. Sets the point's place in the block's list.
-template <int Dim, class Layout>
-KOKKOS_INLINE_FUNCTION int point_component(int j, int np, int &jp) {
-  if constexpr (std::is_same<Layout, AoS>::value) {
-    jp = j / Dim;
-    return j % Dim;
-  } else {
-    jp = j % np;
-    return j / np;
-  }
-}
-
-// Team-wide loop over the block's points x components. f(global component
-// pointer, scratch element, point's place in the block's list).
+// Team-wide loop over a block's np points (list `pts`) x Dim components, in
+// the order that makes global accesses coalesce: for AoS components fastest
+// (one flat loop, split by the compile-time Dim), for SoA points fastest (a
+// loop per component, so no run-time division). f(global component pointer,
+// scratch element, point's place in the block's list).
 template <class T, int Dim, class Layout, class Team, class S, class F>
 KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, Dim, Layout> &dat,
-                                             const StagedMapDev &map, int b, S *scratch, F &&f) {
-  const int first = map.point_offsets[b], np = map.point_offsets[b + 1] - first;
-  const int *pts = map.points + first;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np * Dim), [&](int j) {
-    int jp;
-    const int k = point_component<Dim, Layout>(j, np, jp);
-    f(dat.at(pts[jp]) + k * dat.stride()(), scratch[k * map.max_points + jp], jp);
-  });
+                                             const int *pts, int np, int max_points, S *scratch,
+                                             F &&f) {
+  if constexpr (std::is_same<Layout, AoS>::value) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np * Dim), [&](int j) {
+      const int jp = j / Dim, k = j % Dim;
+      f(dat.at(pts[jp]) + k, scratch[k * max_points + jp], jp);
+    });
+  } else {
+    for (int k = 0; k < Dim; ++k)
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jp) {
+        f(dat.at(pts[jp]) + k * dat.stride()(), scratch[k * max_points + jp], jp);
+      });
+  }
 }
 
 template <class Dev, class Team>
@@ -132,17 +126,39 @@ KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, con
   if (!d.owner || d.offset < 0)
     return;
   using V = std::remove_const_t<T>;
-  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<V>(ctx.scratch, d.offset),
-                   [](const T *g, V &s, int) { s = *g; });
+  const int first = d.map.point_offsets[ctx.b], np = d.map.point_offsets[ctx.b + 1] - first;
+  for_block_points(team, d.dat, d.map.points + first, np, d.map.max_points,
+                   scratch_at<V>(ctx.scratch, d.offset), [](const T *g, V &s, int) { s = *g; });
 }
+
+// A combine group's block facts, kept in scratch just before its buffer:
+// read from global memory when the block starts, so the write-back after
+// the kernel does not wait on them (it did: a fifth of the H100 kernel's
+// stall samples).
+struct GroupMeta {
+  int first, points, shared; // list start, point count, first point other blocks share
+};
+inline constexpr int group_meta_bytes = 16;
+static_assert(sizeof(GroupMeta) <= group_meta_bytes, "GroupMeta must fit its scratch slot");
 
 template <Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout> &d,
                                        const Team &team, const TeamCtx &ctx) {
   if (!d.owner)
     return;
-  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
-                   [](T *, T &s, int) { s = Combine<A>::template identity<T>(); });
+  const int first = d.map.point_offsets[ctx.b], np = d.map.point_offsets[ctx.b + 1] - first;
+  if (team.team_rank() == 0) {
+    // Points past `owned` are shared with other (block, map) lists: atomics
+    // when other blocks run in this launch.
+    const int shared = d.atomic_writeback ? d.map.owned[ctx.b] : np;
+    *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes) = {first, np, shared};
+  }
+  T *s = scratch_at<T>(ctx.scratch, d.offset);
+  // Component by component: no division to split a flat index.
+  for (int k = 0; k < Dim; ++k)
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jp) {
+      s[k * d.map.max_points + jp] = Combine<A>::template identity<T>();
+    });
 }
 
 template <Access A, class T, int Dim, class Layout, class Team>
@@ -150,12 +166,10 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
                                            const Team &team, const TeamCtx &ctx) {
   if (!d.owner)
     return;
-  // Points past `owned` are shared with other (block, map) lists: atomics
-  // when other blocks run in this launch.
-  const int shared = d.atomic_writeback ? d.map.owned[ctx.b] : d.map.max_points;
-  for_block_points(team, d.dat, d.map, ctx.b, scratch_at<T>(ctx.scratch, d.offset),
-                   [&](T *g, T &s, int jp) {
-                     if (jp >= shared)
+  const GroupMeta m = *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes);
+  for_block_points(team, d.dat, d.map.points + m.first, m.points, d.map.max_points,
+                   scratch_at<T>(ctx.scratch, d.offset), [&](T *g, T s, int jp) {
+                     if (jp >= m.shared)
                        Combine<A>::atomic(g, s);
                      else
                        *g = Combine<A>::apply(*g, s);

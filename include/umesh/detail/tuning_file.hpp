@@ -20,6 +20,11 @@ TuningTable read_tuning_file(const std::string &path);
 /// Writes `table` to `path` (through a temporary renamed into place).
 void write_tuning_file(const std::string &path, const TuningTable &table);
 
+/// Adds (or replaces) one decision in `path`, keeping the decisions other
+/// plans wrote there since this one read it; returns the file's table.
+TuningTable record_tuning_decision(const std::string &path, const std::string &key,
+                                   const std::string &candidate);
+
 } // namespace umesh::detail
 
 #endif
