@@ -39,6 +39,8 @@ struct Options {
   int reorder_block = 256; // block size of the metis and builtin renumberings
   std::vector<std::string> layouts{"aos", "soa"};
   std::vector<std::string> kernels{"res_calc", "face_flux"};
+  std::vector<std::string> kernels_asked; // --kernel as given (empty: those that fit)
+  std::string mesh;                       // a Gmsh file instead of generated meshes
   int repeats = 20, warmup = 3;
   std::string out = "umesh-results"; // results folder under the current directory
   std::string csv;                   // default: <out>/results.csv
@@ -66,6 +68,7 @@ int positive(const char *flag, const char *value) {
 
 Options parse(int argc, char **argv) {
   Options o;
+  std::string generated_only; // an option for generated meshes, to refuse with --mesh
   const std::vector<std::string> all_exec{"serial",      "atomic",       "gather", "colour",
                                           "scatterview", "hierarchical", "auto"};
   for (int i = 1; i < argc; ++i) {
@@ -75,7 +78,11 @@ Options parse(int argc, char **argv) {
     if (i + 1 >= argc)
       usage_error("missing value after " + a);
     const char *v = argv[++i];
-    if (a == "--size") {
+    if (a == "--size" || a == "--nx" || a == "--ny" || a == "--n3" || a == "--numbering")
+      generated_only = a;
+    if (a == "--mesh")
+      o.mesh = v;
+    else if (a == "--size") {
       const std::string s = v;
       if (s == "tiny")
         o.nx = 60, o.ny = 30, o.n3 = 12;
@@ -163,13 +170,16 @@ Options parse(int argc, char **argv) {
       else
         usage_error("--layout is aos, soa or all, not '" + s + "'");
     } else if (a == "--kernel") {
-      o.kernels = split(v);
+      o.kernels = o.kernels_asked = split(v);
       for (auto &k : o.kernels)
         if (k != "res_calc" && k != "face_flux")
           usage_error("unknown kernel '" + k + "'");
     } else
       usage_error("unknown argument '" + a + "'");
   }
+  if (!o.mesh.empty() && !generated_only.empty())
+    usage_error(generated_only + " is for generated meshes; --mesh " + o.mesh +
+                " runs on the file's mesh in its own numbering");
   if (o.csv.empty())
     o.csv = o.out + "/results.csv";
   return o;

@@ -10,6 +10,7 @@
 //              [--out DIR] [--csv FILE] [--kokkos-...]
 #include "common/output.hpp"
 #include "kernels.hpp"
+#include "main_mesh.hpp"
 #include "main_options.hpp"
 #include "main_report.hpp"
 
@@ -289,7 +290,7 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
 }
 
 template <class L>
-std::vector<Row> res_calc(const Options &o, const std::string &label, const QuadMesh &m,
+std::vector<Row> res_calc(const Options &o, const std::string &label, const EdgeFluxMesh &m,
                           const Map<Mem> &pedge, const Map<Mem> &pecell, const Renumbering &ren,
                           const Map<Mem> &pe, const Map<Mem> &pc, Plans &plans, const char *lname) {
   Dat<double, 2, L, Mem> x(m.nodes, "x");
@@ -342,7 +343,7 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Quad
 }
 
 template <class L>
-std::vector<Row> face_flux(const Options &o, const std::string &label, const HexMesh &m,
+std::vector<Row> face_flux(const Options &o, const std::string &label, const FaceFluxMesh &m,
                            const Map<Mem> &fc, const Renumbering &ren, const Map<Mem> &fc2,
                            Plans &plans, const char *lname) {
   Dat<double, 3, L, Mem> normal(m.faces, "normal");
@@ -415,53 +416,74 @@ int main(int argc, char **argv) {
   std::vector<PlanRow> plan_rows;
   const bool want2d = std::count(o.kernels.begin(), o.kernels.end(), "res_calc") > 0;
   const bool want3d = std::count(o.kernels.begin(), o.kernels.end(), "face_flux") > 0;
-  for (const auto &numbering : o.numberings) {
+  auto run2d = [&](const std::string &label, const EdgeFluxMesh &m, double mesh_s) {
+    std::printf("%s: %s, %d nodes, %d cells, %d edges [mesh %.1f s]\n", label.c_str(),
+                m.description.c_str(), m.nodes.size(), m.cells.size(), m.edges.size(), mesh_s);
+    Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+    Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+    for (const auto &name : o.reorders) {
+      const Renumbering ren = renumber(o, name, m.edges, pecell, read_only(pedge));
+      const Map<Mem> pc = ren.apply(pecell), pe = ren.apply(pedge);
+      Plans plans = make_plans(o, ren, pc, pe);
+      for (auto &p : plans.hier)
+        plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
+      for (const auto &l : o.layouts) {
+        auto r = l == "aos" ? res_calc<AoS>(o, label, m, pedge, pecell, ren, pe, pc, plans, "AoS")
+                            : res_calc<SoA>(o, label, m, pedge, pecell, ren, pe, pc, plans, "SoA");
+        for (auto &row : r)
+          row.reorder = name;
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
+    }
+  };
+  auto run3d = [&](const std::string &label, const FaceFluxMesh &m, double mesh_s) {
+    std::printf("%s: %s, %d cells, %d faces [mesh %.1f s]\n", label.c_str(), m.description.c_str(),
+                m.cells.size(), m.faces.size(), mesh_s);
+    Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+    for (const auto &name : o.reorders) {
+      const Renumbering ren = renumber(o, name, m.faces, fc);
+      const Map<Mem> fc2 = ren.apply(fc);
+      Plans plans = make_plans(o, ren, fc2);
+      for (auto &p : plans.hier)
+        plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
+      for (const auto &l : o.layouts) {
+        auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, ren, fc2, plans, "AoS")
+                            : face_flux<SoA>(o, label, m, fc, ren, fc2, plans, "SoA");
+        for (auto &row : r)
+          row.reorder = name;
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
+    }
+  };
+  try {
+    if (!o.mesh.empty()) {
+      Kokkos::Timer t;
+      const FileMeshes fm = read_file_meshes(o.mesh);
+      for (const auto &k : o.kernels_asked) // a kernel asked by name must fit the file
+        if ((k == "res_calc" && !fm.edges) || (k == "face_flux" && !fm.faces))
+          detail::fail("--kernel ", k, ": mesh file '", o.mesh, "' has no ",
+                       k == "res_calc" ? "triangles or quads (or they bound 3D cells)"
+                                       : "tets or hexes");
+      if (want2d && fm.edges)
+        run2d("res_calc/" + fm.name, *fm.edges, t.seconds());
+      if (want3d && fm.faces)
+        run3d("face_flux/" + fm.name, *fm.faces, t.seconds());
+    }
+  } catch (const Error &e) {
+    std::fprintf(stderr, "umesh_main: %s\n", e.what());
+    return 2;
+  }
+  for (const auto &numbering : o.mesh.empty() ? o.numberings : std::vector<std::string>{}) {
     const MeshOptions mo{numbering == "shuffled", 2024};
     if (want2d) {
       Kokkos::Timer t;
-      const QuadMesh m = make_quad_mesh(o.nx, o.ny, mo);
-      const std::string label = "res_calc/" + numbering;
-      std::printf("%s: %d x %d quads, %d nodes, %d cells, %d edges [mesh %.1f s]\n", label.c_str(),
-                  o.nx, o.ny, m.nodes.size(), m.cells.size(), m.edges.size(), t.seconds());
-      Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
-      Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
-      for (const auto &name : o.reorders) {
-        const Renumbering ren = renumber(o, name, m.edges, pecell, read_only(pedge));
-        const Map<Mem> pc = ren.apply(pecell), pe = ren.apply(pedge);
-        Plans plans = make_plans(o, ren, pc, pe);
-        for (auto &p : plans.hier)
-          plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
-        for (const auto &l : o.layouts) {
-          auto r = l == "aos"
-                       ? res_calc<AoS>(o, label, m, pedge, pecell, ren, pe, pc, plans, "AoS")
-                       : res_calc<SoA>(o, label, m, pedge, pecell, ren, pe, pc, plans, "SoA");
-          for (auto &row : r)
-            row.reorder = name;
-          rows.insert(rows.end(), r.begin(), r.end());
-        }
-      }
+      const EdgeFluxMesh m = edge_flux_mesh(make_quad_mesh(o.nx, o.ny, mo), o.nx, o.ny);
+      run2d("res_calc/" + numbering, m, t.seconds());
     }
     if (want3d) {
       Kokkos::Timer t;
-      const HexMesh m = make_hex_mesh(o.n3, o.n3, o.n3, mo);
-      const std::string label = "face_flux/" + numbering;
-      std::printf("%s: %d^3 hexes, %d cells, %d faces [mesh %.1f s]\n", label.c_str(), o.n3,
-                  m.cells.size(), m.faces.size(), t.seconds());
-      Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
-      for (const auto &name : o.reorders) {
-        const Renumbering ren = renumber(o, name, m.faces, fc);
-        const Map<Mem> fc2 = ren.apply(fc);
-        Plans plans = make_plans(o, ren, fc2);
-        for (auto &p : plans.hier)
-          plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
-        for (const auto &l : o.layouts) {
-          auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, ren, fc2, plans, "AoS")
-                              : face_flux<SoA>(o, label, m, fc, ren, fc2, plans, "SoA");
-          for (auto &row : r)
-            row.reorder = name;
-          rows.insert(rows.end(), r.begin(), r.end());
-        }
-      }
+      const FaceFluxMesh m = face_flux_mesh(make_hex_mesh(o.n3, o.n3, o.n3, mo), o.n3);
+      run3d("face_flux/" + numbering, m, t.seconds());
     }
   }
 

@@ -7,6 +7,7 @@
 #include <umesh/accessor.hpp>
 #include <umesh/block_plan.hpp>
 #include <umesh/colouring.hpp>
+#include <umesh/connectivity.hpp>
 #include <umesh/dat.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>

@@ -1,0 +1,122 @@
+#ifndef UMESH_PERF_MAIN_MESH_HPP
+#define UMESH_PERF_MAIN_MESH_HPP
+
+// The main job's meshes: generated (quads for res_calc, hexes for face_flux)
+// or read from a Gmsh file (--mesh). A file's triangles and quads give
+// res_calc its edges; its tets and hexes give face_flux its faces; when a
+// file has 3D cells its triangles and quads are their boundary, not a mesh.
+
+#include <umesh/umesh.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace umesh::perf {
+
+/// What res_calc runs over: interior edges with two nodes and two cells.
+struct EdgeFluxMesh {
+  Set nodes{"nodes", 0}, cells{"cells", 0}, edges{"edges", 0};
+  std::vector<int> edge_nodes, edge_cells; ///< [edge][2]
+  std::vector<double> node_coords;         ///< [node][2]
+  std::string description;
+};
+
+/// What face_flux runs over: interior faces with two cells and a normal.
+struct FaceFluxMesh {
+  Set nodes{"nodes", 0}, cells{"cells", 0}, faces{"faces", 0};
+  std::vector<int> face_cells;      ///< [face][2]
+  std::vector<double> face_normals; ///< [face][3], area-weighted, cell 0 -> 1
+  std::string description;
+};
+
+inline EdgeFluxMesh edge_flux_mesh(QuadMesh &&m, int nx, int ny) {
+  return {m.nodes,
+          m.cells,
+          m.edges,
+          std::move(m.edge_nodes),
+          std::move(m.edge_cells),
+          std::move(m.node_coords),
+          std::to_string(nx) + " x " + std::to_string(ny) + " quads"};
+}
+
+inline FaceFluxMesh face_flux_mesh(HexMesh &&m, int n3) {
+  return {m.nodes,
+          m.cells,
+          m.faces,
+          std::move(m.face_cells),
+          std::move(m.face_normals),
+          std::to_string(n3) + "^3 hexes"};
+}
+
+/// The kernels' meshes from one Gmsh file; either may be absent.
+struct FileMeshes {
+  std::string name; ///< the file's name without folder and extension
+  std::optional<EdgeFluxMesh> edges;
+  std::optional<FaceFluxMesh> faces;
+};
+
+inline FileMeshes read_file_meshes(const std::string &path) {
+  const GmshMesh g = read_gmsh(path);
+  FileMeshes out;
+  out.name = path.substr(path.find_last_of('/') + 1);
+  out.name = out.name.substr(0, out.name.rfind('.'));
+  // Cells of the wanted types, one block after another.
+  auto gather = [&](std::initializer_list<const char *> types, std::string &what) {
+    std::vector<CellBlock> blocks;
+    int count = 0;
+    for (const char *t : types)
+      if (g.has(t)) {
+        const auto &b = g.block(t);
+        blocks.push_back({b.nodes_per_element, b.nodes});
+        count += b.set.size();
+        what += (what.empty() ? "" : " + ") + std::to_string(b.set.size()) + " " + t +
+                (b.set.size() == 1         ? ""
+                 : std::string(t) == "hex" ? "es"
+                                           : "s");
+      }
+    return std::make_pair(blocks, count);
+  };
+  std::string what3;
+  const auto [blocks3, cells3] = gather({"hex", "tet"}, what3);
+  if (cells3 > 0) {
+    FaceFluxMesh m;
+    m.nodes = g.nodes;
+    m.cells = Set("cells", cells3);
+    const CellSides s = derive_faces(m.cells, blocks3, g.nodes);
+    m.faces = Set("faces", s.sides.size());
+    m.face_cells = s.side_cells;
+    m.face_normals = side_normals(s, g.coords);
+    m.description = what3 + " from " + path + " (" + std::to_string(s.boundary.size()) +
+                    " boundary faces left out)";
+    out.faces = std::move(m);
+    return out;
+  }
+  std::string what2;
+  const auto [blocks2, cells2] = gather({"quad", "triangle"}, what2);
+  if (cells2 > 0) {
+    EdgeFluxMesh m;
+    m.nodes = g.nodes;
+    m.cells = Set("cells", cells2);
+    const CellSides s = derive_edges(m.cells, blocks2, g.nodes);
+    m.edges = Set("edges", s.sides.size());
+    m.edge_nodes = s.side_nodes;
+    m.edge_cells = s.side_cells;
+    m.node_coords.resize(std::size_t(g.nodes.size()) * 2);
+    for (int n = 0; n < g.nodes.size(); ++n) // the plane z = const: x and y
+      for (int k = 0; k < 2; ++k)
+        m.node_coords[2 * n + k] = g.coords[3 * n + k];
+    m.description = what2 + " from " + path + " (" + std::to_string(s.boundary.size()) +
+                    " boundary edges left out)";
+    out.edges = std::move(m);
+  }
+  if (!out.edges && !out.faces)
+    detail::fail("mesh file '", path,
+                 "' has no cells the main job's kernels run over (triangles or quads for "
+                 "res_calc, tets or hexes for face_flux)");
+  return out;
+}
+
+} // namespace umesh::perf
+
+#endif
