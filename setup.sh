@@ -23,6 +23,9 @@ commands
                  (compile only: works without a GPU)
   install-check  install umesh into the cache, then build and run
                  apps/quickstart against the installed package
+  fuzz [SECONDS] fuzz the file readers (Gmsh, plan, tuning, miniaero.inp) with
+                 libFuzzer under ASan+UBSan, SECONDS per reader (default 60);
+                 installs Debian's clang when missing (fuzz/run.sh)
   bundle DIR     write an offline bundle (patched Kokkos source, METIS, Scotch
                  and GoogleTest .debs) into DIR for machines without network
 
@@ -39,6 +42,8 @@ options
   --kokkos-source DIR  build and use the Kokkos source tree in DIR (4.x, 5.x; no
                        patch applied) instead of the bootstrap's 3.4.01; its own
                        Kokkos and umesh build folders
+  --sanitize           build with AddressSanitizer and UndefinedBehaviorSanitizer
+                       (host; its own build folder); `test` then fails on any report
   --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical):
                        a GPU run that needs two programs need not compile twenty
 
@@ -60,6 +65,8 @@ BUNDLE="${UMESH_BUNDLE:-}"
 CACHE="${UMESH_CACHE:-$HOME/.cache/umesh}"
 CXX_STD=17
 NO_PARTITIONERS=0
+SANITIZE=0
+FUZZ_SECONDS=60
 TARGETS=""
 KOKKOS_SOURCE=""
 JOBS="$(nproc 2>/dev/null || echo 2)"
@@ -74,11 +81,14 @@ while [[ $# -gt 0 ]]; do
     --cxx-std) CXX_STD="$2"; shift 2 ;;
     --jobs) JOBS="$2"; shift 2 ;;
     --no-partitioners) NO_PARTITIONERS=1; shift ;;
+    --sanitize) SANITIZE=1; shift ;;
     --targets) TARGETS="$2"; shift 2 ;;
     --kokkos-source) KOKKOS_SOURCE="$2"; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; EXTRA_ARGS=("$@"); break ;;
     main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
+    fuzz) COMMAND=fuzz; shift
+          if [[ "${1:-}" =~ ^[0-9]+$ ]]; then FUZZ_SECONDS="$1"; shift; fi ;;
     bundle) COMMAND=bundle; BUNDLE_OUT="${2:-}"; [[ -n "$BUNDLE_OUT" ]] || die "bundle needs a folder: ./setup.sh bundle DIR"; shift 2 ;;
     *) usage >&2; die "unknown argument '$1'" ;;
   esac
@@ -87,6 +97,8 @@ done
 [[ "$COMMAND" == cuda-check ]] && BACKEND=cuda
 case "$BACKEND" in host|cuda) ;; *) die "--backend must be host or cuda, not '$BACKEND'" ;; esac
 case "$CXX_STD" in 17|20) ;; *) die "--cxx-std must be 17 or 20, not '$CXX_STD'" ;; esac
+[[ $SANITIZE == 0 || "$BACKEND" == host ]] || die "--sanitize builds the host backend only"
+[[ "$FUZZ_SECONDS" -ge 1 ]] 2>/dev/null || die "fuzz: SECONDS must be at least 1, not '$FUZZ_SECONDS'"
 [[ -z "$BUNDLE" ]] || BUNDLE="$(cd "$BUNDLE" 2>/dev/null && pwd)" || die "bundle folder '$UMESH_BUNDLE$BUNDLE' does not exist"
 if [[ -n "$KOKKOS_SOURCE" ]]; then
   KOKKOS_SOURCE="$(cd "$KOKKOS_SOURCE" 2>/dev/null && pwd)" || die "--kokkos-source: no folder '$KOKKOS_SOURCE'"
@@ -276,7 +288,7 @@ generator_args() { have_cmd ninja && echo "-G Ninja" || true; }
 umesh_build_dir() {
   # One build folder per source checkout and flavour, outside the source tree.
   local key; key="$(printf '%s' "$UMESH_SRC" | cksum | cut -d' ' -f1)"
-  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"
+  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ $SANITIZE == 1 ]] && echo -sanitize)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"
 }
 
 install_prefix() { echo "$CACHE/install/umesh-$BACKEND-cxx$CXX_STD$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"; }
@@ -299,6 +311,14 @@ configure_and_build() {
   fi
   if [[ $NO_PARTITIONERS == 1 ]]; then
     args+=(-DUMESH_ENABLE_METIS=OFF -DUMESH_ENABLE_SCOTCH=OFF)
+  fi
+  if [[ $SANITIZE == 1 ]]; then
+    # umesh's code instrumented (Kokkos, installed apart, is not); any report
+    # is fatal, so a test that triggers one fails.
+    # -O1 (build type Debug adds only -g): a quarter of the -O3 compile time.
+    local san="-O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+    args+=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="$san" -DCMAKE_EXE_LINKER_FLAGS="$san"
+           -DCMAKE_SHARED_LINKER_FLAGS="$san")
   fi
   if [[ -n "$BUNDLE" ]]; then
     args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")
@@ -337,6 +357,15 @@ EOF
 # -------------------------------------------------------------------- main --
 case "$COMMAND" in
   bundle) write_bundle; exit 0 ;;
+  fuzz)
+    # Only clang is needed (the readers are Kokkos-free).
+    if ! have_cmd clang++ && have_cmd dpkg-query; then
+      is_root || die "clang++ not found; install it as root:  apt-get update && apt-get install -y clang"
+      log "installing Debian's clang (libFuzzer)"
+      export DEBIAN_FRONTEND=noninteractive
+      apt-get update -qq && apt-get install -y -qq --no-install-recommends clang >/dev/null
+    fi
+    exec "$UMESH_SRC/fuzz/run.sh" "$FUZZ_SECONDS" ;;
 esac
 
 ensure_packages
@@ -379,7 +408,11 @@ case "$COMMAND" in
     build="$(configure_and_build)"
     log "running the tests"
     # shellcheck disable=SC2086
-    (cd "$build" && OMP_PROC_BIND=false ctest --output-on-failure -j "$JOBS" ${UMESH_CTEST_ARGS:-})
+    # Sanitized builds: reports abort the test; leaks are not checked (Kokkos
+    # and the OpenMP runtime keep memory until exit by design).
+    (cd "$build" && OMP_PROC_BIND=false ASAN_OPTIONS="detect_leaks=0:abort_on_error=1" \
+       UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1" \
+       ctest --output-on-failure -j "$JOBS" ${UMESH_CTEST_ARGS:-})
     ;;
   cuda-check)
     configure_and_build >/dev/null

@@ -133,7 +133,8 @@ PlanReader::PlanReader(const std::string &path, const std::string &kind, std::ui
 void PlanReader::raw(void *p, std::size_t n) {
   if (n > end_ - pos_)
     fail("plan file '", path_, "' is truncated (needs ", n, " more bytes at offset ", pos_, ")");
-  std::memcpy(p, bytes_.data() + pos_, n);
+  if (n) // an empty array's data() may be null: memcpy must not see it (fuzzer finding)
+    std::memcpy(p, bytes_.data() + pos_, n);
   pos_ += n;
 }
 std::string PlanReader::text() {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Fuzzes umesh's file readers with libFuzzer under AddressSanitizer and
+# UndefinedBehaviorSanitizer: the Gmsh reader (and the sides derived from
+# what it accepts), the plan-file payload reader, the tuning-file reader and
+# miniAero's input reader. Each target runs SECONDS (default 60) from its
+# seeds (the repository's own test files, fuzz/seeds/); inputs it generates
+# stay in a temporary folder. A crash, a sanitizer report, a leak or an
+# exception other than umesh::Error fails the run and prints the input.
+#
+#   fuzz/run.sh [SECONDS] [TARGET...]     targets: gmsh plan_file tuning_file miniaero_input
+#
+# Needs clang++ with libFuzzer (Debian: apt-get install clang).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+src="$PWD"
+seconds="${1:-60}"
+[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz/run.sh: SECONDS must be a positive integer, not '$seconds'" >&2; exit 2; }
+shift $(($# > 0 ? 1 : 0))
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(gmsh plan_file tuning_file miniaero_input)
+cxx="${CLANGXX:-$(command -v clang++ || true)}"
+[[ -n "$cxx" ]] || { echo "fuzz/run.sh: clang++ not found (Debian: apt-get install clang)" >&2; exit 2; }
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/umesh-fuzz.XXXX")"
+trap 'rm -rf "$work"' EXIT
+flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+       -I"$src/include")
+status=0
+for t in "${targets[@]}"; do
+  case "$t" in
+    gmsh) sources=(src/gmsh_reader.cpp src/connectivity.cpp); seeds=(tests/data/gmsh) ;;
+    plan_file) sources=(src/plan_file.cpp); seeds=(fuzz/seeds/plan_file) ;;
+    tuning_file) sources=(src/tuning_file.cpp); seeds=(fuzz/seeds/tuning_file) ;;
+    miniaero_input) sources=(apps/miniaero/problem.cpp)
+                    seeds=(tests/data/miniaero/3D_Sod_Serial perf/miniaero) ;;
+    *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 2 ;;
+  esac
+  echo "== $t: building"
+  "$cxx" "${flags[@]}" "fuzz/$t.cpp" "${sources[@]}" -o "$work/$t" 2>"$work/$t.build.log" ||
+    { cat "$work/$t.build.log" >&2; echo "fuzz/run.sh: $t does not build" >&2; exit 2; }
+  mkdir -p "$work/corpus-$t"
+  for d in "${seeds[@]}"; do
+    find "$d" -maxdepth 1 -type f \( -name '*.msh' -o -name '*.inp' -o -name '*.seed' \) \
+      -exec cp {} "$work/corpus-$t/" \;
+  done
+  echo "== $t: $seconds s from $(ls "$work/corpus-$t" | wc -l) seeds"
+  if ! (cd "$work" && "./$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
+          -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1); then
+    tail -40 "$work/$t.log" >&2
+    for crash in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+      [[ -f "$crash" ]] || continue
+      echo "fuzz/run.sh: $t found $(basename "$crash"); its input (base64):" >&2
+      base64 "$crash" >&2
+    done
+    status=1
+  else
+    grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units)" "$work/$t.log" | tail -2
+  fi
+done
+[[ $status -eq 0 ]] && echo "fuzz/run.sh: no findings in ${targets[*]}"
+exit $status
