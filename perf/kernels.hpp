@@ -1,7 +1,7 @@
 #ifndef UMESH_PERF_KERNELS_HPP
 #define UMESH_PERF_KERNELS_HPP
 
-// The main job's two kernels, written once for every executor and layout.
+// The main job's kernels, written once for every executor and layout.
 
 #include <umesh/umesh.hpp>
 
@@ -66,6 +66,34 @@ struct FaceFlux {
       fl(k) -= total;
       fr(k) += total;
     }
+  }
+};
+
+/// BookLeaf's acceleration scatter (getacc): each quad adds to its four
+/// nodes its corner masses, weights and forces. An empty corner (mass not
+/// above `zerocut`) gives its predecessor corner's mass instead, or, when
+/// that is empty too, density times its own weight. Node values: mass,
+/// weight (area), force x, force y.
+struct GetaccScatter {
+  double zerocut;
+  template <class C, class R, class N>
+  KOKKOS_INLINE_FUNCTION void corner(const C &cnmass, const R &rho, const C &cnwt, const C &cnfx,
+                                     const C &cnfy, N &node, int j) const {
+    const int prev = (j + 3) % 4;
+    node(0) += cnmass(j) > zerocut      ? cnmass(j)
+               : cnmass(prev) > zerocut ? cnmass(prev)
+                                        : rho(0) * cnwt(j);
+    node(1) += cnwt(j);
+    node(2) += cnfx(j);
+    node(3) += cnfy(j);
+  }
+  template <class C, class R, class N>
+  KOKKOS_INLINE_FUNCTION void operator()(C cnmass, R rho, C cnwt, C cnfx, C cnfy, N n0, N n1, N n2,
+                                         N n3) const {
+    corner(cnmass, rho, cnwt, cnfx, cnfy, n0, 0);
+    corner(cnmass, rho, cnwt, cnfx, cnfy, n1, 1);
+    corner(cnmass, rho, cnwt, cnfx, cnfy, n2, 2);
+    corner(cnmass, rho, cnwt, cnfx, cnfy, n3, 3);
   }
 };
 

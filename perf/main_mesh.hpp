@@ -1,10 +1,11 @@
 #ifndef UMESH_PERF_MAIN_MESH_HPP
 #define UMESH_PERF_MAIN_MESH_HPP
 
-// The main job's meshes: generated (quads for res_calc, hexes for face_flux)
-// or read from a Gmsh file (--mesh). A file's triangles and quads give
-// res_calc its edges; its tets and hexes give face_flux its faces; when a
-// file has 3D cells its triangles and quads are their boundary, not a mesh.
+// The main job's meshes: generated (quads for res_calc and getacc, hexes for
+// face_flux) or read from a Gmsh file (--mesh). A file's triangles and quads
+// give res_calc its edges, its quads give getacc its cells, its tets and
+// hexes give face_flux its faces; when a file has 3D cells its triangles and
+// quads are their boundary, not a mesh.
 
 #include <umesh/umesh.hpp>
 
@@ -49,11 +50,24 @@ inline FaceFluxMesh face_flux_mesh(HexMesh &&m, int n3) {
           std::to_string(n3) + "^3 hexes"};
 }
 
-/// The kernels' meshes from one Gmsh file; either may be absent.
+/// What getacc runs over: quads with their four nodes.
+struct QuadNodeMesh {
+  Set nodes{"nodes", 0}, cells{"cells", 0};
+  std::vector<int> cell_nodes; ///< [cell][4], counter-clockwise
+  std::string description;
+};
+
+inline QuadNodeMesh quad_node_mesh(QuadMesh &&m, int nx, int ny) {
+  return {m.nodes, m.cells, std::move(m.cell_nodes),
+          std::to_string(nx) + " x " + std::to_string(ny) + " quads"};
+}
+
+/// The kernels' meshes from one Gmsh file; any may be absent.
 struct FileMeshes {
   std::string name; ///< the file's name without folder and extension
   std::optional<EdgeFluxMesh> edges;
   std::optional<FaceFluxMesh> faces;
+  std::optional<QuadNodeMesh> quads;
 };
 
 inline FileMeshes read_file_meshes(const std::string &path) {
@@ -109,6 +123,11 @@ inline FileMeshes read_file_meshes(const std::string &path) {
     m.description = what2 + " from " + path + " (" + std::to_string(s.boundary.size()) +
                     " boundary edges left out)";
     out.edges = std::move(m);
+    if (g.has("quad")) {
+      const auto &q = g.block("quad");
+      out.quads = QuadNodeMesh{g.nodes, Set("quads", q.set.size()), q.nodes,
+                               std::to_string(q.set.size()) + " quads from " + path};
+    }
   }
   if (!out.edges && !out.faces)
     detail::fail("mesh file '", path,

@@ -38,7 +38,7 @@ struct Options {
   std::vector<std::string> reorders = available_reorders();
   int reorder_block = 256; // block size of the metis and builtin renumberings
   std::vector<std::string> layouts{"aos", "soa"};
-  std::vector<std::string> kernels{"res_calc", "face_flux"};
+  std::vector<std::string> kernels{"res_calc", "face_flux", "getacc"};
   std::vector<std::string> kernels_asked; // --kernel as given (empty: those that fit)
   std::string mesh;                       // a Gmsh file instead of generated meshes
   int repeats = 20, warmup = 3;
@@ -172,7 +172,7 @@ Options parse(int argc, char **argv) {
     } else if (a == "--kernel") {
       o.kernels = o.kernels_asked = split(v);
       for (auto &k : o.kernels)
-        if (k != "res_calc" && k != "face_flux")
+        if (k != "res_calc" && k != "face_flux" && k != "getacc")
           usage_error("unknown kernel '" + k + "'");
     } else
       usage_error("unknown argument '" + a + "'");

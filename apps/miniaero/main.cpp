@@ -6,6 +6,7 @@
 #include "results.hpp"
 #include "solver.hpp"
 
+#include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/output.hpp"
 
@@ -21,6 +22,8 @@
 namespace {
 
 using namespace miniaero;
+using umesh::perf::copy_bandwidth_gbps;
+using umesh::perf::median;
 
 const char *kUsage = R"(usage: umesh_miniaero [options]
   --input FILE       miniAero input file (default: miniaero.inp)
@@ -226,31 +229,6 @@ std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, const
   if (exec == "auto")
     return make_umesh_solver<Auto>(soa, in, m, opt);
   return make_reference_solver(exec == "miniaero-atomic", in, m);
-}
-
-double median(std::vector<double> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-}
-
-// Device copy bandwidth (read + write bytes per second), median of 10.
-double copy_bandwidth_gbps() {
-  const std::size_t n = std::size_t(64) << 20; // 512 MB per buffer
-  Kokkos::View<double *, Mem> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_a"), n);
-  Kokkos::View<double *, Mem> b("copy_b", n);
-  Kokkos::deep_copy(a, 1.0);
-  std::vector<double> t;
-  for (int r = 0; r < 12; ++r) {
-    Kokkos::fence();
-    Kokkos::Timer timer;
-    Kokkos::deep_copy(b, a);
-    Kokkos::fence();
-    if (r >= 2)
-      t.push_back(timer.seconds());
-  }
-  return 2.0 * double(n) * sizeof(double) / median(t) / 1e9;
 }
 
 // Compulsory bytes of one face-flux call: every face's geometry and cell

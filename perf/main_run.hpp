@@ -1,0 +1,246 @@
+#ifndef UMESH_PERF_MAIN_RUN_HPP
+#define UMESH_PERF_MAIN_RUN_HPP
+
+// What every kernel of the main job shares: the plans of each executor, the
+// renumbering, the validated and timed run of every executor asked for, and
+// the copy bandwidth the results are measured against. A kernel is a
+// case_*.hpp that sets up its data and reference and calls run_all.
+
+#include "common/bandwidth.hpp"
+#include "main_options.hpp"
+#include "main_report.hpp"
+
+#include <umesh/umesh.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace umesh::perf {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using HostSpace = Kokkos::DefaultHostExecutionSpace;
+
+// Every plan a kernel needs, built once per mesh and shared by both layouts.
+struct Plans {
+  Plan<exec::Serial, Space> serial;
+  Plan<exec::Atomic, Space> atomic;
+  Plan<exec::Gather, Space> gather;
+  Plan<exec::GlobalColour, Space> colour;
+  Plan<exec::ScatterView, Space> scatter;
+  std::vector<Plan<exec::Hierarchical, Space>> hier;
+  double colour_seconds = 0, gather_seconds = 0;
+  // One tuner per layout ("AoS", "SoA"): the layout is a type, and each
+  // tunes for its own.
+  std::map<std::string, Plan<exec::Auto, Space>> autotune;
+};
+
+inline bool wants(const Options &o, const std::string &executor) {
+  return std::count(o.executors.begin(), o.executors.end(), executor) > 0;
+}
+
+// `inc_map` is incremented through; `reads` are only read through. Maps are
+// in the renumbering's numbering; block renumberings (metis, builtin) give
+// the hierarchical plan its blocks, at the renumbering's block size.
+template <class... Reads>
+Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_map,
+                 const Reads &...reads) {
+  Space space;
+  const Set &set = inc_map.from();
+  Plans p{Plan<exec::Serial, Space>(space, set),
+          Plan<exec::Atomic, Space>(space, set),
+          Plan<exec::Gather, Space>(space, set, inc_map),
+          Plan<exec::GlobalColour, Space>(space, set, inc_map),
+          Plan<exec::ScatterView, Space>(space, set),
+          {},
+          0,
+          0,
+          {}};
+  p.colour_seconds = p.colour.build_seconds();
+  p.gather_seconds = p.gather.build_seconds();
+  if (wants(o, "auto"))
+    for (const auto &l : o.layouts)
+      p.autotune.emplace(l == "aos" ? "AoS" : "SoA",
+                         Plan<exec::Auto, Space>(space, exec::Auto{}.with_block_sizes(o.blocks),
+                                                 set, inc_map, read_only(reads)...));
+  if (!wants(o, "hierarchical"))
+    return p;
+  auto add = [&](exec::Hierarchical options) {
+    p.hier.emplace_back(space, options, set, inc_map, read_only(reads)...);
+    std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
+  };
+  if (ren.blocks())
+    add(exec::Hierarchical{}.with_block_size(o.reorder_block).with_blocks(ren.blocks()));
+  else
+    for (int b : o.blocks)
+      add(exec::Hierarchical{}.with_block_size(b));
+  return p;
+}
+
+// The renumbering a reorder name asks for, with its time per phase printed.
+template <class... Maps>
+Renumbering renumber(const Options &o, const std::string &name, const Set &set,
+                     const Maps &...maps) {
+  const Renumbering r =
+      reorder(ReorderOptions{}.with_method(parse_reorder(name)).with_block_size(o.reorder_block),
+              set, maps...);
+  if (r.method() != Reorder::none)
+    std::printf("  reorder %s: %.2f s (%s)\n", name.c_str(), r.seconds(),
+                format(r.phases()).c_str());
+  return r;
+}
+
+// Hierarchical variants to run: every staging x combine x writeback asked
+// for; combining options apply to staged increments only, so staging 'none'
+// runs once, with both colourings.
+inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
+  std::vector<exec::Hierarchical> out;
+  for (auto staging : o.stagings)
+    for (auto combine : o.combines)
+      for (auto writeback : o.writebacks) {
+        const bool plain =
+            combine == exec::Combine::colours && writeback == exec::Writeback::coloured;
+        if (staging == exec::Staging::none && !plain)
+          continue;
+        out.push_back(
+            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+                writeback));
+      }
+  for (auto staging : o.stagings) // 'none' asked for with atomics only: run it plainly
+    if (staging == exec::Staging::none && std::none_of(out.begin(), out.end(), [](const auto &h) {
+          return h.staging == exec::Staging::none;
+        }))
+      out.push_back(exec::Hierarchical{}.with_staging(staging));
+  return out;
+}
+
+// Runs every requested executor (and hierarchical variant) of one kernel and
+// layout. loop(exec, plan) runs the kernel once.
+template <class OutDat, class RefDat, class Loop>
+std::vector<Row> run_all(const Options &o, const std::string &kernel, const std::string &layout,
+                         double bytes, Plans &plans, const OutDat &out, const RefDat &ref,
+                         const OutDat &initial, Loop &&loop) {
+  std::vector<Row> rows;
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  auto one = [&](const std::string &name, auto exec, auto &plan) {
+    rows.push_back(
+        measure(o, kernel, name, layout, bytes, out, ref, initial, [&] { loop(exec, plan); }));
+    return &rows.back();
+  };
+  for (const auto &name : o.executors) {
+    if (name == "serial" && host) // one GPU thread would take minutes at these sizes
+      one(name, exec::Serial{}, plans.serial);
+    else if (name == "atomic")
+      one(name, exec::Atomic{}, plans.atomic);
+    else if (name == "gather")
+      one(name, exec::Gather{}, plans.gather);
+    else if (name == "colour")
+      one(name, exec::GlobalColour{}, plans.colour)->note =
+          std::to_string(plans.colour.num_colours()) + " colours";
+    else if (name == "scatterview")
+      one(name, exec::ScatterView{}, plans.scatter);
+    else if (name == "auto") {
+      // The first (validation) run tunes: its result is checked like any
+      // other; the timed runs use the winner. Tuning time is reported apart.
+      auto &plan = plans.autotune.at(layout);
+      Row *r = one(name, exec::Auto{}, plan);
+      char note[256];
+      std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
+                    plan.choice(kernel).c_str());
+      r->note = note;
+    } else if (name == "hierarchical")
+      for (auto &plan : plans.hier)
+        for (const auto &variant : hierarchical_variants(o)) {
+          const std::string label = exec::variant_name(variant);
+          try {
+            Row *r = one(label, variant, plan);
+            r->block_size = plan.options().block_size;
+            r->scratch = plan.scratch_bytes(kernel);
+            r->note = variant.writeback == exec::Writeback::atomic
+                          ? "1 launch"
+                          : std::to_string(plan.num_block_colours()) + " block colours";
+          } catch (const Error &e) {
+            // Does not fit this device (scratch or team size): reported, not timed.
+            Row r{kernel, label, layout, plan.options().block_size, NAN, NAN, NAN, e.what(), -1};
+            rows.push_back(r);
+          }
+        }
+  }
+  return rows;
+}
+
+template <class DatT> void randomise(const DatT &d, std::uint64_t seed, double lo, double hi) {
+  auto h = Kokkos::create_mirror_view(d.view());
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    for (std::size_t k = 0; k < h.extent(1); ++k)
+      h(i, k) = u(rng);
+  Kokkos::deep_copy(d.view(), h);
+}
+
+template <class A, class B> double max_rel_err(const A &got, const B &want) {
+  auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got.view());
+  auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), want.view());
+  double err = 0;
+  for (std::size_t i = 0; i < g.extent(0); ++i)
+    for (std::size_t k = 0; k < g.extent(1); ++k) {
+      const double e = std::fabs(g(i, k) - w(i, k)) / std::max(1.0, std::fabs(w(i, k)));
+      err = std::isnan(e) ? INFINITY : std::max(err, e);
+    }
+  return err;
+}
+
+// Validates one executor against the reference, times it, then checks that
+// every timed launch ran: the output must have moved by exactly
+// (timed runs) x (one run's increment).
+template <class OutDat, class RefDat, class RunOnce>
+Row measure(const Options &o, const std::string &kernel, const std::string &executor,
+            const std::string &layout, double bytes, const OutDat &out, const RefDat &ref,
+            const OutDat &initial, RunOnce &&run_once) {
+  Row row{kernel, executor, layout, 0, 0, 0, 0, ""};
+  copy_values(out, initial);
+  run_once();
+  Kokkos::fence();
+  row.max_rel_err = max_rel_err(out, ref);
+  const int repeats = executor == "serial" ? std::min(o.repeats, 3) : o.repeats;
+  const int warmup = executor == "serial" ? 1 : o.warmup;
+  for (int w = 0; w < warmup; ++w)
+    run_once();
+  Kokkos::fence();
+  // create_mirror (not _view): a host dat must be copied, not aliased.
+  auto before = Kokkos::create_mirror(out.view());
+  Kokkos::deep_copy(before, out.view());
+  std::vector<double> times;
+  for (int r = 0; r < repeats; ++r) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    run_once();
+    Kokkos::fence();
+    times.push_back(timer.seconds());
+  }
+  auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.view());
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref.view());
+  auto i0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), initial.view());
+  double drift = 0;
+  for (std::size_t i = 0; i < r.extent(0); ++i)
+    for (std::size_t k = 0; k < r.extent(1); ++k) {
+      const double one = r(i, k) - i0(i, k);
+      const double got = (after(i, k) - before(i, k)) / repeats;
+      drift = std::max(drift, std::fabs(got - one) / std::max(1.0, std::fabs(one)));
+    }
+  if (!(drift < 1e-6))
+    row.note = "TIMED RUNS INCOMPLETE";
+  row.time_ms = median(times) * 1e3;
+  row.gbps = bytes / (row.time_ms * 1e-3) / 1e9;
+  return row;
+}
+
+} // namespace umesh::perf
+
+#endif
