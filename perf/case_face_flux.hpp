@@ -59,20 +59,13 @@ inline void run_face_flux(const Options &o, const std::string &label, const Face
   std::printf("%s: %s, %d cells, %d faces [mesh %.1f s]\n", label.c_str(), m.description.c_str(),
               m.cells.size(), m.faces.size(), mesh_s);
   Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
-  for (const auto &name : o.reorders) {
-    const Renumbering ren = renumber(o, name, m.faces, fc);
-    const Map<Mem> fc2 = ren.apply(fc);
-    Plans plans = make_plans(o, ren, fc2);
-    for (auto &p : plans.hier)
-      plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
-    for (const auto &l : o.layouts) {
-      auto r = l == "aos" ? face_flux<AoS>(o, label, m, fc, ren, fc2, plans, "AoS")
-                          : face_flux<SoA>(o, label, m, fc, ren, fc2, plans, "SoA");
-      for (auto &row : r)
-        row.reorder = name;
-      rows.insert(rows.end(), r.begin(), r.end());
-    }
-  }
+  run_reorderings(
+      o, label, rows, plan_rows,
+      [&](auto layout, const Renumbering &ren, Plans &plans, const char *lname,
+          const Map<Mem> &fc2) {
+        return face_flux<decltype(layout)>(o, label, m, fc, ren, fc2, plans, lname);
+      },
+      fc);
 }
 
 } // namespace umesh::perf

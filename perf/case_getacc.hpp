@@ -69,20 +69,13 @@ inline void run_getacc(const Options &o, const std::string &label, const QuadNod
   std::printf("%s: %s, %d nodes, %d cells [mesh %.1f s]\n", label.c_str(), m.description.c_str(),
               m.nodes.size(), m.cells.size(), mesh_s);
   Map<Mem> cn("cell_nodes", m.cells, m.nodes, 4, m.cell_nodes);
-  for (const auto &name : o.reorders) {
-    const Renumbering ren = renumber(o, name, m.cells, cn);
-    const Map<Mem> cn2 = ren.apply(cn);
-    Plans plans = make_plans(o, ren, cn2);
-    for (auto &p : plans.hier)
-      plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
-    for (const auto &l : o.layouts) {
-      auto r = l == "aos" ? getacc<AoS>(o, label, m, cn, ren, cn2, plans, "AoS")
-                          : getacc<SoA>(o, label, m, cn, ren, cn2, plans, "SoA");
-      for (auto &row : r)
-        row.reorder = name;
-      rows.insert(rows.end(), r.begin(), r.end());
-    }
-  }
+  run_reorderings(
+      o, label, rows, plan_rows,
+      [&](auto layout, const Renumbering &ren, Plans &plans, const char *lname,
+          const Map<Mem> &cn2) {
+        return getacc<decltype(layout)>(o, label, m, cn, ren, cn2, plans, lname);
+      },
+      cn);
 }
 
 } // namespace umesh::perf

@@ -72,20 +72,13 @@ inline void run_res_calc(const Options &o, const std::string &label, const EdgeF
               m.description.c_str(), m.nodes.size(), m.cells.size(), m.edges.size(), mesh_s);
   Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
   Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
-  for (const auto &name : o.reorders) {
-    const Renumbering ren = renumber(o, name, m.edges, pecell, read_only(pedge));
-    const Map<Mem> pc = ren.apply(pecell), pe = ren.apply(pedge);
-    Plans plans = make_plans(o, ren, pc, pe);
-    for (auto &p : plans.hier)
-      plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
-    for (const auto &l : o.layouts) {
-      auto r = l == "aos" ? res_calc<AoS>(o, label, m, pedge, pecell, ren, pe, pc, plans, "AoS")
-                          : res_calc<SoA>(o, label, m, pedge, pecell, ren, pe, pc, plans, "SoA");
-      for (auto &row : r)
-        row.reorder = name;
-      rows.insert(rows.end(), r.begin(), r.end());
-    }
-  }
+  run_reorderings(
+      o, label, rows, plan_rows,
+      [&](auto layout, const Renumbering &ren, Plans &plans, const char *lname, const Map<Mem> &pc,
+          const Map<Mem> &pe) {
+        return res_calc<decltype(layout)>(o, label, m, pedge, pecell, ren, pe, pc, plans, lname);
+      },
+      pecell, pedge);
 }
 
 } // namespace umesh::perf

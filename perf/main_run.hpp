@@ -95,6 +95,33 @@ Renumbering renumber(const Options &o, const std::string &name, const Set &set,
   return r;
 }
 
+/// Runs one kernel on one mesh under every reordering asked for (maps
+/// renumbered, plans built once per reordering) and every layout, appending
+/// rows and plan metrics. `inc` is incremented through, `reads` only read
+/// through; run_layout(layout tag, renumbering, plans, layout name, inc in the
+/// new numbering, reads in it...) returns one layout's rows.
+template <class RunLayout, class... Reads>
+void run_reorderings(const Options &o, const std::string &label, std::vector<Row> &rows,
+                     std::vector<PlanRow> &plan_rows, RunLayout &&run_layout, const Map<Mem> &inc,
+                     const Reads &...reads) {
+  for (const auto &name : o.reorders) {
+    const Renumbering ren = renumber(o, name, inc.from(), inc, read_only(reads)...);
+    auto with_maps = [&](const Map<Mem> &inc2, const auto &...reads2) {
+      Plans plans = make_plans(o, ren, inc2, reads2...);
+      for (auto &p : plans.hier)
+        plan_rows.push_back({label, name, p.blocks(), ren.seconds()});
+      for (const auto &l : o.layouts) {
+        auto r = l == "aos" ? run_layout(AoS{}, ren, plans, "AoS", inc2, reads2...)
+                            : run_layout(SoA{}, ren, plans, "SoA", inc2, reads2...);
+        for (auto &row : r)
+          row.reorder = name;
+        rows.insert(rows.end(), r.begin(), r.end());
+      }
+    };
+    with_maps(ren.apply(inc), ren.apply(reads)...);
+  }
+}
+
 // Hierarchical variants to run: every staging x combine x writeback asked
 // for; combining options apply to staged increments only, so staging 'none'
 // runs once, with both colourings.
