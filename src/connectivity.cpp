@@ -52,6 +52,10 @@ struct SideKey {
 CellSides derive(const Set &cells, const std::vector<CellBlock> &blocks, const Set &nodes,
                  bool faces) {
   const char *who = faces ? "derive_faces" : "derive_edges";
+  // Each side records its block in a byte.
+  if (blocks.size() > 255)
+    detail::fail(who, ": ", blocks.size(),
+                 " blocks of cells; at most 255 (one per cell type is enough)");
   std::vector<const SideTable *> tables;
   std::int64_t nc = 0, nslots = 0;
   int nps = 0;

@@ -322,6 +322,11 @@ TEST(DeriveErrors, BadCellsAreClearErrors) {
             std::string::npos);
   EXPECT_NE(message([&] { derive_faces(tris, 5, {}, nodes); }).find("cells of 5 nodes"),
             std::string::npos);
+  // 256 one-triangle blocks: more than a side can name.
+  const std::vector<int> one{0, 1, 2};
+  const std::vector<CellBlock> many(256, CellBlock{3, one});
+  EXPECT_NE(message([&] { derive_edges(Set("t", 256), many, nodes); }).find("at most 255"),
+            std::string::npos);
   const CellSides edges = derive_edges(Set("t", 1), 3, {0, 1, 2}, nodes);
   EXPECT_NE(message([&] {
               side_normals(edges, std::vector<double>(15, 0.0));
