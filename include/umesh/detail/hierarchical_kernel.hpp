@@ -10,6 +10,7 @@
 // into global memory: plainly when the launch holds blocks of one colour,
 // else plainly for the block's own points and atomically for shared ones.
 
+#include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/loop_body.hpp>
 
@@ -93,26 +94,18 @@ struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
   }
 };
 
-// Team-wide loop over a block's np points (list `pts`) x Dim components, in
-// the order that makes global accesses coalesce: for AoS components fastest
-// (one flat loop, split by the compile-time Dim), for SoA points fastest (a
-// loop per component, so no run-time division). f(global component pointer,
-// scratch element, point's place in the block's list).
-template <class T, int Dim, class Layout, class Team, class S, class F>
+// Team-wide loop over a block's np points (list `pts`): each thread takes
+// whole points, f(global pointer of component 0, component stride, point's
+// place in the block's list), so that a thread issues all of a point's
+// loads before it needs the first (one memory latency per point, not one
+// per component). Consecutive threads take consecutive points: coalesced
+// per component under SoA.
+template <class T, int Dim, class Layout, class Team, class F>
 KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, Dim, Layout> &dat,
-                                             const int *pts, int np, int max_points, S *scratch,
-                                             F &&f) {
-  if constexpr (std::is_same<Layout, AoS>::value) {
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np * Dim), [&](int j) {
-      const int jp = j / Dim, k = j % Dim;
-      f(dat.at(pts[jp]) + k, scratch[k * max_points + jp], jp);
-    });
-  } else {
-    for (int k = 0; k < Dim; ++k)
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jp) {
-        f(dat.at(pts[jp]) + k * dat.stride()(), scratch[k * max_points + jp], jp);
-      });
-  }
+                                             const int *pts, int np, F &&f) {
+  const int stride = dat.stride()();
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np),
+                       [&](int jp) { f(dat.at(pts[jp]), stride, jp); });
 }
 
 template <class Dev, class Team>
@@ -120,6 +113,8 @@ KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx 
 template <class Dev, class Team>
 KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
 
+// Staged reads are copied asynchronously (async_copy.hpp); the caller waits
+// for them before the team barrier that ends staging.
 template <class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, const Team &team,
                                        const TeamCtx &ctx) {
@@ -127,8 +122,12 @@ KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, con
     return;
   using V = std::remove_const_t<T>;
   const int first = d.map.point_offsets[ctx.b], np = d.map.point_offsets[ctx.b + 1] - first;
-  for_block_points(team, d.dat, d.map.points + first, np, d.map.max_points,
-                   scratch_at<V>(ctx.scratch, d.offset), [](const T *g, V &s, int) { s = *g; });
+  V *s = scratch_at<V>(ctx.scratch, d.offset);
+  const int mp = d.map.max_points;
+  for_block_points(team, d.dat, d.map.points + first, np, [&](const T *g, int stride, int jp) {
+    for (int k = 0; k < Dim; ++k)
+      async_copy(s[k * mp + jp], g + k * stride);
+  });
 }
 
 // A combine group's block facts, kept in scratch just before its buffer:
@@ -154,11 +153,11 @@ KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout>
     *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes) = {first, np, shared};
   }
   T *s = scratch_at<T>(ctx.scratch, d.offset);
-  // Component by component: no division to split a flat index.
-  for (int k = 0; k < Dim; ++k)
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jp) {
-      s[k * d.map.max_points + jp] = Combine<A>::template identity<T>();
-    });
+  const int mp = d.map.max_points;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jp) {
+    for (int k = 0; k < Dim; ++k)
+      s[k * mp + jp] = Combine<A>::template identity<T>();
+  });
 }
 
 template <Access A, class T, int Dim, class Layout, class Team>
@@ -167,13 +166,22 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
   if (!d.owner)
     return;
   const GroupMeta m = *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes);
-  for_block_points(team, d.dat, d.map.points + m.first, m.points, d.map.max_points,
-                   scratch_at<T>(ctx.scratch, d.offset), [&](T *g, T s, int jp) {
-                     if (jp >= m.shared)
-                       Combine<A>::atomic(g, s);
-                     else
-                       *g = Combine<A>::apply(*g, s);
-                   });
+  const T *s = scratch_at<T>(ctx.scratch, d.offset);
+  const int mp = d.map.max_points;
+  for_block_points(team, d.dat, d.map.points + m.first, m.points, [&](T *g, int stride, int jp) {
+    if (jp >= m.shared) {
+      for (int k = 0; k < Dim; ++k)
+        Combine<A>::atomic(g + k * stride, s[k * mp + jp]);
+    } else {
+      // All loads before the first store: the compiler may not move a load
+      // above a store that might alias it, so written in this order.
+      T v[Dim];
+      for (int k = 0; k < Dim; ++k)
+        v[k] = g[k * stride];
+      for (int k = 0; k < Dim; ++k)
+        g[k * stride] = Combine<A>::apply(v[k], s[k * mp + jp]);
+    }
+  });
   // The next group may write the same points through another map.
   team.team_barrier();
 }
@@ -216,6 +224,7 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
     char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
     const TeamCtx block{0, 0, b, scratch};
     body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
+    async_copy_wait();
     team.team_barrier();
     const int begin = plan.block_start[b], end = plan.block_start[b + 1];
     const int c0 = plan.thread_colour_offsets[b];
