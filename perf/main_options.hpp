@@ -38,7 +38,7 @@ struct Options {
   std::vector<std::string> reorders = available_reorders();
   int reorder_block = 256; // block size of the metis and builtin renumberings
   std::vector<std::string> layouts{"aos", "soa"};
-  std::vector<std::string> kernels{"res_calc", "face_flux", "getacc"};
+  std::vector<std::string> kernels{"res_calc", "face_flux", "getacc", "volna", "integrate_stress"};
   std::vector<std::string> kernels_asked; // --kernel as given (empty: those that fit)
   std::string mesh;                       // a Gmsh file instead of generated meshes
   int repeats = 20, warmup = 3;
@@ -56,7 +56,8 @@ using umesh::perf::split;
                "[--writeback coloured,atomic] "
                "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
                "[--reorder-block N] "
-               "[--layout aos|soa|all] [--kernel res_calc,face_flux] [--repeats N] "
+               "[--layout aos|soa|all] [--kernel res_calc,face_flux,getacc,volna,integrate_stress] "
+               "[--repeats N] "
                "[--warmup N] [--out DIR] [--csv FILE] [--kokkos-...]\n",
                what.c_str());
   std::exit(2);
@@ -172,8 +173,10 @@ Options parse(int argc, char **argv) {
     } else if (a == "--kernel") {
       o.kernels = o.kernels_asked = split(v);
       for (auto &k : o.kernels)
-        if (k != "res_calc" && k != "face_flux" && k != "getacc")
-          usage_error("unknown kernel '" + k + "'");
+        if (k != "res_calc" && k != "face_flux" && k != "getacc" && k != "volna" &&
+            k != "integrate_stress")
+          usage_error("unknown kernel '" + k +
+                      "' (res_calc, face_flux, getacc, volna, integrate_stress)");
     } else
       usage_error("unknown argument '" + a + "'");
   }

@@ -1,5 +1,7 @@
 // umesh main job: a res_calc-like edge kernel (2D), a face-flux-like kernel
-// (3D) and BookLeaf's getacc scatter (quads to nodes) under every executor,
+// (3D), BookLeaf's getacc scatter (quads to nodes), Volna's
+// SpaceDiscretization (triangle edges, single precision) and LULESH's
+// IntegrateStressForElems (hexes to nodes) under every executor,
 // layout and reordering, on generated
 // meshes or a Gmsh file's (--mesh). Each run is validated against the serial
 // reference, then timed (fenced, median after warm-up). Prints a table and
@@ -8,11 +10,14 @@
 //
 //   umesh_main [--size tiny|small|large] [--nx N --ny N] [--n3 N] [--mesh FILE.msh]
 //              [--executor atomic,gather,...] [--layout aos|soa|all]
-//              [--kernel res_calc,face_flux,getacc] [--repeats N] [--warmup N]
+//              [--kernel res_calc,face_flux,getacc,volna,integrate_stress]
+//              [--repeats N] [--warmup N]
 //              [--out DIR] [--csv FILE] [--kokkos-...]
 #include "case_face_flux.hpp"
 #include "case_getacc.hpp"
+#include "case_integrate_stress.hpp"
 #include "case_res_calc.hpp"
+#include "case_volna.hpp"
 #include "common/output.hpp"
 #include "main_mesh.hpp"
 #include "main_options.hpp"
@@ -66,8 +71,14 @@ int main(int argc, char **argv) {
       Kokkos::Timer t;
       const FileMeshes fm = read_file_meshes(o.mesh);
       for (const auto &k : o.kernels_asked) // a kernel asked by name must fit the file
-        if ((k == "res_calc" && !fm.edges) || (k == "face_flux" && !fm.faces) ||
-            (k == "getacc" && !fm.quads))
+        if (k == "volna" || k == "integrate_stress")
+          detail::fail("--kernel ", k, " runs on the generated ",
+                       k == "volna" ? "triangle mesh only (its boundary edges and cell areas "
+                                      "come from the generator)"
+                                    : "hex mesh only",
+                       ", not on --mesh ", o.mesh);
+        else if ((k == "res_calc" && !fm.edges) || (k == "face_flux" && !fm.faces) ||
+                 (k == "getacc" && !fm.quads))
           detail::fail("--kernel ", k, ": mesh file '", o.mesh, "' has no ",
                        k == "res_calc"    ? "triangles or quads (or they bound 3D cells)"
                        : k == "face_flux" ? "tets or hexes"
@@ -99,6 +110,16 @@ int main(int argc, char **argv) {
       Kokkos::Timer t;
       const QuadNodeMesh m = quad_node_mesh(make_quad_mesh(o.nx, o.ny, mo), o.nx, o.ny);
       run_getacc(o, "getacc/" + numbering, m, t.seconds(), rows, plan_rows);
+    }
+    if (wants_kernel("integrate_stress")) {
+      Kokkos::Timer t;
+      const HexNodeMesh m = hex_node_mesh(make_hex_mesh(o.n3, o.n3, o.n3, mo), o.n3);
+      run_integrate_stress(o, "integrate_stress/" + numbering, m, t.seconds(), rows, plan_rows);
+    }
+    if (wants_kernel("volna")) {
+      Kokkos::Timer t;
+      const VolnaMesh m = volna_mesh(make_tri_mesh(o.nx, o.ny, mo), o.nx, o.ny);
+      run_volna(o, "volna/" + numbering, m, t.seconds(), rows, plan_rows);
     }
   }
 

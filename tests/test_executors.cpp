@@ -482,4 +482,56 @@ TYPED_TEST(Executors, EmptySetDoesNothing) {
   EXPECT_EQ(test::max_rel_err(a, before), 0.0);
 }
 
+// Volna's shape: single precision, an int flag, and boundary edges whose
+// two slots are their one cell, the flag keeping the kernel off the second.
+struct FloatEdgeKernel {
+  template <class F, class I, class V, class O>
+  KOKKOS_INLINE_FUNCTION void operator()(F flux, I boundary, V v0, V v1, O left, O right) const {
+    for (int k = 0; k < 3; ++k) {
+      left(k) -= flux(k) / v0(0);
+      if (!boundary(0))
+        right(k) += flux(k) / v1(0);
+    }
+  }
+};
+
+TYPED_TEST(Executors, SinglePrecisionTriangleEdgesWithBoundaryMatchSerial) {
+  using Mem = typename TestFixture::Mem;
+  using L = typename TestFixture::L;
+  using E = typename TypeParam::exec;
+  const TriMesh m = make_tri_mesh(23, 17, {true, 11});
+  const CellSides sides = derive_edges(m.cells, 3, m.cell_nodes, m.nodes);
+  const int ni = sides.sides.size(), nb = sides.boundary.size();
+  ASSERT_GT(nb, 0);
+  std::vector<int> ec(sides.side_cells), flag(ni, 0);
+  for (int b = 0; b < nb; ++b) {
+    ec.insert(ec.end(), 2, sides.boundary_cells[b]);
+    flag.push_back(1);
+  }
+  const Set edges("edges", ni + nb);
+  Map<Mem> emap("edge_cells", edges, m.cells, 2, ec);
+  Dat<float, 3, L, Mem> flux(edges, "flux");
+  Dat<int, 1, L, Mem> boundary(edges, "boundary");
+  Dat<float, 1, L, Mem> vol(m.cells, "vol");
+  Dat<float, 4, L, Mem> out(m.cells, "out"), ref(m.cells, "ref");
+  {
+    auto h = Kokkos::create_mirror_view(boundary.view());
+    for (int e = 0; e < ni + nb; ++e)
+      h(e, 0) = flag[e];
+    Kokkos::deep_copy(boundary.view(), h);
+  }
+  test::randomise(flux, 61);
+  test::randomise(vol, 62, 0.5, 2);
+  test::randomise(out, 63);
+  copy_values(ref, out);
+  auto serial = this->template plan<exec::Serial>(edges);
+  par_loop(exec::Serial{}, serial, "volna", FloatEdgeKernel{}, read(flux), read(boundary),
+           read(vol, emap, 0), read(vol, emap, 1), inc(ref, emap, 0), inc(ref, emap, 1));
+  auto plan = this->template plan<E>(edges, emap);
+  par_loop(E{}, plan, "volna", FloatEdgeKernel{}, read(flux), read(boundary), read(vol, emap, 0),
+           read(vol, emap, 1), inc(out, emap, 0), inc(out, emap, 1));
+  // Float sums in another order: a few ulps over a cell's three edges.
+  EXPECT_LT(test::max_rel_err(out, ref), 1e-5);
+}
+
 } // namespace
