@@ -96,31 +96,29 @@ int main(int argc, char **argv) {
   }
   for (const auto &numbering : o.mesh.empty() ? o.numberings : std::vector<std::string>{}) {
     const MeshOptions mo{numbering == "shuffled", 2024};
-    if (wants_kernel("res_calc")) {
+    // One kernel on this numbering: its mesh generated (and timed), then run.
+    auto run_case = [&](const char *kernel, auto make_mesh, auto run) {
+      if (!wants_kernel(kernel))
+        return;
       Kokkos::Timer t;
-      const EdgeFluxMesh m = edge_flux_mesh(make_quad_mesh(o.nx, o.ny, mo), o.nx, o.ny);
-      run_res_calc(o, "res_calc/" + numbering, m, t.seconds(), rows, plan_rows);
-    }
-    if (wants_kernel("face_flux")) {
-      Kokkos::Timer t;
-      const FaceFluxMesh m = face_flux_mesh(make_hex_mesh(o.n3, o.n3, o.n3, mo), o.n3);
-      run_face_flux(o, "face_flux/" + numbering, m, t.seconds(), rows, plan_rows);
-    }
-    if (wants_kernel("getacc")) {
-      Kokkos::Timer t;
-      const QuadNodeMesh m = quad_node_mesh(make_quad_mesh(o.nx, o.ny, mo), o.nx, o.ny);
-      run_getacc(o, "getacc/" + numbering, m, t.seconds(), rows, plan_rows);
-    }
-    if (wants_kernel("integrate_stress")) {
-      Kokkos::Timer t;
-      const HexNodeMesh m = hex_node_mesh(make_hex_mesh(o.n3, o.n3, o.n3, mo), o.n3);
-      run_integrate_stress(o, "integrate_stress/" + numbering, m, t.seconds(), rows, plan_rows);
-    }
-    if (wants_kernel("volna")) {
-      Kokkos::Timer t;
-      const VolnaMesh m = volna_mesh(make_tri_mesh(o.nx, o.ny, mo), o.nx, o.ny);
-      run_volna(o, "volna/" + numbering, m, t.seconds(), rows, plan_rows);
-    }
+      const auto m = make_mesh();
+      run(o, std::string(kernel) + "/" + numbering, m, t.seconds(), rows, plan_rows);
+    };
+    run_case(
+        "res_calc", [&] { return edge_flux_mesh(make_quad_mesh(o.nx, o.ny, mo), o.nx, o.ny); },
+        run_res_calc);
+    run_case(
+        "face_flux", [&] { return face_flux_mesh(make_hex_mesh(o.n3, o.n3, o.n3, mo), o.n3); },
+        run_face_flux);
+    run_case(
+        "getacc", [&] { return quad_node_mesh(make_quad_mesh(o.nx, o.ny, mo), o.nx, o.ny); },
+        run_getacc);
+    run_case(
+        "integrate_stress",
+        [&] { return hex_node_mesh(make_hex_mesh(o.n3, o.n3, o.n3, mo), o.n3); },
+        run_integrate_stress);
+    run_case(
+        "volna", [&] { return volna_mesh(make_tri_mesh(o.nx, o.ny, mo), o.nx, o.ny); }, run_volna);
   }
 
   try {
