@@ -211,28 +211,38 @@ template <class DatT> void randomise(const DatT &d, std::uint64_t seed, double l
   Kokkos::deep_copy(d.view(), h);
 }
 
-// Largest difference from the reference, relative to max(1, |reference|)
-// per entry. Single precision: relative to max(1, the component's largest
-// |reference|), since float sums of terms that cancel lose digits the
-// executors' summation orders lose differently.
-template <class A, class B> double max_rel_err(const A &got, const B &want) {
-  auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got.view());
-  auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), want.view());
-  constexpr bool single = sizeof(typename A::value_type) < sizeof(double);
-  std::vector<double> scale(g.extent(1), 1.0);
+// Largest |got(i, k) - want(i, k)| over a rows x cols table, relative to
+// max(1, |want(i, k)|). Single precision: relative to max(1, column k's
+// largest |want|), since float sums of terms that cancel lose digits the
+// executors' summation orders lose differently. A NaN counts as infinite.
+template <class Got, class Want>
+double largest_rel_diff(std::size_t rows, std::size_t cols, bool single, Got &&got, Want &&want) {
+  std::vector<double> scale(cols, 1.0);
   if (single)
-    for (std::size_t i = 0; i < w.extent(0); ++i)
-      for (std::size_t k = 0; k < w.extent(1); ++k)
-        scale[k] = std::max(scale[k], std::fabs(double(w(i, k))));
+    for (std::size_t i = 0; i < rows; ++i)
+      for (std::size_t k = 0; k < cols; ++k)
+        scale[k] = std::max(scale[k], std::fabs(want(i, k)));
   double err = 0;
-  for (std::size_t i = 0; i < g.extent(0); ++i)
-    for (std::size_t k = 0; k < g.extent(1); ++k) {
-      const double want = w(i, k);
-      const double e =
-          std::fabs(g(i, k) - want) / (single ? scale[k] : std::max(1.0, std::fabs(want)));
+  for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t k = 0; k < cols; ++k) {
+      const double w = want(i, k);
+      const double e = std::fabs(got(i, k) - w) / (single ? scale[k] : std::max(1.0, std::fabs(w)));
       err = std::isnan(e) ? INFINITY : std::max(err, e);
     }
   return err;
+}
+
+template <class A>
+constexpr bool single_precision = sizeof(typename A::value_type) < sizeof(double);
+
+/// Largest difference of a dat from its reference (see largest_rel_diff).
+template <class A, class B> double max_rel_err(const A &got, const B &want) {
+  auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got.view());
+  auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), want.view());
+  return largest_rel_diff(
+      g.extent(0), g.extent(1), single_precision<A>,
+      [&](std::size_t i, std::size_t k) { return double(g(i, k)); },
+      [&](std::size_t i, std::size_t k) { return double(w(i, k)); });
 }
 
 // Validates one executor against the reference, times it, then checks that
@@ -245,7 +255,7 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   // Executors sum increments in different orders: results agree within the
   // value type's rounding (single precision: measured norm-wise, see
   // max_rel_err).
-  constexpr bool single = sizeof(typename OutDat::value_type) < sizeof(double);
+  constexpr bool single = single_precision<OutDat>;
   Row row{kernel, executor, layout, 0, 0, 0, 0, single ? 1e-5 : 1e-10, ""};
   copy_values(out, initial);
   run_once();
@@ -270,21 +280,11 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.view());
   auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref.view());
   auto i0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), initial.view());
-  // Single precision: relative to the component's largest change, as in
-  // max_rel_err.
-  std::vector<double> scale(r.extent(1), 1.0);
-  if (single)
-    for (std::size_t i = 0; i < r.extent(0); ++i)
-      for (std::size_t k = 0; k < r.extent(1); ++k)
-        scale[k] = std::max(scale[k], std::fabs(double(r(i, k)) - i0(i, k)));
-  double drift = 0;
-  for (std::size_t i = 0; i < r.extent(0); ++i)
-    for (std::size_t k = 0; k < r.extent(1); ++k) {
-      const double one = double(r(i, k)) - i0(i, k);
-      const double got = (double(after(i, k)) - before(i, k)) / repeats;
-      drift = std::max(drift,
-                       std::fabs(got - one) / (single ? scale[k] : std::max(1.0, std::fabs(one))));
-    }
+  // Each timed run must have added one run's change (a NaN fails too).
+  const double drift = largest_rel_diff(
+      r.extent(0), r.extent(1), single,
+      [&](std::size_t i, std::size_t k) { return (double(after(i, k)) - before(i, k)) / repeats; },
+      [&](std::size_t i, std::size_t k) { return double(r(i, k)) - i0(i, k); });
   if (!(drift < (single ? 1e-4 : 1e-6)))
     row.note = "TIMED RUNS INCOMPLETE";
   row.time_ms = median(times) * 1e3;
