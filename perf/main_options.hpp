@@ -32,6 +32,7 @@ struct Options {
                                       exec::Staging::none};
   std::vector<exec::Combine> combines{exec::Combine::colours, exec::Combine::atomics};
   std::vector<exec::Writeback> writebacks{exec::Writeback::coloured, exec::Writeback::atomic};
+  std::vector<int> blocks_per_team{1}; // staging 'reads': blocks each team runs
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -52,8 +53,8 @@ using umesh::perf::split;
   std::fprintf(stderr,
                "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
                "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical,auto] "
-               "[--blocks 128,256,...] [--staging all,inc,none] [--combine colours,atomics] "
-               "[--writeback coloured,atomic] "
+               "[--blocks 128,256,...] [--staging all,inc,none,reads] [--combine colours,atomics] "
+               "[--writeback coloured,atomic] [--blocks-per-team 1,8,...] "
                "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
                "[--reorder-block N] "
                "[--layout aos|soa|all] [--kernel res_calc,face_flux,getacc,volna,integrate_stress] "
@@ -116,17 +117,17 @@ Options parse(int argc, char **argv) {
       o.blocks.clear();
       for (auto &b : split(v))
         o.blocks.push_back(positive("--blocks", b.c_str()));
+    } else if (a == "--blocks-per-team") {
+      o.blocks_per_team.clear();
+      for (auto &b : split(v))
+        o.blocks_per_team.push_back(positive("--blocks-per-team", b.c_str()));
     } else if (a == "--staging") {
       o.stagings.clear();
       for (auto &st : split(v)) {
-        if (st == "all")
-          o.stagings.push_back(exec::Staging::all);
-        else if (st == "inc")
-          o.stagings.push_back(exec::Staging::increments);
-        else if (st == "none")
-          o.stagings.push_back(exec::Staging::none);
-        else
-          usage_error("--staging takes all, inc, none; not '" + st + "'");
+        exec::Staging staging;
+        if (!exec::staging_from_name(st, staging))
+          usage_error("--staging takes all, inc, none, reads; not '" + st + "'");
+        o.stagings.push_back(staging);
       }
     } else if (a == "--combine") {
       o.combines.clear();

@@ -123,26 +123,26 @@ void run_reorderings(const Options &o, const std::string &label, std::vector<Row
 }
 
 // Hierarchical variants to run: every staging x combine x writeback asked
-// for; combining options apply to staged increments only, so staging 'none'
-// runs once, with both colourings.
+// for; combining options apply to staged increments only, so stagings 'none'
+// and 'reads' run once each, whatever combining was asked for.
 inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
   std::vector<exec::Hierarchical> out;
-  for (auto staging : o.stagings)
+  for (auto staging : o.stagings) {
+    if (staging == exec::Staging::reads) {
+      for (int n : o.blocks_per_team)
+        out.push_back(exec::Hierarchical{}.with_staging(staging).with_blocks_per_team(n));
+      continue;
+    }
+    if (!exec::stages_increments(staging)) {
+      out.push_back(exec::Hierarchical{}.with_staging(staging));
+      continue;
+    }
     for (auto combine : o.combines)
-      for (auto writeback : o.writebacks) {
-        const bool plain =
-            combine == exec::Combine::colours && writeback == exec::Writeback::coloured;
-        if (staging == exec::Staging::none && !plain)
-          continue;
+      for (auto writeback : o.writebacks)
         out.push_back(
             exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
                 writeback));
-      }
-  for (auto staging : o.stagings) // 'none' asked for with atomics only: run it plainly
-    if (staging == exec::Staging::none && std::none_of(out.begin(), out.end(), [](const auto &h) {
-          return h.staging == exec::Staging::none;
-        }))
-      out.push_back(exec::Hierarchical{}.with_staging(staging));
+  }
   return out;
 }
 

@@ -76,7 +76,7 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   EXPECT_GT(plan.tuning_seconds("edge"), 0.0);
   const std::string summary = plan.summary();
   for (const char *name : {"atomic", "scatterview", "gather", "colour", "hier-all/b32",
-                           "hier-inc/sa/ga/b32", "hier-none/b32"})
+                           "hier-inc/sa/ga/b32", "hier-none/b32", "hier-reads/b32"})
     EXPECT_NE(summary.find(name), std::string::npos) << summary << "\nmissing " << name;
   EXPECT_NE(summary.find(plan.choice("edge")), std::string::npos);
 }

@@ -5,6 +5,7 @@
 
 #include <random>
 #include <set>
+#include <type_traits>
 
 namespace {
 using namespace umesh;
@@ -36,8 +37,9 @@ template <int Arity> struct MultiKernel {
   }
 };
 
+// Returns the plan's summary.
 template <class Space, class L, int Arity>
-void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem = 2000) {
+std::string check_against_serial(exec::Hierarchical options, unsigned seed, int nelem = 2000) {
   using Mem = typename Space::memory_space;
   Set elems("elems", nelem), pts("pts", nelem / 3 + 7), cells("cells", nelem / 5 + 3);
   Map<Mem> m1("m1", elems, pts, Arity, make_random_connectivity(elems, pts, Arity, seed));
@@ -97,13 +99,15 @@ void check_against_serial(exec::Hierarchical options, unsigned seed, int nelem =
   if (!options.allow_fallback) {
     EXPECT_EQ(plan.staging_used("multi"), options.staging) << where;
   }
+  return plan.summary();
 }
 
 TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   unsigned seed = 100;
-  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (int block : {1, 7, 32, 96, 256}) {
       // Random maps give 256-element blocks more points than a host team's
       // 32 KB: there the fallback is allowed (and must stay correct).
@@ -114,6 +118,33 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
       check_against_serial<S, L, 4>(options, seed += 10);
       check_against_serial<S, L, 8>(options, seed += 10, 900);
     }
+}
+
+// Staging 'reads' with several blocks per team: on GPUs the next block's
+// reads are staged into a second buffer while the current block runs.
+TYPED_TEST(Hierarchical, StagedReadsSeveralBlocksPerTeamMatchSerial) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  constexpr bool gpu =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
+  unsigned seed = 7000;
+  for (int per_team : {2, 3, 8})
+    for (int block : {7, 32, 96, 256}) {
+      const auto options = exec::Hierarchical{}
+                               .with_block_size(block)
+                               .with_staging(exec::Staging::reads)
+                               .with_blocks_per_team(per_team)
+                               .with_fallback(block > 96);
+      const std::string summary = check_against_serial<S, L, 2>(options, seed += 10);
+      check_against_serial<S, L, 8>(options, seed += 10, 900);
+      if (gpu && block <= 96) { // two buffers fit: the pipelined kernel ran
+        EXPECT_NE(summary.find(std::to_string(per_team) + " blocks per team"), std::string::npos)
+            << summary;
+      }
+    }
+  auto bad = exec::Hierarchical{}.with_staging(exec::Staging::reads).with_blocks_per_team(0);
+  const auto run_bad = [&] { check_against_serial<S, L, 2>(bad, 1); };
+  EXPECT_THROW(run_bad(), Error);
 }
 
 // Scratch atomics instead of thread colours, one launch with global atomics
@@ -166,10 +197,11 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
   test::randomise(a, 73);
   test::randomise(u, 74);
   copy_values(u_ref, u);
-  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
-        if (staging == exec::Staging::none &&
+        if (!exec::stages_increments(staging) &&
             (combine == exec::Combine::atomics || writeback == exec::Writeback::atomic))
           continue;
         const auto options = exec::Hierarchical{}
@@ -193,20 +225,23 @@ TYPED_TEST(Hierarchical, AtomicCombiningWithoutStagingIsAClearError) {
   Set elems("elems", 100), pts("pts", 40);
   Map<Mem> m("m", elems, pts, 2, make_random_connectivity(elems, pts, 2, 3));
   Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u");
-  for (auto options : {exec::Hierarchical{}.with_combine(exec::Combine::atomics),
-                       exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)}) {
-    options.with_staging(exec::Staging::none);
-    auto plan = make_plan(S(), options, elems, m);
-    try {
-      par_loop(options, plan, "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1), inc(u, m, 0),
-               inc(u, m, 1), inc(u, m, 1));
-      ADD_FAILURE() << "no error for staging none with atomic combining";
-    } catch (const Error &e) {
-      const std::string msg = e.what();
-      for (const char *f : {"loop 'edge'", "staging 'none'", "exec::Atomic"})
-        EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+  for (auto staging : {exec::Staging::none, exec::Staging::reads})
+    for (auto options : {exec::Hierarchical{}.with_combine(exec::Combine::atomics),
+                         exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)}) {
+      options.with_staging(staging);
+      auto plan = make_plan(S(), options, elems, m);
+      try {
+        par_loop(options, plan, "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1), inc(u, m, 0),
+                 inc(u, m, 1), inc(u, m, 1));
+        ADD_FAILURE() << "no error for staging " << exec::staging_name(staging)
+                      << " with atomic combining";
+      } catch (const Error &e) {
+        const std::string msg = e.what();
+        const std::string named = std::string("staging '") + exec::staging_name(staging) + "'";
+        for (const char *f : {"loop 'edge'", named.c_str(), "exec::Atomic"})
+          EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+      }
     }
-  }
 }
 
 // min and max through staged maps: read two points' values, fold their
@@ -268,7 +303,8 @@ TYPED_TEST(Hierarchical, MinMaxMatchSerialForEveryStagingAndBlockSize) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   unsigned seed = 900;
-  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (int block : {1, 7, 32, 96, 256})
       check_min_max_against_serial<S, L>(
           exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
@@ -309,37 +345,117 @@ TYPED_TEST(Hierarchical, ScratchOverflowIsAClearErrorOrAReportedFallback) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   using Mem = typename S::memory_space;
-  // 1024-element blocks of a random arity-4 map touch ~3000 points: 5
-  // doubles each, twice (read and increment) -- far over any team budget.
-  Set elems("elems", 4096), pts("pts", 20000);
+  // Blocks of a random arity-4 map over many points touch almost 4 distinct
+  // points per element; three staged (dat, map) groups of 5 doubles per point
+  // need 480 B per element: 240 KB at 512 elements, over every team budget
+  // (the H100 grants 218 KB with the opt-in limit).
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  const int block = host ? 1024 : 512; // 512 stays within a GPU team's threads
+  Set elems("elems", 4 * block), pts("pts", 400000);
   Map<Mem> m("m", elems, pts, 4, make_random_connectivity(elems, pts, 4, 5));
-  Dat<double, 5, L, Mem> a(pts, "a"), u(pts, "u"), u_ref(pts, "u_ref");
+  Dat<double, 5, L, Mem> a(pts, "a"), b(pts, "b"), u(pts, "u"), u_ref(pts, "u_ref");
   test::randomise(a, 6);
+  test::randomise(b, 8);
   test::randomise(u, 7);
   copy_values(u_ref, u);
-  auto options = exec::Hierarchical{}.with_block_size(1024);
-  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible)
-    options.block_size = 512; // stays within a GPU team
+  auto options = exec::Hierarchical{}.with_block_size(block);
   auto plan = make_plan(S(), options, elems, m);
   try {
-    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
+    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
              inc(u, m, 3));
-    ADD_FAILURE() << "no scratch error";
+    ADD_FAILURE() << "no scratch error; " << plan.summary();
   } catch (const Error &e) {
     const std::string msg = e.what();
     for (const char *f :
          {"loop 'big'", "bytes of team scratch", "grants", "block size of about", "with_fallback"})
       EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
   }
-  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
            inc(u_ref, m, 2), inc(u_ref, m, 3));
   auto fallback = exec::Hierarchical{options}.with_fallback();
   auto plan2 = make_plan(S(), fallback, elems, m);
-  par_loop(fallback, plan2, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
+  par_loop(fallback, plan2, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
            inc(u, m, 3));
   EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
   EXPECT_NE(plan2.staging_used("big"), exec::Staging::all);
   EXPECT_NE(plan2.summary().find("fallback"), std::string::npos) << plan2.summary();
+  // 'reads' runs staged where its reads fit, else falls back to no staging,
+  // never to staged increments.
+  auto reads = exec::Hierarchical{options}.with_staging(exec::Staging::reads).with_fallback();
+  auto plan3 = make_plan(S(), reads, elems, m);
+  par_loop(reads, plan3, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2), inc(u, m, 3));
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
+           inc(u_ref, m, 2), inc(u_ref, m, 3));
+  EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
+  const auto used = plan3.staging_used("big");
+  EXPECT_TRUE(used == exec::Staging::reads || used == exec::Staging::none) << plan3.summary();
+}
+
+// A GPU team has at most 1024 threads (fewer for a kernel with many
+// registers): a larger block is a clear error naming what fits. Host
+// backends run a block on one thread: it runs and matches the reference.
+TYPED_TEST(Hierarchical, BlockLargerThanATeamCanHoldIsAClearErrorOnGpus) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  constexpr bool gpu =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
+  const auto options = exec::Hierarchical{}.with_block_size(2048).with_staging(exec::Staging::none);
+  if (!gpu) {
+    check_against_serial<S, L, 2>(options, 31, 5000);
+    return;
+  }
+  try {
+    check_against_serial<S, L, 2>(options, 31, 5000);
+    ADD_FAILURE() << "no error for blocks of 2048 elements on " << S::name();
+  } catch (const Error &e) {
+    const std::string msg = e.what();
+    for (const char *f : {"teams of 2048 threads", "can launch at most", "block size of"})
+      EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+  }
+}
+
+// Team scratch past the 48 KB that CUDA grants by default: the bootstrap's
+// Kokkos patch reports the device's opt-in limit (227 KB per block on
+// Hopper) and raises the kernel's limit when a launch asks for more. A loop
+// that needs about 80 KB per block must run staged and match the reference.
+TYPED_TEST(Hierarchical, TeamScratchPast48KBWhereTheDeviceGrantsIt) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  const int budget = Kokkos::TeamPolicy<S>::scratch_size_max(0);
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<S, Kokkos::Cuda>) {
+    cudaDeviceProp prop;
+    ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    if (prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock) {
+      // The Kokkos that umesh bootstraps; another Kokkos reports its own.
+      EXPECT_GE(budget, int(prop.sharedMemPerBlockOptin) - 9 * 1024)
+          << "opt-in " << prop.sharedMemPerBlockOptin;
+    }
+  }
+#endif
+  if (budget < 96 * 1024)
+    GTEST_SKIP() << "this backend grants " << budget << " bytes of team scratch";
+  // 512 elements of a random arity-4 map over many points: ~2040 points of
+  // 5 doubles, read and incremented: ~82 KB per group, two groups.
+  Set elems("elems", 4096), pts("pts", 400000);
+  Map<Mem> m("m", elems, pts, 4, make_random_connectivity(elems, pts, 4, 11));
+  Dat<double, 5, L, Mem> a(pts, "a"), u(pts, "u"), u_ref(pts, "u_ref");
+  test::randomise(a, 12);
+  test::randomise(u, 13);
+  copy_values(u_ref, u);
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),
+           inc(u_ref, m, 2), inc(u_ref, m, 3));
+  for (auto combine : {exec::Combine::colours, exec::Combine::atomics}) {
+    auto options = exec::Hierarchical{}.with_block_size(512).with_combine(combine);
+    auto plan = make_plan(S(), options, elems, m);
+    test::randomise(u, 13); // the start u_ref had
+    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
+             inc(u, m, 3));
+    EXPECT_GT(plan.scratch_bytes("big"), 48 * 1024) << plan.summary();
+    EXPECT_EQ(plan.staging_used("big"), exec::Staging::all);
+    EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
+  }
 }
 
 // Host-side plan invariants on random meshes.
@@ -488,7 +604,8 @@ TYPED_TEST(Hierarchical, MetisBlocksMatchSerialAndRaiseReuse) {
   copy_values(f_ref, f);
   par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
            inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
-  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none}) {
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads}) {
     par_loop(exec::Hierarchical{options}.with_staging(staging), plan, "edge", EdgeKernel{},
              read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
     par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0),

@@ -38,7 +38,7 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
                      $UMESH_TUNING_FILE, else nowhere)
   --layout LIST      aos, soa or aos,soa for the umesh executors (default: soa)
   --block N          hierarchical block size (default: 256)
-  --staging S        hierarchical staging: all, inc or none (default: all; a
+  --staging S        hierarchical staging: all, inc, none or reads (default: all; a
                      loop whose scratch does not fit falls back to inc, then
                      none, and the summary line says so)
   --no-fallback      make a loop that does not fit an error instead
@@ -141,14 +141,8 @@ Options parse(int argc, char **argv) {
         usage_error("--block must be at least 1");
     } else if (a == "--staging") {
       const std::string s = value();
-      if (s == "all")
-        o.staging = umesh::exec::Staging::all;
-      else if (s == "inc")
-        o.staging = umesh::exec::Staging::increments;
-      else if (s == "none")
-        o.staging = umesh::exec::Staging::none;
-      else
-        usage_error("unknown staging '" + s + "'");
+      if (!umesh::exec::staging_from_name(s, o.staging))
+        usage_error("unknown staging '" + s + "' (all, inc, none, reads)");
     } else if (a == "--combine") {
       const std::string c = value();
       if (c != "colours" && c != "atomics")

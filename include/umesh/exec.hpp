@@ -29,7 +29,9 @@ struct ScatterView {};
 enum class Staging {
   all,        ///< every argument read or incremented through a staged map
   increments, ///< only increments; indirect reads go to global memory
-  none        ///< nothing: increments go to global memory thread colour by colour
+  none,       ///< nothing: increments go to global memory thread colour by colour
+  reads       ///< only indirect reads; increments go to global memory with atomics,
+              ///< all blocks in one launch (no colourings, no write-back)
 };
 
 /// How the threads of one block combine their staged increments (and min/max)
@@ -68,10 +70,16 @@ struct Hierarchical {
   Combine combine = Combine::colours;
   /// Per loop: combining across blocks (needs staged increments when atomic).
   Writeback writeback = Writeback::coloured;
+  /// Staging 'reads' on GPUs: each team runs this many consecutive blocks,
+  /// staging the next block's reads (asynchronous copies into a second
+  /// scratch buffer) while it computes the current one, so a block's
+  /// staging latency hides behind the previous block's work. 1: one block
+  /// per team. Other stagings and host backends run one block per team.
+  int blocks_per_team = 1;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
-  /// to increments-only staging, then to no staging, and records that in the
-  /// plan's summary.
+  /// to increments-only staging, then to no staging ('reads' straight to no
+  /// staging), and records that in the plan's summary.
   bool allow_fallback = false;
   /// Plan option: how blocks are formed.
   Partition partition = Partition::contiguous;
@@ -97,6 +105,7 @@ struct Hierarchical {
   Hierarchical &with_metis_margin(double m) { return metis_margin = m, *this; }
   Hierarchical &with_staging(Staging s) { return staging = s, *this; }
   Hierarchical &with_fallback(bool f = true) { return allow_fallback = f, *this; }
+  Hierarchical &with_blocks_per_team(int n) { return blocks_per_team = n, *this; }
   Hierarchical &with_combine(Combine c) { return combine = c, *this; }
   Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
 };
@@ -151,8 +160,24 @@ inline const char *staging_name(Staging s) {
     return "inc";
   case Staging::none:
     return "none";
+  case Staging::reads:
+    return "reads";
   }
   return "?";
+}
+
+/// The staging called `name` (as staging_name writes it); false if none is.
+inline bool staging_from_name(const std::string &name, Staging &out) {
+  for (auto s : {Staging::all, Staging::increments, Staging::none, Staging::reads})
+    if (name == staging_name(s))
+      return out = s, true;
+  return false;
+}
+
+/// Whether the staging stages increments in scratch, the only case in
+/// which Combine and Writeback apply.
+inline bool stages_increments(Staging s) {
+  return s == Staging::all || s == Staging::increments;
 }
 
 inline const char *combine_name(Combine c) {
@@ -168,7 +193,10 @@ inline const char *writeback_name(Writeback w) {
 inline std::string variant_name(const Hierarchical &h) {
   return std::string("hier-") + staging_name(h.staging) +
          (h.combine == Combine::atomics ? "/sa" : "") +
-         (h.writeback == Writeback::atomic ? "/ga" : "");
+         (h.writeback == Writeback::atomic ? "/ga" : "") +
+         (h.staging == Staging::reads && h.blocks_per_team > 1
+              ? "/p" + std::to_string(h.blocks_per_team)
+              : "");
 }
 
 } // namespace umesh::exec

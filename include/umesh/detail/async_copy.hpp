@@ -32,6 +32,21 @@ template <class T> KOKKOS_INLINE_FUNCTION void async_copy(T &scratch_dst, const 
   scratch_dst = *global_src;
 }
 
+// Closes the calling thread's copies issued since the last commit into a
+// group; async_copy_wait_older<N>() then completes every group but the N
+// most recent ones (the copies of the next block, while this one is used).
+KOKKOS_INLINE_FUNCTION void async_copy_commit() {
+#ifdef UMESH_ASYNC_COPY_CP_ASYNC
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+template <int N> KOKKOS_INLINE_FUNCTION void async_copy_wait_older() {
+#ifdef UMESH_ASYNC_COPY_CP_ASYNC
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+#endif
+}
+
 KOKKOS_INLINE_FUNCTION void async_copy_wait() {
 #ifdef UMESH_ASYNC_COPY_CP_ASYNC
   asm volatile("cp.async.wait_all;\n" ::: "memory");

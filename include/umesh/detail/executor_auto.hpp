@@ -169,10 +169,11 @@ private:
     add({C::gather, {}, 0, "gather"});
     add({C::colour, {}, 0, "colour"});
     for (int b : options_.block_sizes)
-      for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+      for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none,
+                           exec::Staging::reads})
         for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
           for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
-            if (staging == exec::Staging::none &&
+            if (!exec::stages_increments(staging) &&
                 (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))
               continue;
             const auto h =

@@ -136,6 +136,8 @@ public:
       os << "; loop '" << loop << "': scratch " << r.scratch << " B/block, staging "
          << exec::staging_name(r.used) << ", combine " << exec::combine_name(r.combine)
          << ", writeback " << exec::writeback_name(r.writeback);
+      if (r.blocks_per_team > 1)
+        os << ", " << r.blocks_per_team << " blocks per team";
       if (r.used != r.asked)
         os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
            << " B, budget " << r.budget << " B)";
@@ -163,14 +165,16 @@ public:
   void run(const exec::Hierarchical &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     using exec::Staging;
-    if (loop_options.staging == Staging::none &&
+    if (!exec::stages_increments(loop_options.staging) &&
         (loop_options.combine == exec::Combine::atomics ||
          loop_options.writeback == exec::Writeback::atomic))
       detail::fail("loop '", name, "' under the hierarchical executor: combine '",
                    exec::combine_name(loop_options.combine), "' and writeback '",
                    exec::writeback_name(loop_options.writeback),
-                   "' combine staged increments, and staging 'none' stages none; stage "
-                   "increments ('inc' or 'all'), or use exec::Atomic for global atomics");
+                   "' combine staged increments, and staging '",
+                   exec::staging_name(loop_options.staging),
+                   "' stages none; stage increments ('inc' or 'all'), or use exec::Atomic "
+                   "for global atomics");
     LoopRecord r{loop_options.staging,
                  loop_options.staging,
                  0,
@@ -178,9 +182,18 @@ public:
                  Kokkos::TeamPolicy<Space>::scratch_size_max(0),
                  loop_options.combine,
                  loop_options.writeback};
+    if (loop_options.blocks_per_team < 1)
+      detail::fail("loop '", name,
+                   "' under the hierarchical executor: blocks_per_team must be at "
+                   "least 1, not ",
+                   loop_options.blocks_per_team);
+    launched_blocks_per_team_ = 1;
     r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
     if (r.need > r.budget) {
+      // 'reads' falls back to no staging: staged increments would change how
+      // the loop combines, not just where it reads.
       const int need_inc = scratch_for<Staging::increments>(name, args...);
+      const bool inc_fits = loop_options.staging != Staging::reads && need_inc <= r.budget;
       if (!loop_options.allow_fallback) {
         const int fit =
             std::max(32, int(double(options_.block_size) * r.budget / r.need) / 32 * 32);
@@ -188,13 +201,12 @@ public:
                      " bytes of team scratch per block (block size ", options_.block_size,
                      ", staging '", exec::staging_name(r.asked), "'), but the backend grants ",
                      r.budget, " per team. Options that fit: ",
-                     need_inc <= r.budget
-                         ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
-                         : std::string(),
+                     inc_fits ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
+                              : std::string(),
                      "staging 'none' (no scratch), a block size of about ", fit,
                      " or less, or Hierarchical::with_fallback() to fall back automatically");
       }
-      r.used = need_inc <= r.budget ? Staging::increments : Staging::none;
+      r.used = inc_fits ? Staging::increments : Staging::none;
       // Without staging, increments go to global memory colour by colour:
       // no scratch to combine in, so the colourings take over.
       exec::Hierarchical used = exec::Hierarchical{loop_options}.with_staging(r.used);
@@ -204,6 +216,7 @@ public:
       r.writeback = used.writeback;
       r.scratch = run_as(used, r.budget, name, kernel, args...);
     }
+    r.blocks_per_team = launched_blocks_per_team_;
     loops_[name] = r;
   }
 
@@ -215,7 +228,7 @@ public:
     int scratch = 0;                                           // bytes so far
     std::vector<std::tuple<const void *, int, Access>> groups; // (dat, map, access)
     std::vector<int> offsets;
-    static constexpr bool stages_reads = S == exec::Staging::all;
+    static constexpr bool stages_reads = S == exec::Staging::all || S == exec::Staging::reads;
 
     int staged_index(const void *map) const {
       for (std::size_t m = 0; m < plan.staged_keys_.size(); ++m)
@@ -268,6 +281,9 @@ public:
       if constexpr (S == exec::Staging::none) {
         return detail::ColouredCombineDev<A, T, D, L>{
             {}, detail::dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
+      } else if constexpr (S == exec::Staging::reads) {
+        return detail::IndirectCombineDev<A, T, D, L, true>{
+            {}, detail::dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
       } else {
         const int m = staged_index(a.map.view().data());
         bool owner;
@@ -297,7 +313,9 @@ private:
     int budget;  // what the backend grants a team
     exec::Combine combine;
     exec::Writeback writeback;
+    int blocks_per_team = 1; // as launched
   };
+  int launched_blocks_per_team_ = 1; // by the last launch
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
@@ -317,6 +335,8 @@ private:
       return run_as<exec::Staging::all>(loop_options, budget, name, kernel, args...);
     case exec::Staging::increments:
       return run_as<exec::Staging::increments>(loop_options, budget, name, kernel, args...);
+    case exec::Staging::reads:
+      return run_as<exec::Staging::reads>(loop_options, budget, name, kernel, args...);
     default:
       return run_as<exec::Staging::none>(loop_options, budget, name, kernel, args...);
     }
@@ -341,11 +361,13 @@ private:
     using Functor = detail::HierarchicalFunctor<Body, Space>;
     using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
     // Atomic writeback: every block in one launch. Staging 'none' (no
-    // scratch to combine in) always takes the block colours.
-    const bool one_launch = loop_options.writeback == exec::Writeback::atomic &&
-                            loop_options.staging != exec::Staging::none;
-    const bool colour_rounds = loop_options.combine == exec::Combine::colours ||
-                               loop_options.staging == exec::Staging::none;
+    // scratch to combine in) always takes both colourings; 'reads' (global
+    // atomics) neither.
+    const bool reads_only = loop_options.staging == exec::Staging::reads;
+    const bool one_launch = reads_only || (loop_options.writeback == exec::Writeback::atomic &&
+                                           loop_options.staging != exec::Staging::none);
+    const bool colour_rounds = !reads_only && (loop_options.combine == exec::Combine::colours ||
+                                               loop_options.staging == exec::Staging::none);
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     const detail::BlockPlanDev dev{block_order_.data(),  block_start_.data(),
                                    elem_.data(),         thread_colour_offsets_.data(),
@@ -356,30 +378,47 @@ private:
     const std::string label = "umesh::hierarchical::" + name;
     const std::vector<int> all_blocks{0, host_.num_blocks()};
     const auto &offsets = one_launch ? all_blocks : host_.block_colour_offsets;
+    // Several blocks per team (two scratch buffers): staging 'reads' on GPUs,
+    // where the two buffers fit the team's budget.
+    const int aligned = (scratch + 15) / 16 * 16;
+    const bool pipelined = reads_only && !host && loop_options.blocks_per_team > 1 &&
+                           2 * aligned <= Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+    launched_blocks_per_team_ = pipelined ? loop_options.blocks_per_team : 1;
     for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
       if (offsets[c + 1] == offsets[c])
         continue;
       Functor f{{body},
                 dev,
                 one_launch ? -1 : offsets[c],
-                scratch,
+                pipelined ? aligned : scratch,
                 team_size >= options_.block_size,
                 colour_rounds};
+      int league = offsets[c + 1] - offsets[c];
+      if (pipelined) {
+        f.blocks_per_team = loop_options.blocks_per_team;
+        f.num_blocks = league;
+        league = (league + f.blocks_per_team - 1) / f.blocks_per_team;
+      }
       // Light weight: the functor goes as a kernel argument. Kokkos 3 copies
       // functors over 512 bytes to constant memory after waiting for the
       // previous such launch, a host round trip between block colours.
-      const auto policy = Kokkos::Experimental::require(
-          TeamPolicy(this->space_, offsets[c + 1] - offsets[c], team_size)
-              .set_scratch_size(0, Kokkos::PerTeam(scratch)),
-          Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+      const auto make_policy = [&](int threads) {
+        return Kokkos::Experimental::require(
+            TeamPolicy(this->space_, league, threads)
+                .set_scratch_size(0, Kokkos::PerTeam(pipelined ? 2 * aligned : scratch)),
+            Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+      };
+      // Checked on a one-thread policy: Kokkos refuses to build one with
+      // more threads than a team can have (a Kokkos exception, not ours).
+      const auto probe = make_policy(1);
       if constexpr (Body::has_reduction) {
-        check_team_size(name, policy.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
+        check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
         typename Body::reduce_value partial;
-        Kokkos::parallel_reduce(label, policy, f, partial);
+        Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
         body.join(total, partial);
       } else {
-        check_team_size(name, policy.team_size_max(f, Kokkos::ParallelForTag()), team_size);
-        Kokkos::parallel_for(label, policy, f);
+        check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size);
+        Kokkos::parallel_for(label, make_policy(team_size), f);
       }
     }
   }

@@ -206,6 +206,10 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
   int scratch_bytes;
   bool one_thread_per_element;
   bool colour_rounds; // combine thread colour by thread colour (else atomics)
+  // > 1: consecutive blocks per team, two scratch buffers of scratch_bytes
+  // (staging 'reads' on GPUs: no staged increments, no colour rounds).
+  int blocks_per_team = 1;
+  int num_blocks = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &team) const {
     value_type unused;
@@ -214,7 +218,47 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
     run(team, red);
   }
+  // Staged reads of the next block are in flight while the team computes
+  // the current one: each block waits for its copies (issued one block
+  // earlier), not for a chain of point-list and data loads.
+  KOKKOS_INLINE_FUNCTION void run_pipelined(const member_type &team, value_type &red) const {
+    const int first = team.league_rank() * blocks_per_team;
+    const int last = first + blocks_per_team < num_blocks ? first + blocks_per_team : num_blocks;
+    char *base = static_cast<char *>(team.team_scratch(0).get_shmem(2 * scratch_bytes));
+    const auto stage = [&](int b, char *buffer) {
+      const TeamCtx block{0, 0, b, buffer};
+      body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
+      async_copy_commit();
+    };
+    if (first < last)
+      stage(first, base);
+    for (int b = first, k = 0; b < last; ++b, ++k) {
+      char *current = base + (k & 1) * scratch_bytes;
+      const int i = plan.block_start[b] + team.team_rank();
+      const bool active = i < plan.block_start[b + 1];
+      if (b + 1 < last) {
+        stage(b + 1, base + ((k + 1) & 1) * scratch_bytes);
+        async_copy_wait_older<1>();
+      } else {
+        async_copy_wait_older<0>();
+      }
+      team.team_barrier();
+      if (active) {
+        typename Body::storage st{};
+        const TeamCtx ctx{plan.blocks_are_ranges ? i : plan.element(i), i, b, current};
+        body.compute(ctx, st, red);
+        body.finish(ctx, st);
+      }
+      // `current` is staged again two blocks on.
+      team.team_barrier();
+    }
+  }
+
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
+    if (blocks_per_team > 1) {
+      run_pipelined(team, red);
+      return;
+    }
     // One launch for all blocks runs them in their own order: neighbours
     // run together and share the L2, where colour order would sweep the
     // mesh once per colour.
