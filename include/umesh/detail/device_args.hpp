@@ -51,6 +51,7 @@ struct TeamCtx {
   int i; // position in the plan's block order
   int b; // block
   char *scratch;
+  int rank = 0; // the element's place in its block (pipelined staging)
 };
 
 // Shared no-op hooks for arguments without storage or reduction.

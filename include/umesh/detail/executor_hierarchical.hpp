@@ -7,6 +7,7 @@
 
 #include <umesh/block_plan.hpp>
 #include <umesh/detail/bind.hpp>
+#include <umesh/detail/hierarchical_binding.hpp>
 #include <umesh/detail/hierarchical_kernel.hpp>
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/detail/plan_file.hpp>
@@ -221,89 +222,8 @@ public:
   }
 
   // Binding of indirect arguments for one loop under staging S.
-  template <exec::Staging S> struct Policy {
-    Plan &plan;
-    const std::string &loop;
-    const exec::Hierarchical &options;                         // the loop's combine and writeback
-    int scratch = 0;                                           // bytes so far
-    std::vector<std::tuple<const void *, int, Access>> groups; // (dat, map, access)
-    std::vector<int> offsets;
-    static constexpr bool stages_reads = S == exec::Staging::all || S == exec::Staging::reads;
-
-    int staged_index(const void *map) const {
-      for (std::size_t m = 0; m < plan.staged_keys_.size(); ++m)
-        if (plan.staged_keys_[m] == map)
-          return int(m);
-      return -1;
-    }
-    // Scratch offset of a (dat, map, access) group; `owner` when it is new.
-    int group(const void *dat, int m, Access access, std::size_t bytes, bool &owner) {
-      for (std::size_t g = 0; g < groups.size(); ++g)
-        if (groups[g] == std::make_tuple(dat, m, access)) {
-          owner = false;
-          return offsets[g];
-        }
-      owner = true;
-      groups.emplace_back(dat, m, access);
-      offsets.push_back(scratch);
-      const int off = scratch;
-      scratch += int((bytes + 15) / 16 * 16);
-      return off;
-    }
-    detail::StagedMapDev map_dev(int m) const {
-      const auto &s = plan.staged_[m];
-      return {s.point_offsets.data(), s.points.data(), s.owned.data(),
-              s.local.data(),         s.arity,         s.max_points};
-    }
-
-    template <class T, int D, class L, class M, class MM>
-    auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
-      const int m = staged_index(a.map.view().data());
-      detail::HierReadDev<const T, D, L> dev{{},
-                                             {a.dat.view().data(), a.dat.size()},
-                                             {},
-                                             a.map.view().data(),
-                                             a.map.arity(),
-                                             a.slot,
-                                             -1,
-                                             false};
-      if (m >= 0) { // staged; a map the plan does not know is read from global memory
-        dev.map = map_dev(m);
-        dev.offset = group(a.dat.view().data(), m, Access::read,
-                           std::size_t(plan.staged_[m].max_points) * D * sizeof(T), dev.owner);
-      }
-      return dev;
-    }
-
-    template <Access A, class T, int D, class L, class M, class MM>
-    auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
-      plan.map_index(a.map, loop); // one the plan colours over, or a clear error
-      if constexpr (S == exec::Staging::none) {
-        return detail::ColouredCombineDev<A, T, D, L>{
-            {}, detail::dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
-      } else if constexpr (S == exec::Staging::reads) {
-        return detail::IndirectCombineDev<A, T, D, L, true>{
-            {}, detail::dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
-      } else {
-        const int m = staged_index(a.map.view().data());
-        bool owner;
-        // The group's buffer follows its block facts (detail::GroupMeta).
-        const int off = group(a.dat.view().data(), m, A,
-                              detail::group_meta_bytes +
-                                  std::size_t(plan.staged_[m].max_points) * D * sizeof(T),
-                              owner) +
-                        detail::group_meta_bytes;
-        return detail::StagedCombineDev<A, T, D, L>{{},
-                                                    detail::dat_ptr(a.dat),
-                                                    map_dev(m),
-                                                    a.slot,
-                                                    off,
-                                                    owner,
-                                                    options.combine == exec::Combine::atomics,
-                                                    options.writeback == exec::Writeback::atomic};
-      }
-    }
-  };
+  template <exec::Staging S> using Policy = detail::HierarchicalBinding<Plan, S>;
+  template <class, exec::Staging> friend struct detail::HierarchicalBinding;
 
 private:
   struct LoopRecord {
@@ -320,7 +240,7 @@ private:
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
   int scratch_for(const std::string &name, const Args &...args) {
-    Policy<S> policy{*this, name, options_, 0, {}, {}};
+    Policy<S> policy{*this, name, options_, 0, {}, {}, false, {}};
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
     return policy.scratch;
   }
@@ -344,12 +264,24 @@ private:
   template <exec::Staging S, class Kernel, class... Args>
   int run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
-    Policy<S> policy{*this, name, loop_options, 0, {}, {}};
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    // Staging 'reads' with several blocks per team: pipelined on GPUs where
+    // blocks are element ranges and three slots fit the budget.
+    bool pipelined = S == exec::Staging::reads && !host && loop_options.blocks_per_team > 1 &&
+                     blocks_are_ranges_;
+    if (pipelined) {
+      build_padded_lists();
+      Policy<S> probe{*this, name, loop_options, detail::pipe_facts_bytes, {}, {}, true, {}};
+      (void)std::initializer_list<int>{(detail::to_device<Space>(probe, args), 0)...};
+      pipelined = 3 * ((probe.scratch + 15) / 16 * 16) <= budget;
+    }
+    Policy<S> policy{*this, name, loop_options, pipelined ? detail::pipe_facts_bytes : 0,
+                     {},    {},   pipelined,    {}};
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget)
-            launch(loop_options, name, body, policy.scratch, total);
+            launch(loop_options, name, body, policy.scratch, total, pipelined);
         },
         args...);
     return policy.scratch;
@@ -357,7 +289,7 @@ private:
 
   template <class Body>
   void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
-              int scratch, typename Body::reduce_value &total) {
+              int scratch, typename Body::reduce_value &total, bool pipelined) {
     using Functor = detail::HierarchicalFunctor<Body, Space>;
     using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
     // Atomic writeback: every block in one launch. Staging 'none' (no
@@ -378,11 +310,9 @@ private:
     const std::string label = "umesh::hierarchical::" + name;
     const std::vector<int> all_blocks{0, host_.num_blocks()};
     const auto &offsets = one_launch ? all_blocks : host_.block_colour_offsets;
-    // Several blocks per team (two scratch buffers): staging 'reads' on GPUs,
-    // where the two buffers fit the team's budget.
+    // Several blocks per team (three slots, run_as decided): each slot
+    // aligned for 16-byte copies.
     const int aligned = (scratch + 15) / 16 * 16;
-    const bool pipelined = reads_only && !host && loop_options.blocks_per_team > 1 &&
-                           2 * aligned <= Kokkos::TeamPolicy<Space>::scratch_size_max(0);
     launched_blocks_per_team_ = pipelined ? loop_options.blocks_per_team : 1;
     for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
       if (offsets[c + 1] == offsets[c])
@@ -405,7 +335,7 @@ private:
       const auto make_policy = [&](int threads) {
         return Kokkos::Experimental::require(
             TeamPolicy(this->space_, league, threads)
-                .set_scratch_size(0, Kokkos::PerTeam(pipelined ? 2 * aligned : scratch)),
+                .set_scratch_size(0, Kokkos::PerTeam(pipelined ? 3 * aligned : scratch)),
             Kokkos::Experimental::WorkItemProperty::HintLightWeight);
       };
       // Checked on a one-thread policy: Kokkos refuses to build one with
@@ -499,6 +429,18 @@ private:
     return d;
   }
   std::vector<StagedDev> staged_;
+  // Per staged map, for pipelined staging (hierarchical_pipeline.hpp);
+  // built on first use.
+  std::vector<detail::PaddedLists<memory_space>> padded_;
+  void build_padded_lists() {
+    if (!padded_.empty() || !blocks_are_ranges_)
+      return;
+    for (const auto &st : staged_)
+      padded_.push_back(detail::pad_block_lists(this->space_, host_.num_blocks(), block_start_,
+                                                st.point_offsets, st.points, st.local,
+                                                st.max_points, st.arity, options_.block_size));
+    this->space_.fence();
+  }
   std::vector<const void *> staged_keys_;
   std::map<std::string, LoopRecord> loops_;
 };

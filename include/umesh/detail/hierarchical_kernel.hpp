@@ -12,6 +12,7 @@
 
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
+#include <umesh/detail/hierarchical_pipeline.hpp>
 #include <umesh/detail/loop_body.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -21,9 +22,9 @@
 
 namespace umesh::detail {
 
-// Local indices are 16-bit: a block's point list is checked to fit when the
-// plan is uploaded. Half the bytes of 32-bit indices on every element.
-using LocalIndex = std::uint16_t;
+// Local indices (LocalIndex) are 16-bit: a block's point list is checked to
+// fit when the plan is uploaded. Half the bytes of 32-bit indices on every
+// element.
 
 // Device arrays of one staged map; `local` is indexed by element.
 struct StagedMapDev {
@@ -35,10 +36,6 @@ struct StagedMapDev {
   }
 };
 
-template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offset) {
-  return reinterpret_cast<T *>(scratch + offset);
-}
-
 // Indirect read under full staging: from the block's scratch when the map is
 // staged (offset >= 0), else from global memory. `stride` of the scratch is
 // the map's largest block point count (scratch is [component][point]).
@@ -48,10 +45,13 @@ template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
   const int *global_map;
   int arity, slot, offset;
   bool owner; // the first argument of its (dat, map) group stages it
+  PipeMapDev pipe;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    if (offset >= 0)
-      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + map.local_index(ctx.e, slot),
-                                  {map.max_points}};
+    if (offset >= 0) {
+      const int local = pipe.on() ? pipe.local_index(ctx.scratch, ctx.rank, arity, slot)
+                                  : map.local_index(ctx.e, slot);
+      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + local, {map.max_points}};
+    }
     const int p = global_map[std::size_t(ctx.e) * arity + slot];
     return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
   }
@@ -130,6 +130,30 @@ KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, con
   });
 }
 
+// Pipelined staging: the lists of a read's map, and its data through the
+// point list in the slot.
+template <class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage_lists(const HierReadDev<T, Dim, Layout> &d, const Team &team,
+                                             int b, char *slot) {
+  team_stage_lists(d.pipe, team, b, slot);
+}
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage_data(const Dev &, const Team &, char *) {}
+template <class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage_data(const HierReadDev<T, Dim, Layout> &d, const Team &team,
+                                            char *slot) {
+  if (!d.owner || d.offset < 0 || !d.pipe.on())
+    return;
+  using V = std::remove_const_t<T>;
+  V *s = scratch_at<V>(slot, d.offset);
+  const int mp = d.map.max_points;
+  for_block_points(team, d.dat, scratch_at<const int>(slot, d.pipe.points_offset), mp,
+                   [&](const T *g, int stride, int jp) {
+                     for (int k = 0; k < Dim; ++k)
+                       async_copy(s[k * mp + jp], g + k * stride);
+                   });
+}
+
 // A combine group's block facts, kept in scratch just before its buffer:
 // read from global memory when the block starts, so the write-back after
 // the kernel does not wait on them (it did: a fifth of the H100 kernel's
@@ -206,8 +230,8 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
   int scratch_bytes;
   bool one_thread_per_element;
   bool colour_rounds; // combine thread colour by thread colour (else atomics)
-  // > 1: consecutive blocks per team, two scratch buffers of scratch_bytes
-  // (staging 'reads' on GPUs: no staged increments, no colour rounds).
+  // > 1: consecutive blocks per team, three scratch slots of scratch_bytes
+  // (staging 'reads' on GPUs, blocks that are ranges of elements).
   int blocks_per_team = 1;
   int num_blocks = 0;
 
@@ -218,40 +242,26 @@ template <class Body, class Space> struct HierarchicalFunctor : ReduceHooks<Body
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
     run(team, red);
   }
-  // Staged reads of the next block are in flight while the team computes
-  // the current one: each block waits for its copies (issued one block
-  // earlier), not for a chain of point-list and data loads.
+  // Staging 'reads', several blocks per team: the three-stage pipeline of
+  // hierarchical_pipeline.hpp over three slots of scratch_bytes.
   KOKKOS_INLINE_FUNCTION void run_pipelined(const member_type &team, value_type &red) const {
     const int first = team.league_rank() * blocks_per_team;
     const int last = first + blocks_per_team < num_blocks ? first + blocks_per_team : num_blocks;
-    char *base = static_cast<char *>(team.team_scratch(0).get_shmem(2 * scratch_bytes));
-    const auto stage = [&](int b, char *buffer) {
-      const TeamCtx block{0, 0, b, buffer};
-      body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
-      async_copy_commit();
-    };
-    if (first < last)
-      stage(first, base);
-    for (int b = first, k = 0; b < last; ++b, ++k) {
-      char *current = base + (k & 1) * scratch_bytes;
-      const int i = plan.block_start[b] + team.team_rank();
-      const bool active = i < plan.block_start[b + 1];
-      if (b + 1 < last) {
-        stage(b + 1, base + ((k + 1) & 1) * scratch_bytes);
-        async_copy_wait_older<1>();
-      } else {
-        async_copy_wait_older<0>();
-      }
-      team.team_barrier();
-      if (active) {
-        typename Body::storage st{};
-        const TeamCtx ctx{plan.blocks_are_ranges ? i : plan.element(i), i, b, current};
-        body.compute(ctx, st, red);
-        body.finish(ctx, st);
-      }
-      // `current` is staged again two blocks on.
-      team.team_barrier();
-    }
+    char *base = static_cast<char *>(team.team_scratch(0).get_shmem(3 * scratch_bytes));
+    run_pipeline(
+        team, plan.block_start, first, last, base, scratch_bytes,
+        [&](int b, char *slot) {
+          body.for_each([&](const auto &dev) { team_stage_lists(dev, team, b, slot); });
+        },
+        [&](char *slot) {
+          body.for_each([&](const auto &dev) { team_stage_data(dev, team, slot); });
+        },
+        [&](char *slot, int b, int e, int rank) {
+          typename Body::storage st{};
+          const TeamCtx ctx{e, e, b, slot, rank};
+          body.compute(ctx, st, red);
+          body.finish(ctx, st);
+        });
   }
 
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
