@@ -70,11 +70,14 @@ struct Hierarchical {
   Combine combine = Combine::colours;
   /// Per loop: combining across blocks (needs staged increments when atomic).
   Writeback writeback = Writeback::coloured;
-  /// Staging 'reads' on GPUs: each team runs this many consecutive blocks,
-  /// staging the next block's reads (asynchronous copies into a second
-  /// scratch buffer) while it computes the current one, so a block's
-  /// staging latency hides behind the previous block's work. 1: one block
-  /// per team. Other stagings and host backends run one block per team.
+  /// Staging 'reads' on GPUs: each team runs this many consecutive blocks
+  /// as a pipeline over three scratch slots (block k computes while block
+  /// k+1's reads and block k+2's index lists are copied in), so staging
+  /// latency hides behind the previous block's work. Used where blocks are
+  /// ranges of elements (contiguous blocks, renumbered meshes) and three
+  /// slots fit the budget; the plan's summary says "n blocks per team" when
+  /// it ran so. 1: one block per team. Other stagings and host backends run
+  /// one block per team.
   int blocks_per_team = 1;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
