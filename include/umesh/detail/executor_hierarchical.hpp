@@ -281,16 +281,16 @@ private:
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget)
-            launch(loop_options, name, body, policy.scratch, total, pipelined);
+            launch<S == exec::Staging::reads>(loop_options, name, body, policy.scratch, total,
+                                              pipelined);
         },
         args...);
     return policy.scratch;
   }
 
-  template <class Body>
+  template <bool Pipelinable, class Body>
   void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
               int scratch, typename Body::reduce_value &total, bool pipelined) {
-    using Functor = detail::HierarchicalFunctor<Body, Space>;
     using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
     // Atomic writeback: every block in one launch. Staging 'none' (no
     // scratch to combine in) always takes both colourings; 'reads' (global
@@ -317,18 +317,10 @@ private:
     for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
       if (offsets[c + 1] == offsets[c])
         continue;
-      Functor f{{body},
-                dev,
-                one_launch ? -1 : offsets[c],
-                pipelined ? aligned : scratch,
-                team_size >= options_.block_size,
-                colour_rounds};
-      int league = offsets[c + 1] - offsets[c];
-      if (pipelined) {
-        f.blocks_per_team = loop_options.blocks_per_team;
-        f.num_blocks = league;
-        league = (league + f.blocks_per_team - 1) / f.blocks_per_team;
-      }
+      const int blocks = offsets[c + 1] - offsets[c];
+      const int league =
+          pipelined ? (blocks + loop_options.blocks_per_team - 1) / loop_options.blocks_per_team
+                    : blocks;
       // Light weight: the functor goes as a kernel argument. Kokkos 3 copies
       // functors over 512 bytes to constant memory after waiting for the
       // previous such launch, a host round trip between block colours.
@@ -338,18 +330,33 @@ private:
                 .set_scratch_size(0, Kokkos::PerTeam(pipelined ? 3 * aligned : scratch)),
             Kokkos::Experimental::WorkItemProperty::HintLightWeight);
       };
-      // Checked on a one-thread policy: Kokkos refuses to build one with
-      // more threads than a team can have (a Kokkos exception, not ours).
-      const auto probe = make_policy(1);
-      if constexpr (Body::has_reduction) {
-        check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
-        typename Body::reduce_value partial;
-        Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
-        body.join(total, partial);
-      } else {
-        check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size);
-        Kokkos::parallel_for(label, make_policy(team_size), f);
+      const auto run = [&](auto f) {
+        f.blocks_per_team = pipelined ? loop_options.blocks_per_team : 1;
+        f.num_blocks = blocks;
+        // Checked on a one-thread policy: Kokkos refuses to build one with
+        // more threads than a team can have (a Kokkos exception, not ours).
+        const auto probe = make_policy(1);
+        if constexpr (Body::has_reduction) {
+          check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
+          typename Body::reduce_value partial;
+          Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
+          body.join(total, partial);
+        } else {
+          check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size);
+          Kokkos::parallel_for(label, make_policy(team_size), f);
+        }
+      };
+      const int order_begin = one_launch ? -1 : offsets[c];
+      const bool thread_per_element = team_size >= options_.block_size;
+      if constexpr (Pipelinable) {
+        if (pipelined) {
+          run(detail::HierarchicalFunctor<Body, Space, true>{
+              {body}, dev, order_begin, aligned, thread_per_element, colour_rounds});
+          continue;
+        }
       }
+      run(detail::HierarchicalFunctor<Body, Space, false>{
+          {body}, dev, order_begin, scratch, thread_per_element, colour_rounds});
     }
   }
 
