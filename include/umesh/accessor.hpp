@@ -7,6 +7,7 @@
 // the strategy: plain, atomic, buffered or ScatterView) is hidden here.
 
 #include <umesh/access.hpp>
+#include <umesh/detail/global_atomic.hpp>
 #include <umesh/layout.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -50,6 +51,8 @@ template <Access A> struct Combine {
     else
       return b > a ? b : a;
   }
+  // `atomic` folds into any memory (team scratch included); `atomic_global`
+  // into global memory only, with no value sent back where that exists.
   template <class T> KOKKOS_INLINE_FUNCTION static void atomic(T *p, T v) {
     if constexpr (A == Access::inc)
       Kokkos::atomic_add(p, v);
@@ -57,6 +60,12 @@ template <Access A> struct Combine {
       Kokkos::atomic_fetch_min(p, v);
     else
       Kokkos::atomic_fetch_max(p, v);
+  }
+  template <class T> KOKKOS_INLINE_FUNCTION static void atomic_global(T *p, T v) {
+    if constexpr (A == Access::inc)
+      global_atomic_add(p, v);
+    else
+      atomic(p, v);
   }
 };
 } // namespace detail
@@ -66,8 +75,8 @@ template <Access A> struct Combine {
 template <class T, Access A, bool Atomic> struct CombineRef {
   T *ptr;
   KOKKOS_INLINE_FUNCTION void update(T v) const {
-    if constexpr (Atomic)
-      detail::Combine<A>::atomic(ptr, v);
+    if constexpr (Atomic) // atomic accessors point into dats, in global memory
+      detail::Combine<A>::atomic_global(ptr, v);
     else
       *ptr = detail::Combine<A>::apply(*ptr, v);
   }

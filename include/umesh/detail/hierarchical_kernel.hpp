@@ -195,7 +195,7 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
   for_block_points(team, d.dat, d.map.points + m.first, m.points, [&](T *g, int stride, int jp) {
     if (jp >= m.shared) {
       for (int k = 0; k < Dim; ++k)
-        Combine<A>::atomic(g + k * stride, s[k * mp + jp]);
+        Combine<A>::atomic_global(g + k * stride, s[k * mp + jp]);
     } else {
       // All loads before the first store: the compiler may not move a load
       // above a store that might alias it, so written in this order.
