@@ -32,7 +32,7 @@ struct Options {
                                       exec::Staging::none};
   std::vector<exec::Combine> combines{exec::Combine::colours, exec::Combine::atomics};
   std::vector<exec::Writeback> writebacks{exec::Writeback::coloured, exec::Writeback::atomic};
-  std::vector<int> blocks_per_team{1}; // staging 'reads': blocks each team runs
+  std::vector<int> blocks_per_team{1}; // pipelined variants (reads, /sa/ga): blocks per team
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.

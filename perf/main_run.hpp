@@ -124,7 +124,8 @@ void run_reorderings(const Options &o, const std::string &label, std::vector<Row
 
 // Hierarchical variants to run: every staging x combine x writeback asked
 // for; combining options apply to staged increments only, so stagings 'none'
-// and 'reads' run once each, whatever combining was asked for.
+// and 'reads' run once each, whatever combining was asked for; blocks per
+// team multiply the variants that pipeline ('reads', and '/sa/ga').
 inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
   std::vector<exec::Hierarchical> out;
   for (auto staging : o.stagings) {
@@ -138,10 +139,17 @@ inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
       continue;
     }
     for (auto combine : o.combines)
-      for (auto writeback : o.writebacks)
-        out.push_back(
+      for (auto writeback : o.writebacks) {
+        const auto h =
             exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
-                writeback));
+                writeback);
+        if (!exec::pipelinable(h)) {
+          out.push_back(h);
+          continue;
+        }
+        for (int n : o.blocks_per_team)
+          out.push_back(exec::Hierarchical(h).with_blocks_per_team(n));
+      }
   }
   return out;
 }

@@ -120,28 +120,37 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
     }
 }
 
-// Staging 'reads' with several blocks per team: on GPUs the next block's
-// reads are staged into a second buffer while the current block runs.
-TYPED_TEST(Hierarchical, StagedReadsSeveralBlocksPerTeamMatchSerial) {
+// Several blocks per team: on GPUs a pipeline over a ring of scratch slots,
+// for staging 'reads' and for staged increments with scratch atomics and
+// atomic write-back (the ring's fourth slot writes a block back while the
+// next ones stage).
+TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 7000;
-  for (int per_team : {2, 3, 8})
-    for (int block : {7, 32, 96, 256}) {
-      const auto options = exec::Hierarchical{}
-                               .with_block_size(block)
-                               .with_staging(exec::Staging::reads)
-                               .with_blocks_per_team(per_team)
-                               .with_fallback(block > 96);
-      const std::string summary = check_against_serial<S, L, 2>(options, seed += 10);
-      check_against_serial<S, L, 8>(options, seed += 10, 900);
-      if (gpu && block <= 96) { // two buffers fit: the pipelined kernel ran
-        EXPECT_NE(summary.find(std::to_string(per_team) + " blocks per team"), std::string::npos)
-            << summary;
+  const auto sa_ga = [](exec::Staging st) {
+    return exec::Hierarchical{}
+        .with_staging(st)
+        .with_combine(exec::Combine::atomics)
+        .with_writeback(exec::Writeback::atomic);
+  };
+  for (const auto &variant : {exec::Hierarchical{}.with_staging(exec::Staging::reads),
+                              sa_ga(exec::Staging::all), sa_ga(exec::Staging::increments)})
+    for (int per_team : {2, 3, 8})
+      for (int block : {7, 32, 96, 256}) {
+        const auto options = exec::Hierarchical(variant)
+                                 .with_block_size(block)
+                                 .with_blocks_per_team(per_team)
+                                 .with_fallback(block > 96);
+        const std::string summary = check_against_serial<S, L, 2>(options, seed += 10);
+        check_against_serial<S, L, 8>(options, seed += 10, 900);
+        if (gpu && block <= 96) { // the slots fit: the pipelined kernel ran
+          EXPECT_NE(summary.find(std::to_string(per_team) + " blocks per team"), std::string::npos)
+              << exec::variant_name(options) << ": " << summary;
+        }
       }
-    }
   auto bad = exec::Hierarchical{}.with_staging(exec::Staging::reads).with_blocks_per_team(0);
   const auto run_bad = [&] { check_against_serial<S, L, 2>(bad, 1); };
   EXPECT_THROW(run_bad(), Error);

@@ -47,6 +47,9 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
   --writeback W      hierarchical, across blocks: coloured (a launch per block
                      colour, default) or atomic (one launch, global atomics on
                      points shared between blocks); both need staged increments
+  --blocks-per-team N  hierarchical on GPUs, staging reads or atomics/atomic:
+                     each team runs N consecutive blocks as a pipeline
+                     (default: 1)
   --reorder LIST     none, gps, rcm, metis, builtin (default: none)
   --stencil S        faces: the limiter's neighbour min/max as miniAero computes
                      it, a loop over faces with indirect min/max (default);
@@ -77,7 +80,7 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
 struct Options {
   std::string input = "miniaero.inp", results, compare, csv = "miniaero_bench.csv", plan_dir;
   std::vector<std::string> execs{"hierarchical"}, layouts{"soa"}, reorders{"none"};
-  int block = 256, steps = -1, bench = 0;
+  int block = 256, steps = -1, bench = 0, blocks_per_team = 1;
   std::vector<int> mesh; // empty: the input's
   umesh::exec::Staging staging = umesh::exec::Staging::all;
   umesh::exec::Combine combine = umesh::exec::Combine::colours;
@@ -154,6 +157,10 @@ Options parse(int argc, char **argv) {
         usage_error("--writeback is coloured or atomic, not '" + w + "'");
       o.writeback =
           w == "atomic" ? umesh::exec::Writeback::atomic : umesh::exec::Writeback::coloured;
+    } else if (a == "--blocks-per-team") {
+      o.blocks_per_team = to_int(a, value());
+      if (o.blocks_per_team < 1)
+        usage_error("--blocks-per-team must be at least 1");
     } else if (a == "--tuning-file") {
       o.tuning_file = value();
     } else if (a == "--no-fallback") {
@@ -336,6 +343,7 @@ int main(int argc, char **argv) {
                                 .with_staging(opt.staging)
                                 .with_combine(opt.combine)
                                 .with_writeback(opt.writeback)
+                                .with_blocks_per_team(opt.blocks_per_team)
                                 .with_fallback(opt.fallback);
           so.autotune =
               umesh::exec::Auto{}.with_block_sizes({opt.block}).with_tuning_file(opt.tuning_file);

@@ -70,14 +70,16 @@ struct Hierarchical {
   Combine combine = Combine::colours;
   /// Per loop: combining across blocks (needs staged increments when atomic).
   Writeback writeback = Writeback::coloured;
-  /// Staging 'reads' on GPUs: each team runs this many consecutive blocks
-  /// as a pipeline over three scratch slots (block k computes while block
-  /// k+1's reads and block k+2's index lists are copied in), so staging
-  /// latency hides behind the previous block's work. Used where blocks are
-  /// ranges of elements (contiguous blocks, renumbered meshes) and three
-  /// slots fit the budget; the plan's summary says "n blocks per team" when
-  /// it ran so. 1: one block per team. Other stagings and host backends run
-  /// one block per team.
+  /// On GPUs, staging 'reads', or staged increments with scratch atomics and
+  /// atomic write-back: each team runs this many consecutive blocks as a
+  /// pipeline over three scratch slots (block k computes while block k+1's
+  /// reads and block k+2's index lists are copied in; then block k's staged
+  /// increments go to global memory), so staging latency hides behind the
+  /// previous block's work. Used where blocks are ranges of elements
+  /// (contiguous blocks, renumbered meshes) and three slots fit the budget;
+  /// the plan's summary says "n blocks per team" when it ran so. 1: one
+  /// block per team. Other combinations and host backends run one block per
+  /// team.
   int blocks_per_team = 1;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
@@ -191,15 +193,21 @@ inline const char *writeback_name(Writeback w) {
   return w == Writeback::atomic ? "atomic" : "coloured";
 }
 
-/// "hier-<staging>", then "/sa" for scratch atomics and "/ga" for one launch
-/// with atomic writeback: the names the main job and exec::Auto report.
+/// Whether blocks_per_team applies to these options (see there).
+inline bool pipelinable(const Hierarchical &h) {
+  return h.staging == Staging::reads ||
+         (stages_increments(h.staging) && h.combine == Combine::atomics &&
+          h.writeback == Writeback::atomic);
+}
+
+/// "hier-<staging>", then "/sa" for scratch atomics, "/ga" for one launch
+/// with atomic writeback and "/p<n>" for n blocks per team: the names the
+/// main job and exec::Auto report.
 inline std::string variant_name(const Hierarchical &h) {
   return std::string("hier-") + staging_name(h.staging) +
          (h.combine == Combine::atomics ? "/sa" : "") +
          (h.writeback == Writeback::atomic ? "/ga" : "") +
-         (h.staging == Staging::reads && h.blocks_per_team > 1
-              ? "/p" + std::to_string(h.blocks_per_team)
-              : "");
+         (pipelinable(h) && h.blocks_per_team > 1 ? "/p" + std::to_string(h.blocks_per_team) : "");
 }
 
 } // namespace umesh::exec

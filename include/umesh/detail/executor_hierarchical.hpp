@@ -265,10 +265,16 @@ private:
   int run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-    // Staging 'reads' with several blocks per team: pipelined on GPUs where
-    // blocks are element ranges and three slots fit the budget.
-    bool pipelined = S == exec::Staging::reads && !host && loop_options.blocks_per_team > 1 &&
-                     blocks_are_ranges_;
+    // Several blocks per team: pipelined on GPUs where blocks are element
+    // ranges and three slots fit the budget, for staging 'reads' and for
+    // staged increments combined by scratch atomics in one launch.
+    constexpr auto pipe = S == exec::Staging::reads  ? detail::PipeKind::reads
+                          : S == exec::Staging::none ? detail::PipeKind::none
+                                                     : detail::PipeKind::combines;
+    exec::Hierarchical as_run = loop_options;
+    as_run.staging = S; // after any fallback
+    bool pipelined = pipe != detail::PipeKind::none && !host && loop_options.blocks_per_team > 1 &&
+                     blocks_are_ranges_ && exec::pipelinable(as_run);
     if (pipelined) {
       build_padded_lists();
       Policy<S> probe{*this, name, loop_options, detail::pipe_facts_bytes, {}, {}, true, {}};
@@ -281,14 +287,13 @@ private:
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget)
-            launch<S == exec::Staging::reads>(loop_options, name, body, policy.scratch, total,
-                                              pipelined);
+            launch<pipe>(loop_options, name, body, policy.scratch, total, pipelined);
         },
         args...);
     return policy.scratch;
   }
 
-  template <bool Pipelinable, class Body>
+  template <detail::PipeKind Pipe, class Body>
   void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
               int scratch, typename Body::reduce_value &total, bool pipelined) {
     using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
@@ -348,14 +353,14 @@ private:
       };
       const int order_begin = one_launch ? -1 : offsets[c];
       const bool thread_per_element = team_size >= options_.block_size;
-      if constexpr (Pipelinable) {
+      if constexpr (Pipe != detail::PipeKind::none) {
         if (pipelined) {
-          run(detail::HierarchicalFunctor<Body, Space, true>{
+          run(detail::HierarchicalFunctor<Body, Space, Pipe>{
               {body}, dev, order_begin, aligned, thread_per_element, colour_rounds});
           continue;
         }
       }
-      run(detail::HierarchicalFunctor<Body, Space, false>{
+      run(detail::HierarchicalFunctor<Body, Space>{
           {body}, dev, order_begin, scratch, thread_per_element, colour_rounds});
     }
   }

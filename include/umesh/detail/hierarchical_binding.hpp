@@ -25,8 +25,8 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
   std::vector<std::tuple<const void *, int, Access>> groups; // (dat, map, access)
   std::vector<int> offsets;
   static constexpr bool stages_reads = S == exec::Staging::all || S == exec::Staging::reads;
-  // Staging 'reads', pipelined: each staged map's padded lists get a place
-  // in every slot, after the slot's element range.
+  // Pipelined: each staged map's padded lists get a place in every slot,
+  // after the slot's element range.
   bool pipelined = false;
   std::vector<std::pair<int, int>> list_offsets; // per staged map (points, local); -1: none
 
@@ -36,8 +36,15 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
     if (list_offsets.empty())
       list_offsets.assign(plan.staged_.size(), {-1, -1});
     const auto &pad = plan.padded_[m];
-    PipeMapDev d{
-        pad.points.data(), pad.local.data(), pad.point_stride, pad.local_stride, -1, -1, false};
+    PipeMapDev d{pad.points.data(),
+                 pad.local.data(),
+                 pad.point_stride,
+                 pad.local_stride,
+                 -1,
+                 -1,
+                 false,
+                 nullptr,
+                 -1};
     if (list_offsets[m].first < 0) {
       list_offsets[m] = {scratch, scratch + pad.point_stride * int(sizeof(int))};
       scratch += pad.point_stride * int(sizeof(int)) + pad.local_stride * int(sizeof(LocalIndex));
@@ -116,14 +123,22 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
           group(a.dat.view().data(), m, A,
                 group_meta_bytes + std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner) +
           group_meta_bytes;
+      const StagedMapDev map = map_dev(m);
+      PipeMapDev pipe = pipe_map(m);
+      if (pipe.on() && owner) { // the write-back's counts, copied with the lists
+        pipe.point_offsets = map.point_offsets;
+        pipe.counts_offset = scratch;
+        scratch += 16;
+      }
       return StagedCombineDev<A, T, D, L>{{},
                                           dat_ptr(a.dat),
-                                          map_dev(m),
+                                          map,
                                           a.slot,
                                           off,
                                           owner,
                                           options.combine == exec::Combine::atomics,
-                                          options.writeback == exec::Writeback::atomic};
+                                          options.writeback == exec::Writeback::atomic,
+                                          pipe};
     }
   }
 };

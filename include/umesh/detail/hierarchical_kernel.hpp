@@ -65,11 +65,14 @@ struct StagedCombineDev : BufferedCombine<A, T, Dim> {
   bool owner;
   bool atomic_combine;   // into scratch with atomics, all threads at once
   bool atomic_writeback; // other blocks of this launch may share points
+  PipeMapDev pipe;       // pipelined (scratch atomics, atomic write-back)
   // With colours, called by one thread colour at a time: no two threads of
   // a colour share a point.
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    T *s = scratch_at<T>(ctx.scratch, offset) + map.local_index(ctx.e, slot);
+    const int local = pipe.on() ? pipe.local_index(ctx.scratch, ctx.rank, map.arity, slot)
+                                : map.local_index(ctx.e, slot);
+    T *s = scratch_at<T>(ctx.scratch, offset) + local;
     for (int k = 0; k < Dim; ++k) {
       if (atomic_combine)
         Combine<A>::atomic(s + k * map.max_points, buf.v[k]);
@@ -210,6 +213,47 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
   team.team_barrier();
 }
 
+// Pipelined combines: every slot's buffer starts at the identity; a block's
+// write-back, through the lists in its slot, sets it back for the block
+// that next takes the slot. Every point goes by a global atomic: without a
+// barrier between combine groups, two groups may reach one point of a dat
+// through different maps.
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_fill_slot(const Dev &, const Team &, char *) {}
+template <class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback_slot(const Dev &, const Team &, char *) {}
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_stage_lists(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                             const Team &team, int b, char *slot) {
+  team_stage_lists(d.pipe, team, b, slot);
+}
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_fill_slot(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                           const Team &team, char *slot) {
+  if (!d.owner || !d.pipe.on())
+    return;
+  T *s = scratch_at<T>(slot, d.offset);
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Dim * d.map.max_points),
+                       [&](int j) { s[j] = Combine<A>::template identity<T>(); });
+}
+template <Access A, class T, int Dim, class Layout, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback_slot(const StagedCombineDev<A, T, Dim, Layout> &d,
+                                                const Team &team, char *slot) {
+  if (!d.owner || !d.pipe.on())
+    return;
+  const int *counts = scratch_at<const int>(slot, d.pipe.counts_offset);
+  T *s = scratch_at<T>(slot, d.offset);
+  const int mp = d.map.max_points;
+  for_block_points(team, d.dat, scratch_at<const int>(slot, d.pipe.points_offset),
+                   counts[1] - counts[0], [&](T *g, int stride, int jp) {
+                     for (int k = 0; k < Dim; ++k) {
+                       const T v = s[k * mp + jp];
+                       s[k * mp + jp] = Combine<A>::template identity<T>();
+                       Combine<A>::atomic_global(g + k * stride, v);
+                     }
+                   });
+}
+
 // Device form of the plan, captured by the team functor.
 struct BlockPlanDev {
   const int *block_order, *block_start, *elem, *thread_colour_offsets, *colour_start;
@@ -221,10 +265,13 @@ struct BlockPlanDev {
   bool blocks_are_ranges;
 };
 
-// Pipelined: the several-blocks-per-team kernel, a separate instantiation
-// so that the one-block kernels carry none of its code or registers (they
-// did: up to 25% slower on the H100 when both lived in one kernel).
-template <class Body, class Space, bool Pipelined = false>
+// Pipe: the several-blocks-per-team kernel (PipeKind::reads, or
+// PipeKind::combines when staged increments go back from each slot), a
+// separate instantiation so that the one-block kernels carry none of its
+// code or registers (they did: up to 25% slower on the H100 when both
+// lived in one kernel).
+enum class PipeKind { none, reads, combines };
+template <class Body, class Space, PipeKind Pipe = PipeKind::none>
 struct HierarchicalFunctor : ReduceHooks<Body> {
   using member_type = typename Kokkos::TeamPolicy<Space>::member_type;
   using value_type = typename Body::reduce_value;
@@ -235,7 +282,7 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
   bool one_thread_per_element;
   bool colour_rounds; // combine thread colour by thread colour (else atomics)
   // Pipelined: consecutive blocks per team, three scratch slots of
-  // scratch_bytes (staging 'reads' on GPUs, blocks that are element ranges).
+  // scratch_bytes (GPUs, blocks that are element ranges).
   int blocks_per_team = 1;
   int num_blocks = 0;
 
@@ -246,13 +293,18 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &team, value_type &red) const {
     run(team, red);
   }
-  // Staging 'reads', several blocks per team: the three-stage pipeline of
+  // Several blocks per team: the three-stage pipeline of
   // hierarchical_pipeline.hpp over three slots of scratch_bytes.
   KOKKOS_INLINE_FUNCTION void run_pipelined(const member_type &team, value_type &red) const {
     const int first = team.league_rank() * blocks_per_team;
     const int last = first + blocks_per_team < num_blocks ? first + blocks_per_team : num_blocks;
     char *base = static_cast<char *>(team.team_scratch(0).get_shmem(3 * scratch_bytes));
-    run_pipeline(
+    constexpr bool combines = Pipe == PipeKind::combines;
+    if constexpr (combines)
+      for (int r = 0; r < 3; ++r)
+        body.for_each(
+            [&](const auto &dev) { team_fill_slot(dev, team, base + r * scratch_bytes); });
+    run_pipeline<combines>(
         team, plan.block_start, first, last, base, scratch_bytes,
         [&](int b, char *slot) {
           body.for_each([&](const auto &dev) { team_stage_lists(dev, team, b, slot); });
@@ -265,11 +317,14 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
           const TeamCtx ctx{e, e, b, slot, rank};
           body.compute(ctx, st, red);
           body.finish(ctx, st);
+        },
+        [&](char *slot) {
+          body.for_each([&](const auto &dev) { team_writeback_slot(dev, team, slot); });
         });
   }
 
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
-    if constexpr (Pipelined) {
+    if constexpr (Pipe != PipeKind::none) {
       run_pipelined(team, red);
       return;
     }

@@ -1,14 +1,15 @@
 #ifndef UMESH_DETAIL_HIERARCHICAL_PIPELINE_HPP
 #define UMESH_DETAIL_HIERARCHICAL_PIPELINE_HPP
 
-// Staging 'reads' with several blocks per team, as a three-stage pipeline
-// over a ring of three scratch slots: while a team computes block k, the
-// reads of block k+1 are in flight (copies through the point list already
-// in scratch), and so are the index lists of block k+2. Each block's point
-// list and local indices are padded to one stride, so that no copy waits
-// for a load to know its address: the H100 profile of the two-stage version
-// spent 45% of its stall samples on block offsets and point lists, and most
-// of the rest of its body's on local and global indices.
+// Several blocks per team, as a three-stage pipeline over a ring of three
+// scratch slots: while a team computes block k, the reads of block k+1 are
+// in flight (copies through the point list already in scratch), and so are
+// the index lists of block k+2. Each block's point list and local indices
+// are padded to one stride, so that no copy waits for a load to know its
+// address: the H100 profile of the two-stage version spent 45% of its stall
+// samples on block offsets and point lists, and most of the rest of its
+// body's on local and global indices. Increments combined in scratch
+// (atomics) go to global memory from the block's slot after its compute.
 
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
@@ -32,6 +33,10 @@ struct PipeMapDev {
   int point_stride = 0, local_stride = 0;
   int points_offset = -1, local_offset = -1; // in a slot; -1: not pipelined
   bool owner = false;                        // stages this map's lists
+  // For write-backs: the block's list offsets {first, next first}, copied
+  // into a slot at counts_offset (-1: not needed).
+  const int *point_offsets = nullptr;
+  int counts_offset = -1;
   KOKKOS_INLINE_FUNCTION bool on() const { return local_offset >= 0; }
   KOKKOS_INLINE_FUNCTION int local_index(char *slot, int rank, int arity, int s) const {
     return scratch_at<const LocalIndex>(slot, local_offset)[rank * arity + s];
@@ -60,12 +65,17 @@ KOKKOS_INLINE_FUNCTION void team_copy16(const Team &team, char *dst, const void 
 template <class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const PipeMapDev &p, const Team &team, int b,
                                              char *slot) {
-  if (!p.owner || !p.on())
+  if (!p.on())
     return;
-  team_copy16(team, slot + p.local_offset, p.local + std::size_t(b) * p.local_stride,
-              p.local_stride * int(sizeof(LocalIndex)));
-  team_copy16(team, slot + p.points_offset, p.points + std::size_t(b) * p.point_stride,
-              p.point_stride * int(sizeof(int)));
+  if (p.owner) {
+    team_copy16(team, slot + p.local_offset, p.local + std::size_t(b) * p.local_stride,
+                p.local_stride * int(sizeof(LocalIndex)));
+    team_copy16(team, slot + p.points_offset, p.points + std::size_t(b) * p.point_stride,
+                p.point_stride * int(sizeof(int)));
+  }
+  if (p.counts_offset >= 0 && team.team_rank() < 2)
+    async_copy(scratch_at<int>(slot, p.counts_offset)[team.team_rank()],
+               p.point_offsets + b + team.team_rank());
 }
 
 // Increments under staging 'reads': global atomics, at the point the slot's
@@ -91,14 +101,19 @@ KOKKOS_INLINE_FUNCTION void team_stage_lists(const ReadsAtomicDev<A, T, Dim, Lay
   team_stage_lists(d.pipe, team, b, slot);
 }
 
-// The pipelined team loop: blocks [first, last) of the launch, `slot_bytes`
-// per slot. stage_lists(b, slot), stage_data(slot) and compute(slot, b, e,
-// rank) are the arguments' parts.
-template <class Team, class StageLists, class StageData, class Compute>
+// The pipelined team loop: blocks [first, last) of the launch over a ring of
+// three slots of `slot_bytes`. stage_lists(b, slot), stage_data(slot),
+// compute(slot, b, e, rank) and writeback(slot) are the arguments' parts.
+// WritesBack (increments combined in scratch): block s goes back to global
+// memory after a barrier that ends its compute, before round s+1 issues
+// block s+3's lists into its slot. (A fourth slot saved that barrier but
+// cost occupancy: H100 run 22, res_calc hier-all/sa/ga/p4 0.39 ms.)
+template <bool WritesBack, class Team, class StageLists, class StageData, class Compute,
+          class Writeback>
 KOKKOS_INLINE_FUNCTION void run_pipeline(const Team &team, const int *block_start, int first,
                                          int last, char *base, int slot_bytes,
                                          const StageLists &stage_lists, const StageData &stage_data,
-                                         const Compute &compute) {
+                                         const Compute &compute, const Writeback &writeback) {
   const auto slot = [&](int b) { return base + ((b - first) % 3) * slot_bytes; };
   for (int s = first - 2; s < last; ++s) {
     // The lists of block s+1 (staged one round ago) are complete and seen.
@@ -123,6 +138,10 @@ KOKKOS_INLINE_FUNCTION void run_pipeline(const Team &team, const int *block_star
       const int rank = team.team_rank();
       if (begin + rank < end)
         compute(current, s, begin + rank, rank);
+      if constexpr (WritesBack) {
+        team.team_barrier();
+        writeback(current);
+      }
     }
   }
 }
