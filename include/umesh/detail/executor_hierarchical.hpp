@@ -366,6 +366,12 @@ private:
   }
 
   void check_team_size(const std::string &name, int max, int want) const {
+    if (want > max && max < 32) // not one warp: the kernel's scratch or registers
+      detail::fail("loop '", name, "' under the hierarchical executor cannot launch a team of ",
+                   want, " threads (block size ", options_.block_size, ") on ", Space::name(),
+                   ": Kokkos allows ", max,
+                   " threads per team for this kernel and its scratch; use smaller blocks or "
+                   "fewer blocks per team");
     if (want > max)
       detail::fail("loop '", name, "' under the hierarchical executor needs teams of ", want,
                    " threads (block size ", options_.block_size,
