@@ -78,6 +78,13 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   for (const char *name : {"atomic", "scatterview", "gather", "colour", "hier-all/b32",
                            "hier-inc/sa/ga/b32", "hier-none/b32", "hier-reads/b32"})
     EXPECT_NE(summary.find(name), std::string::npos) << summary << "\nmissing " << name;
+  // Several blocks per team only where they pipeline: GPU backends, staging
+  // 'reads' and the /sa/ga variants.
+  constexpr bool gpu =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
+  for (const char *name : {"hier-reads/p2/b32", "hier-all/sa/ga/p2/b32", "hier-inc/sa/ga/p4/b32"})
+    EXPECT_EQ(summary.find(name) != std::string::npos, gpu) << summary << "\n" << name;
+  EXPECT_EQ(summary.find("hier-all/ga/p2"), std::string::npos) << summary;
   EXPECT_NE(summary.find(plan.choice("edge")), std::string::npos);
 }
 
@@ -242,6 +249,8 @@ TEST(AutoOptions, BadOptionsAreClearErrors) {
   EXPECT_THROW(make_plan(S(), exec::Auto{}.with_block_sizes({0}), mesh.m.edges, mesh.pecell),
                Error);
   EXPECT_THROW(make_plan(S(), exec::Auto{}.with_candidates({"fastest"}), mesh.m.edges, mesh.pecell),
+               Error);
+  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_blocks_per_team({1, 0}), mesh.m.edges, mesh.pecell),
                Error);
   auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell);
   EXPECT_THROW(plan.choice("never ran"), Error);

@@ -126,7 +126,10 @@ struct Hierarchical {
 /// arguments' types, so a later run pays no tuning.
 struct Auto {
   std::vector<int> block_sizes{128, 256}; ///< hierarchical block sizes tried
-  int trials = 3;                         ///< timed runs per candidate (median), after one warm-up
+  /// Blocks per team tried for the variants that pipeline (staging 'reads',
+  /// '/sa/ga'), on GPU backends only (host backends run one block per team).
+  std::vector<int> blocks_per_team{1, 2, 4};
+  int trials = 3;         ///< timed runs per candidate (median), after one warm-up
   double prune = 3.0;     ///< a candidate whose warm-up takes this many times the fastest warm-up
                           ///< is not timed further
   double time_limit = 60; ///< seconds of tuning per loop; then the best so far wins
@@ -137,6 +140,7 @@ struct Auto {
   std::vector<std::string> only;
 
   Auto &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
+  Auto &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
   Auto &with_trials(int t) { return trials = t, *this; }
   Auto &with_time_limit(double s) { return time_limit = s, *this; }
   Auto &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }

@@ -159,6 +159,8 @@ public:
 private:
   void add_candidates() {
     using C = detail::AutoCandidate;
+    constexpr bool host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
     auto add = [&](C c) {
       if (options_.only.empty() ||
           std::find(options_.only.begin(), options_.only.end(), c.name) != options_.only.end())
@@ -179,8 +181,15 @@ private:
             const auto h =
                 exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
                     writeback);
-            std::string name = exec::variant_name(h) + "/b" + std::to_string(b);
-            add({C::hierarchical, h, b, std::move(name)});
+            for (int n : options_.blocks_per_team) {
+              if (n < 1)
+                detail::fail("exec::Auto: blocks_per_team must be at least 1, got ", n);
+              if (n > 1 && (host || !exec::pipelinable(h)))
+                continue; // would run one block per team: the n = 1 candidate
+              const auto hn = exec::Hierarchical(h).with_blocks_per_team(n);
+              std::string name = exec::variant_name(hn) + "/b" + std::to_string(b);
+              add({C::hierarchical, hn, b, std::move(name)});
+            }
           }
     if (candidates_.empty())
       detail::fail("exec::Auto: no candidate left by with_candidates");
