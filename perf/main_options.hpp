@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,10 @@ struct Options {
   std::vector<int> blocks{128, 256};
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
-  std::vector<exec::Combine> combines{exec::Combine::colours, exec::Combine::atomics};
+  std::vector<exec::Combine> combines{std::begin(exec::all_combines), std::end(exec::all_combines)};
   std::vector<exec::Writeback> writebacks{exec::Writeback::coloured, exec::Writeback::atomic};
-  std::vector<int> blocks_per_team{1}; // pipelined variants (reads, /sa/ga): blocks per team
+  std::vector<int> blocks_per_team{
+      1}; // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -50,17 +52,18 @@ struct Options {
 using umesh::perf::split;
 
 [[noreturn]] void usage_error(const std::string &what) {
-  std::fprintf(stderr,
-               "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
-               "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical,auto] "
-               "[--blocks 128,256,...] [--staging all,inc,none,reads] [--combine colours,atomics] "
-               "[--writeback coloured,atomic] [--blocks-per-team 1,8,...] "
-               "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
-               "[--reorder-block N] "
-               "[--layout aos|soa|all] [--kernel res_calc,face_flux,getacc,volna,integrate_stress] "
-               "[--repeats N] "
-               "[--warmup N] [--out DIR] [--csv FILE] [--kokkos-...]\n",
-               what.c_str());
+  std::fprintf(
+      stderr,
+      "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
+      "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical,auto] "
+      "[--blocks 128,256,...] [--staging all,inc,none,reads] [--combine colours,atomics,gather] "
+      "[--writeback coloured,atomic] [--blocks-per-team 1,8,...] "
+      "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
+      "[--reorder-block N] "
+      "[--layout aos|soa|all] [--kernel res_calc,face_flux,getacc,volna,integrate_stress] "
+      "[--repeats N] "
+      "[--warmup N] [--out DIR] [--csv FILE] [--kokkos-...]\n",
+      what.c_str());
   std::exit(2);
 }
 
@@ -132,9 +135,10 @@ Options parse(int argc, char **argv) {
     } else if (a == "--combine") {
       o.combines.clear();
       for (auto &c : split(v)) {
-        if (c != "colours" && c != "atomics")
-          usage_error("--combine takes colours, atomics; not '" + c + "'");
-        o.combines.push_back(c == "atomics" ? exec::Combine::atomics : exec::Combine::colours);
+        exec::Combine combine;
+        if (!exec::combine_from_name(c, combine))
+          usage_error("--combine takes colours, atomics, gather; not '" + c + "'");
+        o.combines.push_back(combine);
       }
     } else if (a == "--writeback") {
       o.writebacks.clear();

@@ -120,30 +120,37 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
     }
 }
 
+// Gather keeps arity x block entries per incremented dat: the tests' arity-8
+// maps need more scratch than a host team is granted at larger blocks.
+bool gathers(const exec::Hierarchical &h) {
+  return h.combine == exec::Combine::gather;
+}
+
 // Several blocks per team: on GPUs a pipeline over a ring of scratch slots,
-// for staging 'reads' and for staged increments with scratch atomics and
-// atomic write-back (the ring's fourth slot writes a block back while the
-// next ones stage).
+// for staging 'reads' and for staged increments with scratch atomics or
+// gather and atomic write-back (each block goes back from its slot after
+// its compute).
 TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 7000;
-  const auto sa_ga = [](exec::Staging st) {
-    return exec::Hierarchical{}
-        .with_staging(st)
-        .with_combine(exec::Combine::atomics)
-        .with_writeback(exec::Writeback::atomic);
+  const auto ga = [](exec::Staging st, exec::Combine c) {
+    return exec::Hierarchical{}.with_staging(st).with_combine(c).with_writeback(
+        exec::Writeback::atomic);
   };
   for (const auto &variant : {exec::Hierarchical{}.with_staging(exec::Staging::reads),
-                              sa_ga(exec::Staging::all), sa_ga(exec::Staging::increments)})
+                              ga(exec::Staging::all, exec::Combine::atomics),
+                              ga(exec::Staging::increments, exec::Combine::atomics),
+                              ga(exec::Staging::all, exec::Combine::gather),
+                              ga(exec::Staging::increments, exec::Combine::gather)})
     for (int per_team : {2, 3, 8})
       for (int block : {7, 32, 96, 256}) {
         const auto options = exec::Hierarchical(variant)
                                  .with_block_size(block)
                                  .with_blocks_per_team(per_team)
-                                 .with_fallback(block > 96);
+                                 .with_fallback(block > 96 || gathers(variant));
         const std::string summary = check_against_serial<S, L, 2>(options, seed += 10);
         check_against_serial<S, L, 8>(options, seed += 10, 900);
         if (gpu && block <= 96) { // the slots fit: the pipelined kernel ran
@@ -156,15 +163,15 @@ TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
   EXPECT_THROW(run_bad(), Error);
 }
 
-// Scratch atomics instead of thread colours, one launch with global atomics
-// instead of block colours, and both, under both stagings that combine in
-// scratch.
+// Scratch atomics or gather instead of thread colours, one launch with
+// global atomics instead of block colours, and both, under both stagings
+// that combine in scratch.
 TYPED_TEST(Hierarchical, AtomicCombineAndWritebackMatchSerial) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   unsigned seed = 5000;
   for (auto staging : {exec::Staging::all, exec::Staging::increments})
-    for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+    for (auto combine : exec::all_combines)
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
         if (combine == exec::Combine::colours && writeback == exec::Writeback::coloured)
           continue; // the test above
@@ -174,7 +181,7 @@ TYPED_TEST(Hierarchical, AtomicCombineAndWritebackMatchSerial) {
                                    .with_staging(staging)
                                    .with_combine(combine)
                                    .with_writeback(writeback)
-                                   .with_fallback(block > 96);
+                                   .with_fallback(block > 96 || combine == exec::Combine::gather);
           check_against_serial<S, L, 2>(options, seed += 10);
           check_against_serial<S, L, 8>(options, seed += 10, 900);
         }
@@ -208,10 +215,10 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
   copy_values(u_ref, u);
   for (auto staging :
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
-    for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+    for (auto combine : exec::all_combines)
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
         if (!exec::stages_increments(staging) &&
-            (combine == exec::Combine::atomics || writeback == exec::Writeback::atomic))
+            (combine != exec::Combine::colours || writeback == exec::Writeback::atomic))
           continue;
         const auto options = exec::Hierarchical{}
                                  .with_block_size(64)
@@ -223,6 +230,13 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
                  inc(u, m1, 0), inc(u, m1, 1), inc(u, m2, 0));
         par_loop(S(), exec::Serial{}, elems, "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
                  inc(u_ref, m1, 0), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
+        EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
+        // One slot incremented by two arguments: under gather the second
+        // adds to the entry the first stored.
+        par_loop(options, plan, "same-slot", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
+                 inc(u, m1, 1), inc(u, m1, 1), inc(u, m2, 0));
+        par_loop(S(), exec::Serial{}, elems, "same-slot", TwoMapsKernel{}, read(a, m1, 0),
+                 read(a, m2, 0), inc(u_ref, m1, 1), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
         EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
       }
 }
@@ -236,6 +250,7 @@ TYPED_TEST(Hierarchical, AtomicCombiningWithoutStagingIsAClearError) {
   Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u");
   for (auto staging : {exec::Staging::none, exec::Staging::reads})
     for (auto options : {exec::Hierarchical{}.with_combine(exec::Combine::atomics),
+                         exec::Hierarchical{}.with_combine(exec::Combine::gather),
                          exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)}) {
       options.with_staging(staging);
       auto plan = make_plan(S(), options, elems, m);
@@ -319,15 +334,20 @@ TYPED_TEST(Hierarchical, MinMaxMatchSerialForEveryStagingAndBlockSize) {
           exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
                                                                                           96),
           seed += 10);
-  // Scratch atomics and global atomic writeback fold min and max too.
+  // Scratch atomics, gather and global atomic writeback fold min and max too
+  // (gather: slot 1 of m1 is never written, its entries stay the identity).
   for (auto staging : {exec::Staging::all, exec::Staging::increments})
-    for (int block : {7, 96})
-      check_min_max_against_serial<S, L>(exec::Hierarchical{}
-                                             .with_block_size(block)
-                                             .with_staging(staging)
-                                             .with_combine(exec::Combine::atomics)
-                                             .with_writeback(exec::Writeback::atomic),
-                                         seed += 10);
+    for (auto combine : {exec::Combine::atomics, exec::Combine::gather})
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic})
+        for (int block : {7, 96})
+          for (int per_team : {1, 3})
+            check_min_max_against_serial<S, L>(exec::Hierarchical{}
+                                                   .with_block_size(block)
+                                                   .with_staging(staging)
+                                                   .with_combine(combine)
+                                                   .with_writeback(writeback)
+                                                   .with_blocks_per_team(per_team),
+                                               seed += 10);
 }
 
 struct EdgeKernel {

@@ -43,7 +43,8 @@ const char *kUsage = R"(usage: umesh_miniaero [options]
                      none, and the summary line says so)
   --no-fallback      make a loop that does not fit an error instead
   --combine C        hierarchical, inside a block: colours (thread colours and a
-                     barrier each, default) or atomics (scratch atomics)
+                     barrier each, default), atomics (scratch atomics) or gather
+                     (each point sums its elements' scratch entries)
   --writeback W      hierarchical, across blocks: coloured (a launch per block
                      colour, default) or atomic (one launch, global atomics on
                      points shared between blocks); both need staged increments
@@ -148,9 +149,8 @@ Options parse(int argc, char **argv) {
         usage_error("unknown staging '" + s + "' (all, inc, none, reads)");
     } else if (a == "--combine") {
       const std::string c = value();
-      if (c != "colours" && c != "atomics")
-        usage_error("--combine is colours or atomics, not '" + c + "'");
-      o.combine = c == "atomics" ? umesh::exec::Combine::atomics : umesh::exec::Combine::colours;
+      if (!umesh::exec::combine_from_name(c, o.combine))
+        usage_error("--combine is colours, atomics or gather, not '" + c + "'");
     } else if (a == "--writeback") {
       const std::string w = value();
       if (w != "coloured" && w != "atomic")

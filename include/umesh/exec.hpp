@@ -38,8 +38,15 @@ enum class Staging {
 /// in team scratch.
 enum class Combine {
   colours, ///< thread colour by thread colour, a barrier after each (the paper's way)
-  atomics  ///< all threads at once with scratch atomics: no thread colours, one barrier
+  atomics, ///< all threads at once with scratch atomics: no thread colours, one barrier
+  gather   ///< each element leaves its increments in its own scratch slots; after one
+           ///< barrier each staged point sums its elements' slots through an inverse
+           ///< list: no atomics (FP64 scratch atomics are compare-and-swap loops on
+           ///< NVIDIA GPUs), no thread colours, a fixed summation order per block
 };
+
+/// Every Combine, for sweeps.
+inline constexpr Combine all_combines[] = {Combine::colours, Combine::atomics, Combine::gather};
 
 /// How blocks combine their staged increments into global memory.
 enum class Writeback {
@@ -70,8 +77,8 @@ struct Hierarchical {
   Combine combine = Combine::colours;
   /// Per loop: combining across blocks (needs staged increments when atomic).
   Writeback writeback = Writeback::coloured;
-  /// On GPUs, staging 'reads', or staged increments with scratch atomics and
-  /// atomic write-back: each team runs this many consecutive blocks as a
+  /// On GPUs, staging 'reads', or staged increments combined by scratch
+  /// atomics or gather with atomic write-back: each team runs this many consecutive blocks as a
   /// pipeline over three scratch slots (block k computes while block k+1's
   /// reads and block k+2's index lists are copied in; then block k's staged
   /// increments go to global memory), so staging latency hides behind the
@@ -190,7 +197,22 @@ inline bool stages_increments(Staging s) {
 }
 
 inline const char *combine_name(Combine c) {
-  return c == Combine::atomics ? "atomics" : "colours";
+  switch (c) {
+  case Combine::atomics:
+    return "atomics";
+  case Combine::gather:
+    return "gather";
+  default:
+    return "colours";
+  }
+}
+
+/// The combine called `name` (as combine_name writes it); false if none is.
+inline bool combine_from_name(const std::string &name, Combine &out) {
+  for (auto c : all_combines)
+    if (name == combine_name(c))
+      return out = c, true;
+  return false;
 }
 
 inline const char *writeback_name(Writeback w) {
@@ -200,16 +222,19 @@ inline const char *writeback_name(Writeback w) {
 /// Whether blocks_per_team applies to these options (see there).
 inline bool pipelinable(const Hierarchical &h) {
   return h.staging == Staging::reads ||
-         (stages_increments(h.staging) && h.combine == Combine::atomics &&
+         (stages_increments(h.staging) && h.combine != Combine::colours &&
           h.writeback == Writeback::atomic);
 }
 
-/// "hier-<staging>", then "/sa" for scratch atomics, "/ga" for one launch
+/// "hier-<staging>", then "/sa" for scratch atomics or "/sg" for scratch
+/// gather, "/ga" for one launch
 /// with atomic writeback and "/p<n>" for n blocks per team: the names the
 /// main job and exec::Auto report.
 inline std::string variant_name(const Hierarchical &h) {
   return std::string("hier-") + staging_name(h.staging) +
-         (h.combine == Combine::atomics ? "/sa" : "") +
+         (h.combine == Combine::atomics  ? "/sa"
+          : h.combine == Combine::gather ? "/sg"
+                                         : "") +
          (h.writeback == Writeback::atomic ? "/ga" : "") +
          (pipelinable(h) && h.blocks_per_team > 1 ? "/p" + std::to_string(h.blocks_per_team) : "");
 }

@@ -51,8 +51,13 @@ struct TeamCtx {
   int i; // position in the plan's block order
   int b; // block
   char *scratch;
-  int rank = 0; // the element's place in its block (pipelined staging)
+  int rank = 0;         // the element's place in its block
+  char *team = nullptr; // scratch kept for the whole team (pipelined); else = scratch
 };
+// A team context whose kernel combines staged increments by gather (or
+// not), fixed at compile time so that each kernel carries only its own
+// combine code (both in one kernel cost registers and time on the H100).
+template <bool Gather> struct ModeCtx : TeamCtx { static constexpr bool gather = Gather; };
 
 // Shared no-op hooks for arguments without storage or reduction.
 struct NoHooks {

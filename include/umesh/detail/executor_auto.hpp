@@ -173,7 +173,7 @@ private:
     for (int b : options_.block_sizes)
       for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none,
                            exec::Staging::reads})
-        for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+        for (auto combine : exec::all_combines)
           for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
             if (!exec::stages_increments(staging) &&
                 (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))

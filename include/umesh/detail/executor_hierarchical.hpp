@@ -167,7 +167,7 @@ public:
            const Args &...args) {
     using exec::Staging;
     if (!exec::stages_increments(loop_options.staging) &&
-        (loop_options.combine == exec::Combine::atomics ||
+        (loop_options.combine != exec::Combine::colours ||
          loop_options.writeback == exec::Writeback::atomic))
       detail::fail("loop '", name, "' under the hierarchical executor: combine '",
                    exec::combine_name(loop_options.combine), "' and writeback '",
@@ -193,7 +193,7 @@ public:
     if (r.need > r.budget) {
       // 'reads' falls back to no staging: staged increments would change how
       // the loop combines, not just where it reads.
-      const int need_inc = scratch_for<Staging::increments>(name, args...);
+      const int need_inc = scratch_for<Staging::increments>(name, loop_options, args...);
       const bool inc_fits = loop_options.staging != Staging::reads && need_inc <= r.budget;
       if (!loop_options.allow_fallback) {
         const int fit =
@@ -239,8 +239,9 @@ private:
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
-  int scratch_for(const std::string &name, const Args &...args) {
-    Policy<S> policy{*this, name, options_, 0, {}, {}, false, {}};
+  int scratch_for(const std::string &name, const exec::Hierarchical &loop_options,
+                  const Args &...args) {
+    Policy<S> policy(*this, name, loop_options, 0, false);
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
     return policy.scratch;
   }
@@ -277,25 +278,26 @@ private:
                      blocks_are_ranges_ && exec::pipelinable(as_run);
     if (pipelined) {
       build_padded_lists();
-      Policy<S> probe{*this, name, loop_options, detail::pipe_facts_bytes, {}, {}, true, {}};
+      Policy<S> probe(*this, name, loop_options, detail::pipe_facts_bytes, true);
       (void)std::initializer_list<int>{(detail::to_device<Space>(probe, args), 0)...};
-      pipelined = 3 * ((probe.scratch + 15) / 16 * 16) <= budget;
+      pipelined = 3 * ((probe.scratch + 15) / 16 * 16) + probe.team_scratch <= budget;
     }
-    Policy<S> policy{*this, name, loop_options, pipelined ? detail::pipe_facts_bytes : 0,
-                     {},    {},   pipelined,    {}};
+    Policy<S> policy(*this, name, loop_options, pipelined ? detail::pipe_facts_bytes : 0,
+                     pipelined);
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget)
-            launch<pipe>(loop_options, name, body, policy.scratch, total, pipelined);
+            launch<pipe>(loop_options, name, body, policy.scratch, policy.team_scratch, total,
+                         pipelined);
         },
         args...);
-    return policy.scratch;
+    return pipelined ? 3 * ((policy.scratch + 15) / 16 * 16) + policy.team_scratch : policy.scratch;
   }
 
   template <detail::PipeKind Pipe, class Body>
   void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
-              int scratch, typename Body::reduce_value &total, bool pipelined) {
+              int scratch, int team_scratch, typename Body::reduce_value &total, bool pipelined) {
     using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
     // Atomic writeback: every block in one launch. Staging 'none' (no
     // scratch to combine in) always takes both colourings; 'reads' (global
@@ -305,6 +307,7 @@ private:
                                            loop_options.staging != exec::Staging::none);
     const bool colour_rounds = !reads_only && (loop_options.combine == exec::Combine::colours ||
                                                loop_options.staging == exec::Staging::none);
+    // (Gather needs no thread colours: each element writes only its own entries.)
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     const detail::BlockPlanDev dev{block_order_.data(),  block_start_.data(),
                                    elem_.data(),         thread_colour_offsets_.data(),
@@ -332,12 +335,14 @@ private:
       const auto make_policy = [&](int threads) {
         return Kokkos::Experimental::require(
             TeamPolicy(this->space_, league, threads)
-                .set_scratch_size(0, Kokkos::PerTeam(pipelined ? 3 * aligned : scratch)),
+                .set_scratch_size(
+                    0, Kokkos::PerTeam(pipelined ? 3 * aligned + team_scratch : scratch)),
             Kokkos::Experimental::WorkItemProperty::HintLightWeight);
       };
       const auto run = [&](auto f) {
         f.blocks_per_team = pipelined ? loop_options.blocks_per_team : 1;
         f.num_blocks = blocks;
+        f.team_bytes = pipelined ? team_scratch : 0;
         // Checked on a one-thread policy: Kokkos refuses to build one with
         // more threads than a team can have (a Kokkos exception, not ours).
         const auto probe = make_policy(1);
@@ -353,6 +358,18 @@ private:
       };
       const int order_begin = one_launch ? -1 : offsets[c];
       const bool thread_per_element = team_size >= options_.block_size;
+      // Gather, pipelined or not, is a kernel of its own (ModeCtx).
+      if constexpr (Pipe == detail::PipeKind::combines) {
+        if (loop_options.combine == exec::Combine::gather) {
+          if (pipelined)
+            run(detail::HierarchicalFunctor<Body, Space, Pipe, true>{
+                {body}, dev, order_begin, aligned, thread_per_element, colour_rounds});
+          else
+            run(detail::HierarchicalFunctor<Body, Space, detail::PipeKind::none, true>{
+                {body}, dev, order_begin, scratch, thread_per_element, colour_rounds});
+          continue;
+        }
+      }
       if constexpr (Pipe != detail::PipeKind::none) {
         if (pipelined) {
           run(detail::HierarchicalFunctor<Body, Space, Pipe>{
@@ -458,6 +475,18 @@ private:
                                                 st.point_offsets, st.points, st.local,
                                                 st.max_points, st.arity, options_.block_size));
     this->space_.fence();
+  }
+  // Per staged map, for Combine::gather (inverse_lists.hpp); built on first use.
+  std::vector<detail::InverseLists<memory_space>> inverse_;
+  const detail::InverseLists<memory_space> &inverse_lists(int m) {
+    if (inverse_.empty()) {
+      for (const auto &st : staged_)
+        inverse_.push_back(detail::build_inverse_lists(
+            this->space_, host_.num_blocks(), block_start_, elem_.data(), blocks_are_ranges_,
+            st.point_offsets, st.local, st.max_points, st.arity, options_.block_size));
+      this->space_.fence();
+    }
+    return inverse_[m];
   }
   std::vector<const void *> staged_keys_;
   std::map<std::string, LoopRecord> loops_;

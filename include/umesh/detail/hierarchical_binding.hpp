@@ -10,6 +10,7 @@
 #include <umesh/detail/hierarchical_kernel.hpp>
 #include <umesh/exec.hpp>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -20,38 +21,63 @@ namespace umesh::detail {
 template <class PlanT, exec::Staging S> struct HierarchicalBinding {
   PlanT &plan;
   const std::string &loop;
-  const exec::Hierarchical &options;                         // the loop's combine and writeback
-  int scratch = 0;                                           // bytes so far
+  const exec::Hierarchical &options; // the loop's combine and writeback
+  int scratch = 0;                   // bytes so far (per slot when pipelined)
+  // Pipelined: each staged map's padded lists get a place in every slot,
+  // after the slot's element range; gather buffers live once per team.
+  bool pipelined = false;
+  int team_scratch = 0; // pipelined: bytes kept for the whole team
   std::vector<std::tuple<const void *, int, Access>> groups; // (dat, map, access)
   std::vector<int> offsets;
+  std::vector<std::pair<int, int>> written; // gather: (group offset, slot) stored so far
   static constexpr bool stages_reads = S == exec::Staging::all || S == exec::Staging::reads;
-  // Pipelined: each staged map's padded lists get a place in every slot,
-  // after the slot's element range.
-  bool pipelined = false;
-  std::vector<std::pair<int, int>> list_offsets; // per staged map (points, local); -1: none
+  struct ListPlaces {
+    int points = -1, local = -1, inv_offsets = -1, inv_entries = -1;
+  };
+  std::vector<ListPlaces> places; // per staged map, in a slot
 
-  PipeMapDev pipe_map(int m) {
+  HierarchicalBinding(PlanT &p, const std::string &name, const exec::Hierarchical &o, int start,
+                      bool pipe)
+      : plan(p), loop(name), options(o), scratch(start), pipelined(pipe) {}
+
+  // The map's lists a pipelined argument needs (points always; local
+  // indices, inverse lists on request), each placed in the slot by the
+  // first argument that asks for it, which copies it there.
+  PipeMapDev pipe_map(int m, bool local, bool inverse) {
     if (!pipelined || m < 0)
       return {};
-    if (list_offsets.empty())
-      list_offsets.assign(plan.staged_.size(), {-1, -1});
+    if (places.empty())
+      places.resize(plan.staged_.size());
+    ListPlaces &at = places[m];
     const auto &pad = plan.padded_[m];
-    PipeMapDev d{pad.points.data(),
-                 pad.local.data(),
-                 pad.point_stride,
-                 pad.local_stride,
-                 -1,
-                 -1,
-                 false,
-                 nullptr,
-                 -1};
-    if (list_offsets[m].first < 0) {
-      list_offsets[m] = {scratch, scratch + pad.point_stride * int(sizeof(int))};
-      scratch += pad.point_stride * int(sizeof(int)) + pad.local_stride * int(sizeof(LocalIndex));
-      d.owner = true;
+    PipeMapDev d;
+    d.points = pad.points.data();
+    d.local = pad.local.data();
+    d.point_stride = pad.point_stride;
+    d.local_stride = pad.local_stride;
+    const auto place = [&](int &where, int bytes, bool &owner) {
+      if (where < 0) {
+        where = scratch;
+        scratch += bytes;
+        owner = true;
+      }
+      return where;
+    };
+    bool second = false; // the inverse entries go with the offsets' owner
+    d.points_offset = place(at.points, pad.point_stride * int(sizeof(int)), d.points_owner);
+    if (local)
+      d.local_offset = place(at.local, pad.local_stride * int(sizeof(LocalIndex)), d.local_owner);
+    if (inverse) {
+      const auto &inv = plan.inverse_lists(m);
+      d.inv_offsets = inv.offsets.data();
+      d.inv_entries = inv.entries.data();
+      d.inv_offsets_stride = inv.offsets_stride;
+      d.inv_entries_stride = inv.entries_stride;
+      d.inv_offsets_offset =
+          place(at.inv_offsets, inv.offsets_stride * int(sizeof(LocalIndex)), d.inv_owner);
+      d.inv_entries_offset =
+          place(at.inv_entries, inv.entries_stride * int(sizeof(LocalIndex)), second);
     }
-    d.points_offset = list_offsets[m].first;
-    d.local_offset = list_offsets[m].second;
     return d;
   }
 
@@ -62,17 +88,20 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
     return -1;
   }
   // Scratch offset of a (dat, map, access) group; `owner` when it is new.
-  int group(const void *dat, int m, Access access, std::size_t bytes, bool &owner) {
+  // In the team's scratch (`team`, pipelined gather) or the block's.
+  int group(const void *dat, int m, Access access, std::size_t bytes, bool &owner,
+            bool team = false) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       if (groups[g] == std::make_tuple(dat, m, access)) {
         owner = false;
         return offsets[g];
       }
     owner = true;
+    int &counter = team ? team_scratch : scratch;
     groups.emplace_back(dat, m, access);
-    offsets.push_back(scratch);
-    const int off = scratch;
-    scratch += int((bytes + 15) / 16 * 16);
+    offsets.push_back(counter);
+    const int off = counter;
+    counter += int((bytes + 15) / 16 * 16);
     return off;
   }
   StagedMapDev map_dev(int m) const {
@@ -95,7 +124,7 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
                                    {}};
     if (m >= 0) { // staged; a map the plan does not know is read from global memory
       dev.map = map_dev(m);
-      dev.pipe = pipe_map(m);
+      dev.pipe = pipe_map(m, true, false);
       dev.offset = group(a.dat.view().data(), m, Access::read,
                          std::size_t(plan.staged_[m].max_points) * D * sizeof(T), dev.owner);
     }
@@ -114,31 +143,52 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
                                         a.map.view().data(),
                                         a.map.arity(),
                                         a.slot,
-                                        pipe_map(staged_index(a.map.view().data()))};
+                                        pipe_map(staged_index(a.map.view().data()), true, false)};
     } else {
       const int m = staged_index(a.map.view().data());
-      bool owner;
-      // The group's buffer follows its block facts (GroupMeta).
-      const int off =
-          group(a.dat.view().data(), m, A,
-                group_meta_bytes + std::size_t(plan.staged_[m].max_points) * D * sizeof(T), owner) +
-          group_meta_bytes;
+      const bool gather = options.combine == exec::Combine::gather;
       const StagedMapDev map = map_dev(m);
-      PipeMapDev pipe = pipe_map(m);
+      const int block_size = plan.options_.block_size;
+      bool owner;
+      int off;
+      if (gather && pipelined) {
+        off = group(a.dat.view().data(), m, A, std::size_t(map.arity) * block_size * D * sizeof(T),
+                    owner, true);
+      } else {
+        // The group's buffer follows its block facts (GroupMeta).
+        const std::size_t entries =
+            gather ? std::size_t(map.arity) * block_size : std::size_t(map.max_points);
+        off = group(a.dat.view().data(), m, A, group_meta_bytes + entries * D * sizeof(T), owner) +
+              group_meta_bytes;
+      }
+      PipeMapDev pipe = pipe_map(m, !gather, gather);
       if (pipe.on() && owner) { // the write-back's counts, copied with the lists
         pipe.point_offsets = map.point_offsets;
         pipe.counts_offset = scratch;
         scratch += 16;
       }
-      return StagedCombineDev<A, T, D, L>{{},
-                                          dat_ptr(a.dat),
-                                          map,
-                                          a.slot,
-                                          off,
-                                          owner,
-                                          options.combine == exec::Combine::atomics,
-                                          options.writeback == exec::Writeback::atomic,
-                                          pipe};
+      StagedCombineDev<A, T, D, L> dev{{},
+                                       dat_ptr(a.dat),
+                                       map,
+                                       a.slot,
+                                       off,
+                                       owner,
+                                       options.combine == exec::Combine::atomics,
+                                       options.writeback == exec::Writeback::atomic,
+                                       pipe,
+                                       false,
+                                       block_size,
+                                       {}};
+      if (gather) {
+        if (!pipelined)
+          dev.inverse = inverse_dev(plan.inverse_lists(m));
+        // Two arguments writing one slot of a group: the later combines.
+        const auto key = std::make_pair(off, a.slot);
+        dev.accumulate = std::find(written.begin(), written.end(), key) != written.end();
+        if (!dev.accumulate)
+          written.push_back(key);
+      }
+      return dev;
     }
   }
 };

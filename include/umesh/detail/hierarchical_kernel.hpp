@@ -13,6 +13,7 @@
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/hierarchical_pipeline.hpp>
+#include <umesh/detail/inverse_lists.hpp>
 #include <umesh/detail/loop_body.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -65,11 +66,26 @@ struct StagedCombineDev : BufferedCombine<A, T, Dim> {
   bool owner;
   bool atomic_combine;   // into scratch with atomics, all threads at once
   bool atomic_writeback; // other blocks of this launch may share points
-  PipeMapDev pipe;       // pipelined (scratch atomics, atomic write-back)
+  PipeMapDev pipe;       // pipelined (scratch atomics or gather, atomic write-back)
+  // Combine::gather (kernels of ModeCtx<true>): the buffer at `offset` (in
+  // the team's scratch) holds one entry per (slot, rank),
+  // [component][slot * block_size + rank]; the first argument of its group
+  // to write a slot stores, later ones combine.
+  bool accumulate = false;
+  int block_size = 0;
+  InverseListsDev inverse; // not pipelined: read from global memory
+  KOKKOS_INLINE_FUNCTION int entry_stride() const { return map.arity * block_size; }
   // With colours, called by one thread colour at a time: no two threads of
   // a colour share a point.
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
+    if constexpr (Ctx::gather) {
+      T *s = scratch_at<T>(ctx.team, offset) + slot * block_size + ctx.rank;
+      const int cs = entry_stride();
+      for (int k = 0; k < Dim; ++k)
+        s[k * cs] = accumulate ? Combine<A>::apply(s[k * cs], buf.v[k]) : buf.v[k];
+      return;
+    }
     const int local = pipe.on() ? pipe.local_index(ctx.scratch, ctx.rank, map.arity, slot)
                                 : map.local_index(ctx.e, slot);
     T *s = scratch_at<T>(ctx.scratch, offset) + local;
@@ -111,16 +127,16 @@ KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, D
                        [&](int jp) { f(dat.at(pts[jp]), stride, jp); });
 }
 
-template <class Dev, class Team>
-KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const TeamCtx &) {}
-template <class Dev, class Team>
-KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const TeamCtx &) {}
+template <class Dev, class Team, bool G>
+KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const ModeCtx<G> &) {}
+template <class Dev, class Team, bool G>
+KOKKOS_INLINE_FUNCTION void team_writeback(const Dev &, const Team &, const ModeCtx<G> &) {}
 
 // Staged reads are copied asynchronously (async_copy.hpp); the caller waits
 // for them before the team barrier that ends staging.
-template <class T, int Dim, class Layout, class Team>
+template <class T, int Dim, class Layout, class Team, bool G>
 KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, const Team &team,
-                                       const TeamCtx &ctx) {
+                                       const ModeCtx<G> &ctx) {
   if (!d.owner || d.offset < 0)
     return;
   using V = std::remove_const_t<T>;
@@ -163,13 +179,21 @@ KOKKOS_INLINE_FUNCTION void team_stage_data(const HierReadDev<T, Dim, Layout> &d
 // stall samples).
 struct GroupMeta {
   int first, points, shared; // list start, point count, first point other blocks share
+  int block;
 };
 inline constexpr int group_meta_bytes = 16;
 static_assert(sizeof(GroupMeta) <= group_meta_bytes, "GroupMeta must fit its scratch slot");
 
-template <Access A, class T, int Dim, class Layout, class Team>
+// Sets `count` values at `s` to the identity of A, team-wide.
+template <Access A, class T, class Team>
+KOKKOS_INLINE_FUNCTION void team_fill_identity(const Team &team, T *s, int count) {
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count),
+                       [&](int j) { s[j] = Combine<A>::template identity<T>(); });
+}
+
+template <Access A, class T, int Dim, class Layout, class Team, bool G>
 KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout> &d,
-                                       const Team &team, const TeamCtx &ctx) {
+                                       const Team &team, const ModeCtx<G> &ctx) {
   if (!d.owner)
     return;
   const int first = d.map.point_offsets[ctx.b], np = d.map.point_offsets[ctx.b + 1] - first;
@@ -177,28 +201,38 @@ KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout>
     // Points past `owned` are shared with other (block, map) lists: atomics
     // when other blocks run in this launch.
     const int shared = d.atomic_writeback ? d.map.owned[ctx.b] : np;
-    *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes) = {first, np, shared};
+    *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes) = {first, np, shared, ctx.b};
   }
-  T *s = scratch_at<T>(ctx.scratch, d.offset);
-  const int mp = d.map.max_points;
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np), [&](int jp) {
-    for (int k = 0; k < Dim; ++k)
-      s[k * mp + jp] = Combine<A>::template identity<T>();
-  });
+  // Gather: entries of slots no argument writes must read as the identity.
+  if constexpr (G)
+    team_fill_identity<A>(team, scratch_at<T>(ctx.scratch, d.offset), Dim * d.entry_stride());
+  else
+    team_fill_identity<A>(team, scratch_at<T>(ctx.scratch, d.offset), Dim * d.map.max_points);
 }
 
-template <Access A, class T, int Dim, class Layout, class Team>
+template <Access A, class T, int Dim, class Layout, class Team, bool G>
 KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Layout> &d,
-                                           const Team &team, const TeamCtx &ctx) {
+                                           const Team &team, const ModeCtx<G> &ctx) {
   if (!d.owner)
     return;
   const GroupMeta m = *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes);
   const T *s = scratch_at<T>(ctx.scratch, d.offset);
   const int mp = d.map.max_points;
+  const LocalIndex *inv_offsets =
+      d.inverse.offsets + std::size_t(m.block) * d.inverse.offsets_stride;
+  const LocalIndex *inv_entries =
+      d.inverse.entries + std::size_t(m.block) * d.inverse.entries_stride;
   for_block_points(team, d.dat, d.map.points + m.first, m.points, [&](T *g, int stride, int jp) {
+    T add[Dim];
+    if constexpr (G) {
+      gather_point<A>(s, d.entry_stride(), inv_offsets, inv_entries, jp, add);
+    } else {
+      for (int k = 0; k < Dim; ++k)
+        add[k] = s[k * mp + jp];
+    }
     if (jp >= m.shared) {
       for (int k = 0; k < Dim; ++k)
-        Combine<A>::atomic_global(g + k * stride, s[k * mp + jp]);
+        Combine<A>::atomic_global(g + k * stride, add[k]);
     } else {
       // All loads before the first store: the compiler may not move a load
       // above a store that might alias it, so written in this order.
@@ -206,52 +240,70 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
       for (int k = 0; k < Dim; ++k)
         v[k] = g[k * stride];
       for (int k = 0; k < Dim; ++k)
-        g[k * stride] = Combine<A>::apply(v[k], s[k * mp + jp]);
+        g[k * stride] = Combine<A>::apply(v[k], add[k]);
     }
   });
   // The next group may write the same points through another map.
   team.team_barrier();
 }
 
-// Pipelined combines: every slot's buffer starts at the identity; a block's
-// write-back, through the lists in its slot, sets it back for the block
-// that next takes the slot. Every point goes by a global atomic: without a
-// barrier between combine groups, two groups may reach one point of a dat
-// through different maps.
-template <class Dev, class Team>
-KOKKOS_INLINE_FUNCTION void team_fill_slot(const Dev &, const Team &, char *) {}
-template <class Dev, class Team>
-KOKKOS_INLINE_FUNCTION void team_writeback_slot(const Dev &, const Team &, char *) {}
+// Pipelined combines: under scratch atomics every slot's buffer starts at
+// the identity, and a block's write-back, through the lists in its slot,
+// sets it back for the block that next takes the slot; under gather the
+// team's one buffer starts at the identity and each block's compute
+// overwrites the entries it uses. Every point goes by a global atomic:
+// without a barrier between combine groups, two groups may reach one point
+// of a dat through different maps.
+template <bool G, class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_fill_slot(const Dev &, const Team &, char *, char *) {}
+template <bool G, class Dev, class Team>
+KOKKOS_INLINE_FUNCTION void team_writeback_slot(const Dev &, const Team &, char *, char *) {}
 template <Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const StagedCombineDev<A, T, Dim, Layout> &d,
                                              const Team &team, int b, char *slot) {
   team_stage_lists(d.pipe, team, b, slot);
 }
-template <Access A, class T, int Dim, class Layout, class Team>
+// Called once per slot (slot) and, for gather, once with slot == nullptr
+// for the team's buffer.
+template <bool G, Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_fill_slot(const StagedCombineDev<A, T, Dim, Layout> &d,
-                                           const Team &team, char *slot) {
-  if (!d.owner || !d.pipe.on())
+                                           const Team &team, char *slot, char *team_scratch) {
+  if (!d.owner || !d.pipe.on() || G != (slot == nullptr))
     return;
-  T *s = scratch_at<T>(slot, d.offset);
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, Dim * d.map.max_points),
-                       [&](int j) { s[j] = Combine<A>::template identity<T>(); });
+  if constexpr (G)
+    team_fill_identity<A>(team, scratch_at<T>(team_scratch, d.offset), Dim * d.entry_stride());
+  else
+    team_fill_identity<A>(team, scratch_at<T>(slot, d.offset), Dim * d.map.max_points);
 }
-template <Access A, class T, int Dim, class Layout, class Team>
+template <bool G, Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_writeback_slot(const StagedCombineDev<A, T, Dim, Layout> &d,
-                                                const Team &team, char *slot) {
+                                                const Team &team, char *slot, char *team_scratch) {
   if (!d.owner || !d.pipe.on())
     return;
   const int *counts = scratch_at<const int>(slot, d.pipe.counts_offset);
+  const int *points = scratch_at<const int>(slot, d.pipe.points_offset);
+  if constexpr (G) {
+    const T *buf = scratch_at<const T>(team_scratch, d.offset);
+    const LocalIndex *offsets = scratch_at<const LocalIndex>(slot, d.pipe.inv_offsets_offset);
+    const LocalIndex *entries = scratch_at<const LocalIndex>(slot, d.pipe.inv_entries_offset);
+    const int cs = d.entry_stride();
+    for_block_points(team, d.dat, points, counts[1] - counts[0], [&](T *g, int stride, int jp) {
+      T v[Dim];
+      gather_point<A>(buf, cs, offsets, entries, jp, v);
+      for (int k = 0; k < Dim; ++k)
+        Combine<A>::atomic_global(g + k * stride, v[k]);
+    });
+    return;
+  }
   T *s = scratch_at<T>(slot, d.offset);
   const int mp = d.map.max_points;
-  for_block_points(team, d.dat, scratch_at<const int>(slot, d.pipe.points_offset),
-                   counts[1] - counts[0], [&](T *g, int stride, int jp) {
-                     for (int k = 0; k < Dim; ++k) {
-                       const T v = s[k * mp + jp];
-                       s[k * mp + jp] = Combine<A>::template identity<T>();
-                       Combine<A>::atomic_global(g + k * stride, v);
-                     }
-                   });
+  for_block_points(team, d.dat, points, counts[1] - counts[0], [&](T *g, int stride, int jp) {
+    for (int k = 0; k < Dim; ++k) {
+      const T v = s[k * mp + jp];
+      s[k * mp + jp] = Combine<A>::template identity<T>();
+      Combine<A>::atomic_global(g + k * stride, v);
+    }
+  });
 }
 
 // Device form of the plan, captured by the team functor.
@@ -271,7 +323,7 @@ struct BlockPlanDev {
 // code or registers (they did: up to 25% slower on the H100 when both
 // lived in one kernel).
 enum class PipeKind { none, reads, combines };
-template <class Body, class Space, PipeKind Pipe = PipeKind::none>
+template <class Body, class Space, PipeKind Pipe = PipeKind::none, bool Gather = false>
 struct HierarchicalFunctor : ReduceHooks<Body> {
   using member_type = typename Kokkos::TeamPolicy<Space>::member_type;
   using value_type = typename Body::reduce_value;
@@ -282,9 +334,11 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
   bool one_thread_per_element;
   bool colour_rounds; // combine thread colour by thread colour (else atomics)
   // Pipelined: consecutive blocks per team, three scratch slots of
-  // scratch_bytes (GPUs, blocks that are element ranges).
+  // scratch_bytes (GPUs, blocks that are element ranges), then team_bytes
+  // kept for the whole team (gather buffers).
   int blocks_per_team = 1;
   int num_blocks = 0;
+  int team_bytes = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &team) const {
     value_type unused;
@@ -298,12 +352,18 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
   KOKKOS_INLINE_FUNCTION void run_pipelined(const member_type &team, value_type &red) const {
     const int first = team.league_rank() * blocks_per_team;
     const int last = first + blocks_per_team < num_blocks ? first + blocks_per_team : num_blocks;
-    char *base = static_cast<char *>(team.team_scratch(0).get_shmem(3 * scratch_bytes));
+    char *base =
+        static_cast<char *>(team.team_scratch(0).get_shmem(3 * scratch_bytes + team_bytes));
+    char *team_scratch = base + 3 * scratch_bytes;
     constexpr bool combines = Pipe == PipeKind::combines;
-    if constexpr (combines)
+    if constexpr (combines) {
       for (int r = 0; r < 3; ++r)
-        body.for_each(
-            [&](const auto &dev) { team_fill_slot(dev, team, base + r * scratch_bytes); });
+        body.for_each([&](const auto &dev) {
+          team_fill_slot<Gather>(dev, team, base + r * scratch_bytes, team_scratch);
+        });
+      body.for_each(
+          [&](const auto &dev) { team_fill_slot<Gather>(dev, team, nullptr, team_scratch); });
+    }
     run_pipeline<combines>(
         team, plan.block_start, first, last, base, scratch_bytes,
         [&](int b, char *slot) {
@@ -314,12 +374,13 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
         },
         [&](char *slot, int b, int e, int rank) {
           typename Body::storage st{};
-          const TeamCtx ctx{e, e, b, slot, rank};
+          const ModeCtx<Gather> ctx{{e, e, b, slot, rank, team_scratch}};
           body.compute(ctx, st, red);
           body.finish(ctx, st);
         },
         [&](char *slot) {
-          body.for_each([&](const auto &dev) { team_writeback_slot(dev, team, slot); });
+          body.for_each(
+              [&](const auto &dev) { team_writeback_slot<Gather>(dev, team, slot, team_scratch); });
         });
   }
 
@@ -335,7 +396,7 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
         order_begin < 0 ? team.league_rank() : plan.block_order[order_begin + team.league_rank()];
     const bool by_position = !colour_rounds && plan.blocks_are_ranges;
     char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
-    const TeamCtx block{0, 0, b, scratch};
+    const ModeCtx<Gather> block{{0, 0, b, scratch, 0, scratch}};
     body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
     async_copy_wait();
     team.team_barrier();
@@ -348,7 +409,8 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
       const int i = begin + team.team_rank();
       const bool active = i < end;
       typename Body::storage st{};
-      const TeamCtx ctx{active ? (by_position ? i : plan.element(i)) : 0, i, b, scratch};
+      const ModeCtx<Gather> ctx{
+          {active ? (by_position ? i : plan.element(i)) : 0, i, b, scratch, i - begin, scratch}};
       if (active)
         body.compute(ctx, st, red);
       for (int c = 0; c < ncol; ++c) {
@@ -365,7 +427,8 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
         const int hi = colour_rounds ? plan.colour_start[c0 + c + 1] : end;
         Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lo, hi), [&](int i) {
           typename Body::storage st{};
-          const TeamCtx ctx{by_position ? i : plan.element(i), i, b, scratch};
+          const ModeCtx<Gather> ctx{
+              {by_position ? i : plan.element(i), i, b, scratch, i - begin, scratch}};
           body.compute(ctx, st, red);
           body.finish(ctx, st);
         });

@@ -9,7 +9,8 @@
 // address: the H100 profile of the two-stage version spent 45% of its stall
 // samples on block offsets and point lists, and most of the rest of its
 // body's on local and global indices. Increments combined in scratch
-// (atomics) go to global memory from the block's slot after its compute.
+// (atomics or gather) go to global memory from the block's slot after its
+// compute.
 
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
@@ -26,18 +27,27 @@ template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offse
   return reinterpret_cast<T *>(scratch + offset);
 }
 
-// One staged map's padded lists and where a slot keeps them.
+// One staged map's padded lists and where a slot keeps them. Each list is
+// copied into the slot by the first argument that needs it (its owner).
+// (A table of all of a loop's copies, walked by one loop, replaced these
+// per-argument hooks for a while: more instructions and slower on the H100,
+// session 2026-11-24c.)
 struct PipeMapDev {
   const int *points = nullptr;       // [block * point_stride + j]
   const LocalIndex *local = nullptr; // [block * local_stride + rank * arity + slot]
   int point_stride = 0, local_stride = 0;
-  int points_offset = -1, local_offset = -1; // in a slot; -1: not pipelined
-  bool owner = false;                        // stages this map's lists
+  int points_offset = -1, local_offset = -1; // in a slot; -1: not staged
+  bool points_owner = false, local_owner = false;
+  // Combine::gather: the block's inverse lists (inverse_lists.hpp).
+  const LocalIndex *inv_offsets = nullptr, *inv_entries = nullptr;
+  int inv_offsets_stride = 0, inv_entries_stride = 0;
+  int inv_offsets_offset = -1, inv_entries_offset = -1;
+  bool inv_owner = false;
   // For write-backs: the block's list offsets {first, next first}, copied
   // into a slot at counts_offset (-1: not needed).
   const int *point_offsets = nullptr;
   int counts_offset = -1;
-  KOKKOS_INLINE_FUNCTION bool on() const { return local_offset >= 0; }
+  KOKKOS_INLINE_FUNCTION bool on() const { return points_offset >= 0; }
   KOKKOS_INLINE_FUNCTION int local_index(char *slot, int rank, int arity, int s) const {
     return scratch_at<const LocalIndex>(slot, local_offset)[rank * arity + s];
   }
@@ -67,11 +77,19 @@ KOKKOS_INLINE_FUNCTION void team_stage_lists(const PipeMapDev &p, const Team &te
                                              char *slot) {
   if (!p.on())
     return;
-  if (p.owner) {
+  if (p.local_owner)
     team_copy16(team, slot + p.local_offset, p.local + std::size_t(b) * p.local_stride,
                 p.local_stride * int(sizeof(LocalIndex)));
+  if (p.points_owner)
     team_copy16(team, slot + p.points_offset, p.points + std::size_t(b) * p.point_stride,
                 p.point_stride * int(sizeof(int)));
+  if (p.inv_owner) {
+    team_copy16(team, slot + p.inv_offsets_offset,
+                p.inv_offsets + std::size_t(b) * p.inv_offsets_stride,
+                p.inv_offsets_stride * int(sizeof(LocalIndex)));
+    team_copy16(team, slot + p.inv_entries_offset,
+                p.inv_entries + std::size_t(b) * p.inv_entries_stride,
+                p.inv_entries_stride * int(sizeof(LocalIndex)));
   }
   if (p.counts_offset >= 0 && team.team_rank() < 2)
     async_copy(scratch_at<int>(slot, p.counts_offset)[team.team_rank()],
