@@ -78,6 +78,7 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
       d.inv_entries_offset =
           place(at.inv_entries, inv.entries_stride * int(sizeof(LocalIndex)), second);
     }
+    d.copies_lists = d.points_owner || d.local_owner || d.inv_owner;
     return d;
   }
 
@@ -127,6 +128,7 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
       dev.pipe = pipe_map(m, true, false);
       dev.offset = group(a.dat.view().data(), m, Access::read,
                          std::size_t(plan.staged_[m].max_points) * D * sizeof(T), dev.owner);
+      dev.pipe.stages_data = dev.pipe.on() && dev.owner;
     }
     return dev;
   }
@@ -165,8 +167,10 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
       if (pipe.on() && owner) { // the write-back's counts, copied with the lists
         pipe.point_offsets = map.point_offsets;
         pipe.counts_offset = scratch;
+        pipe.copies_lists = true;
         scratch += 16;
       }
+      pipe.writes_back = pipe.on() && owner;
       StagedCombineDev<A, T, D, L> dev{{},
                                        dat_ptr(a.dat),
                                        map,

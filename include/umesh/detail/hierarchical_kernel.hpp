@@ -151,17 +151,17 @@ KOKKOS_INLINE_FUNCTION void team_stage(const HierReadDev<T, Dim, Layout> &d, con
 
 // Pipelined staging: the lists of a read's map, and its data through the
 // point list in the slot.
-template <class T, int Dim, class Layout, class Team>
+template <bool Gather, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const HierReadDev<T, Dim, Layout> &d, const Team &team,
                                              int b, char *slot) {
-  team_stage_lists(d.pipe, team, b, slot);
+  team_stage_lists<Gather>(d.pipe, team, b, slot);
 }
 template <class Dev, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_data(const Dev &, const Team &, char *) {}
 template <class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_data(const HierReadDev<T, Dim, Layout> &d, const Team &team,
                                             char *slot) {
-  if (!d.owner || d.offset < 0 || !d.pipe.on())
+  if (!d.pipe.stages_data)
     return;
   using V = std::remove_const_t<T>;
   V *s = scratch_at<V>(slot, d.offset);
@@ -218,14 +218,12 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
   const GroupMeta m = *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes);
   const T *s = scratch_at<T>(ctx.scratch, d.offset);
   const int mp = d.map.max_points;
-  const LocalIndex *inv_offsets =
-      d.inverse.offsets + std::size_t(m.block) * d.inverse.offsets_stride;
-  const LocalIndex *inv_entries =
-      d.inverse.entries + std::size_t(m.block) * d.inverse.entries_stride;
   for_block_points(team, d.dat, d.map.points + m.first, m.points, [&](T *g, int stride, int jp) {
     T add[Dim];
     if constexpr (G) {
-      gather_point<A>(s, d.entry_stride(), inv_offsets, inv_entries, jp, add);
+      const std::size_t b = m.block;
+      gather_point<A>(s, d.entry_stride(), d.inverse.offsets + b * d.inverse.offsets_stride,
+                      d.inverse.entries + b * d.inverse.entries_stride, jp, add);
     } else {
       for (int k = 0; k < Dim; ++k)
         add[k] = s[k * mp + jp];
@@ -258,17 +256,17 @@ template <bool G, class Dev, class Team>
 KOKKOS_INLINE_FUNCTION void team_fill_slot(const Dev &, const Team &, char *, char *) {}
 template <bool G, class Dev, class Team>
 KOKKOS_INLINE_FUNCTION void team_writeback_slot(const Dev &, const Team &, char *, char *) {}
-template <Access A, class T, int Dim, class Layout, class Team>
+template <bool Gather, Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const StagedCombineDev<A, T, Dim, Layout> &d,
                                              const Team &team, int b, char *slot) {
-  team_stage_lists(d.pipe, team, b, slot);
+  team_stage_lists<Gather>(d.pipe, team, b, slot);
 }
 // Called once per slot (slot) and, for gather, once with slot == nullptr
 // for the team's buffer.
 template <bool G, Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_fill_slot(const StagedCombineDev<A, T, Dim, Layout> &d,
                                            const Team &team, char *slot, char *team_scratch) {
-  if (!d.owner || !d.pipe.on() || G != (slot == nullptr))
+  if (!d.pipe.writes_back || G != (slot == nullptr))
     return;
   if constexpr (G)
     team_fill_identity<A>(team, scratch_at<T>(team_scratch, d.offset), Dim * d.entry_stride());
@@ -278,7 +276,7 @@ KOKKOS_INLINE_FUNCTION void team_fill_slot(const StagedCombineDev<A, T, Dim, Lay
 template <bool G, Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_writeback_slot(const StagedCombineDev<A, T, Dim, Layout> &d,
                                                 const Team &team, char *slot, char *team_scratch) {
-  if (!d.owner || !d.pipe.on())
+  if (!d.pipe.writes_back)
     return;
   const int *counts = scratch_at<const int>(slot, d.pipe.counts_offset);
   const int *points = scratch_at<const int>(slot, d.pipe.points_offset);
@@ -367,7 +365,7 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
     run_pipeline<combines>(
         team, plan.block_start, first, last, base, scratch_bytes,
         [&](int b, char *slot) {
-          body.for_each([&](const auto &dev) { team_stage_lists(dev, team, b, slot); });
+          body.for_each([&](const auto &dev) { team_stage_lists<Gather>(dev, team, b, slot); });
         },
         [&](char *slot) {
           body.for_each([&](const auto &dev) { team_stage_data(dev, team, slot); });

@@ -47,6 +47,12 @@ struct PipeMapDev {
   // into a slot at counts_offset (-1: not needed).
   const int *point_offsets = nullptr;
   int counts_offset = -1;
+  // What this argument does in a pipelined block, one flag per hook, so
+  // that the arguments with nothing to do pass each hook on one test (the
+  // per-owner tests were a large share of the H100 kernel's instructions).
+  bool copies_lists = false; // owns a list or the counts
+  bool stages_data = false;  // owns a staged read's data
+  bool writes_back = false;  // owns a combine group's buffer
   KOKKOS_INLINE_FUNCTION bool on() const { return points_offset >= 0; }
   KOKKOS_INLINE_FUNCTION int local_index(char *slot, int rank, int arity, int s) const {
     return scratch_at<const LocalIndex>(slot, local_offset)[rank * arity + s];
@@ -72,10 +78,12 @@ KOKKOS_INLINE_FUNCTION void team_copy16(const Team &team, char *dst, const void 
                        [&](int c) { async_copy(d[c], s + c); });
 }
 
-template <class Team>
+// Gather: whether the kernel combines by gather (only then are there
+// inverse lists to copy; their code in other kernels cost registers).
+template <bool Gather, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const PipeMapDev &p, const Team &team, int b,
                                              char *slot) {
-  if (!p.on())
+  if (!p.copies_lists)
     return;
   if (p.local_owner)
     team_copy16(team, slot + p.local_offset, p.local + std::size_t(b) * p.local_stride,
@@ -83,7 +91,7 @@ KOKKOS_INLINE_FUNCTION void team_stage_lists(const PipeMapDev &p, const Team &te
   if (p.points_owner)
     team_copy16(team, slot + p.points_offset, p.points + std::size_t(b) * p.point_stride,
                 p.point_stride * int(sizeof(int)));
-  if (p.inv_owner) {
+  if (Gather && p.inv_owner) {
     team_copy16(team, slot + p.inv_offsets_offset,
                 p.inv_offsets + std::size_t(b) * p.inv_offsets_stride,
                 p.inv_offsets_stride * int(sizeof(LocalIndex)));
@@ -111,12 +119,12 @@ template <Access A, class T, int Dim, class Layout> struct ReadsAtomicDev : NoHo
   }
 };
 
-template <class Dev, class Team>
+template <bool Gather, class Dev, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const Dev &, const Team &, int, char *) {}
-template <Access A, class T, int Dim, class Layout, class Team>
+template <bool Gather, Access A, class T, int Dim, class Layout, class Team>
 KOKKOS_INLINE_FUNCTION void team_stage_lists(const ReadsAtomicDev<A, T, Dim, Layout> &d,
                                              const Team &team, int b, char *slot) {
-  team_stage_lists(d.pipe, team, b, slot);
+  team_stage_lists<Gather>(d.pipe, team, b, slot);
 }
 
 // The pipelined team loop: blocks [first, last) of the launch over a ring of
