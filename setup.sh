@@ -118,8 +118,9 @@ is_root() { [[ "$(id -u)" == 0 ]]; }
 # Debian packages the build uses; METIS and Scotch are optional for the
 # library but installed so that every feature is built.
 APT_PACKAGES=(cmake ninja-build g++ make patch xz-utils ca-certificates
-              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev gmsh python3-matplotlib)
-BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev)
+              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev libcli11-dev gmsh
+              python3-matplotlib)
+BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev libcli11-dev)
 
 missing_packages() {
   local p missing=()

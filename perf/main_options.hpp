@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace umesh::perf {
@@ -49,145 +50,130 @@ struct Options {
   std::string csv;                   // default: <out>/results.csv
 };
 
-using umesh::perf::split;
-
-[[noreturn]] void usage_error(const std::string &what) {
-  std::fprintf(
-      stderr,
-      "umesh_main: %s\nusage: umesh_main [--size tiny|small|large] [--nx N --ny N] "
-      "[--n3 N] [--executor serial,atomic,gather,colour,scatterview,hierarchical,auto] "
-      "[--blocks 128,256,...] [--staging all,inc,none,reads] [--combine colours,atomics,gather] "
-      "[--writeback coloured,atomic] [--blocks-per-team 1,8,...] "
-      "[--numbering natural,shuffled] [--reorder none,gps,rcm,metis,builtin] "
-      "[--reorder-block N] "
-      "[--layout aos|soa|all] [--kernel res_calc,face_flux,getacc,volna,integrate_stress] "
-      "[--repeats N] "
-      "[--warmup N] [--out DIR] [--csv FILE] [--kokkos-...]\n",
-      what.c_str());
-  std::exit(2);
-}
-
-int positive(const char *flag, const char *value) {
-  return umesh::perf::positive(flag, value, usage_error);
+// Names the Option's values may take, for --help and CLI11's checks.
+inline CLI::IsMember one_of(std::vector<std::string> names) {
+  return CLI::IsMember(names);
 }
 
 Options parse(int argc, char **argv) {
   Options o;
-  std::string generated_only; // an option for generated meshes, to refuse with --mesh
-  const std::vector<std::string> all_exec{"serial",      "atomic",       "gather", "colour",
-                                          "scatterview", "hierarchical", "auto"};
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a.rfind("--kokkos", 0) == 0)
-      continue; // Kokkos' own, consumed by Kokkos::initialize
-    if (i + 1 >= argc)
-      usage_error("missing value after " + a);
-    const char *v = argv[++i];
-    if (a == "--size" || a == "--nx" || a == "--ny" || a == "--n3" || a == "--numbering")
-      generated_only = a;
-    if (a == "--mesh")
-      o.mesh = v;
-    else if (a == "--size") {
-      const std::string s = v;
-      if (s == "tiny")
-        o.nx = 60, o.ny = 30, o.n3 = 12;
-      else if (s == "small")
-        o.nx = 600, o.ny = 300, o.n3 = 48;
-      else if (s == "large") // past a 50 MB L2: 5.76M edges, 6.24M faces
-        o.nx = 2400, o.ny = 1200, o.n3 = 128;
-      else
-        usage_error("--size is tiny, small or large, not '" + s + "'");
-    } else if (a == "--nx")
-      o.nx = positive("--nx", v);
-    else if (a == "--ny")
-      o.ny = positive("--ny", v);
-    else if (a == "--n3")
-      o.n3 = positive("--n3", v);
-    else if (a == "--repeats")
-      o.repeats = positive("--repeats", v);
-    else if (a == "--warmup")
-      o.warmup = positive("--warmup", v);
-    else if (a == "--csv")
-      o.csv = v;
-    else if (a == "--out")
-      o.out = v;
-    else if (a == "--executor") {
-      o.executors = split(v);
-      for (auto &e : o.executors)
-        if (std::find(all_exec.begin(), all_exec.end(), e) == all_exec.end())
-          usage_error("unknown executor '" + e + "'");
-    } else if (a == "--blocks") {
-      o.blocks.clear();
-      for (auto &b : split(v))
-        o.blocks.push_back(positive("--blocks", b.c_str()));
-    } else if (a == "--blocks-per-team") {
-      o.blocks_per_team.clear();
-      for (auto &b : split(v))
-        o.blocks_per_team.push_back(positive("--blocks-per-team", b.c_str()));
-    } else if (a == "--staging") {
-      o.stagings.clear();
-      for (auto &st : split(v)) {
-        exec::Staging staging;
-        if (!exec::staging_from_name(st, staging))
-          usage_error("--staging takes all, inc, none, reads; not '" + st + "'");
-        o.stagings.push_back(staging);
-      }
-    } else if (a == "--combine") {
-      o.combines.clear();
-      for (auto &c : split(v)) {
-        exec::Combine combine;
-        if (!exec::combine_from_name(c, combine))
-          usage_error("--combine takes colours, atomics, gather; not '" + c + "'");
-        o.combines.push_back(combine);
-      }
-    } else if (a == "--writeback") {
-      o.writebacks.clear();
-      for (auto &w : split(v)) {
-        if (w != "coloured" && w != "atomic")
-          usage_error("--writeback takes coloured, atomic; not '" + w + "'");
-        o.writebacks.push_back(w == "atomic" ? exec::Writeback::atomic : exec::Writeback::coloured);
-      }
-    } else if (a == "--reorder") {
-      o.reorders = split(v);
-      for (auto &r : o.reorders) {
-        Reorder method;
-        try {
-          method = parse_reorder(r);
-        } catch (const Error &e) {
-          usage_error(e.what());
-        }
+  CLI::App app("umesh main job: every kernel under every executor, layout and "
+               "reordering, validated against the serial reference and timed",
+               "umesh_main");
+  add_version(app);
+  std::string size, layout = "all";
+  std::vector<std::string> stagings, combines, writebacks;
+  app.add_option("--size", size,
+                 "preset mesh sizes: tiny, small (default), large (past a 50 MB "
+                 "L2: 5.76M edges, 6.24M faces); --nx, --ny, --n3 override it")
+      ->check(one_of({"tiny", "small", "large"}));
+  app.add_option("--nx", o.nx, "quads along x (2D kernels)")->check(CLI::Range(1, 100000));
+  app.add_option("--ny", o.ny, "quads along y (2D kernels)")->check(CLI::Range(1, 100000));
+  app.add_option("--n3", o.n3, "hexes along each side (3D kernels)")->check(CLI::Range(1, 100000));
+  app.add_option("--mesh", o.mesh, "a Gmsh file (2.2 or 4.1) instead of the generated meshes");
+  app.add_option("--executor", o.executors, "executors to run")
+      ->delimiter(',')
+      ->check(one_of(o.executors))
+      ->capture_default_str();
+  app.add_option("--blocks", o.blocks, "hierarchical block sizes")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--staging", stagings,
+                 "hierarchical stagings: all, inc, none, reads "
+                 "(default: all, inc, none)")
+      ->delimiter(',')
+      ->check(one_of({"all", "inc", "none", "reads"}));
+  app.add_option("--combine", combines,
+                 "hierarchical combines inside a block: colours, atomics, "
+                 "gather (default: all three)")
+      ->delimiter(',')
+      ->check(one_of({"colours", "atomics", "gather"}));
+  app.add_option("--writeback", writebacks,
+                 "hierarchical write-backs: coloured, atomic "
+                 "(default: both)")
+      ->delimiter(',')
+      ->check(one_of({"coloured", "atomic"}));
+  app.add_option("--blocks-per-team", o.blocks_per_team,
+                 "blocks per team for the variants that pipeline (reads, /sa/ga, /sg/ga)")
+      ->delimiter(',')
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--numbering", o.numberings, "generated meshes' numberings")
+      ->delimiter(',')
+      ->check(one_of({"natural", "shuffled"}))
+      ->capture_default_str();
+  app.add_option("--reorder", o.reorders, "reorderings (default: every one built in)")
+      ->delimiter(',')
+      ->each([](const std::string &r) {
+        const Reorder method = parse_reorder(r);
         if (!reorder_available(method))
-          usage_error("--reorder " + r + ": umesh was built without " +
+          throw Error("--reorder " + r + ": umesh was built without " +
                       (method == Reorder::gps ? "Scotch" : "METIS"));
-      }
-    } else if (a == "--reorder-block")
-      o.reorder_block = positive("--reorder-block", v);
-    else if (a == "--numbering") {
-      o.numberings = split(v);
-      for (auto &n : o.numberings)
-        if (n != "natural" && n != "shuffled")
-          usage_error("--numbering takes natural, shuffled; not '" + n + "'");
-    } else if (a == "--layout") {
-      const std::string s = v;
-      if (s == "all")
-        o.layouts = {"aos", "soa"};
-      else if (s == "aos" || s == "soa")
-        o.layouts = {s};
-      else
-        usage_error("--layout is aos, soa or all, not '" + s + "'");
-    } else if (a == "--kernel") {
-      o.kernels = o.kernels_asked = split(v);
-      for (auto &k : o.kernels)
-        if (k != "res_calc" && k != "face_flux" && k != "getacc" && k != "volna" &&
-            k != "integrate_stress")
-          usage_error("unknown kernel '" + k +
-                      "' (res_calc, face_flux, getacc, volna, integrate_stress)");
-    } else
-      usage_error("unknown argument '" + a + "'");
+      });
+  app.add_option("--reorder-block", o.reorder_block,
+                 "block size of the metis and builtin renumberings")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--layout", layout, "aos, soa or all")
+      ->check(one_of({"aos", "soa", "all"}))
+      ->capture_default_str();
+  app.add_option("--kernel", o.kernels_asked, "kernels (default: those that fit the mesh)")
+      ->delimiter(',')
+      ->check(one_of(o.kernels));
+  app.add_option("--repeats", o.repeats, "timed runs per configuration (the median counts)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup, "untimed runs first")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--out", o.out, "results folder (created)")->capture_default_str();
+  app.add_option("--csv", o.csv, "results file (default: <out>/results.csv)");
+  app.footer("Kokkos' own --kokkos-* arguments are passed to Kokkos.");
+  // Kokkos' arguments are Kokkos'; CLI11 sees the rest.
+  std::vector<char *> args{argv[0]};
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--kokkos", 0) != 0)
+      args.push_back(argv[i]);
+  parse_or_exit(app, int(args.size()), args.data());
+
+  const auto refuse = [&](const std::string &what) {
+    std::fprintf(stderr, "umesh_main: %s\n", what.c_str());
+    std::exit(2);
+  };
+  if (size == "tiny")
+    o.nx = 60, o.ny = 30, o.n3 = 12;
+  else if (size == "large")
+    o.nx = 2400, o.ny = 1200, o.n3 = 128;
+  // Explicit sizes win over the preset, wherever they stand.
+  for (const auto &[flag, value] :
+       {std::pair<const char *, int *>{"--nx", &o.nx}, {"--ny", &o.ny}, {"--n3", &o.n3}})
+    if (app.count(flag))
+      *value = app.get_option(flag)->as<int>();
+  if (!o.mesh.empty())
+    for (const char *flag : {"--size", "--nx", "--ny", "--n3", "--numbering"})
+      if (app.count(flag))
+        refuse(std::string(flag) + " is for generated meshes; --mesh " + o.mesh +
+               " runs on the file's mesh in its own numbering");
+  if (!stagings.empty()) {
+    o.stagings.clear();
+    for (const auto &st : stagings)
+      exec::staging_from_name(st, o.stagings.emplace_back());
   }
-  if (!o.mesh.empty() && !generated_only.empty())
-    usage_error(generated_only + " is for generated meshes; --mesh " + o.mesh +
-                " runs on the file's mesh in its own numbering");
+  if (!combines.empty()) {
+    o.combines.clear();
+    for (const auto &c : combines)
+      exec::combine_from_name(c, o.combines.emplace_back());
+  }
+  if (!writebacks.empty()) {
+    o.writebacks.clear();
+    for (const auto &w : writebacks)
+      o.writebacks.push_back(w == "atomic" ? exec::Writeback::atomic : exec::Writeback::coloured);
+  }
+  if (layout != "all")
+    o.layouts = {layout};
+  if (!o.kernels_asked.empty())
+    o.kernels = o.kernels_asked;
   if (o.csv.empty())
     o.csv = o.out + "/results.csv";
   return o;

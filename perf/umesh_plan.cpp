@@ -7,6 +7,7 @@
 //   umesh_plan [--elements 1000000,10000000] [--methods metis,builtin,...]
 //              [--kernel res_calc,face_flux] [--block 256] [--csv FILE]
 #include "common/cli.hpp"
+#include "common/output.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -31,53 +32,30 @@ struct Options {
   std::string csv = "results_planning.csv";
 };
 
-using umesh::perf::split;
-
-[[noreturn]] void usage(const std::string &what) {
-  std::fprintf(stderr,
-               "umesh_plan: %s\nusage: umesh_plan [--elements N,N] [--methods "
-               "none,rcm,gps,metis,builtin] [--kernel res_calc,face_flux] [--block N] [--csv "
-               "FILE]\n",
-               what.c_str());
-  std::exit(2);
-}
-
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--help" || a == "-h")
-      usage("planning benchmark");
-    if (i + 1 >= argc)
-      usage("option " + a + " needs a value");
-    const std::string v = argv[++i];
-    try {
-      if (a == "--elements") {
-        o.elements.clear();
-        for (const auto &s : split(v))
-          o.elements.push_back(std::stol(s));
-      } else if (a == "--methods") {
-        o.methods = split(v);
-        for (const auto &m : o.methods)
-          parse_reorder(m);
-      } else if (a == "--kernel") {
-        o.kernels = split(v);
-        for (const auto &k : o.kernels)
-          if (k != "res_calc" && k != "face_flux")
-            usage("--kernel takes res_calc, face_flux; not '" + k + "'");
-      } else if (a == "--block") {
-        o.block = std::stoi(v);
-      } else if (a == "--csv") {
-        o.csv = v;
-      } else {
-        usage("unknown option " + a);
-      }
-    } catch (const Error &e) {
-      usage(e.what());
-    } catch (const std::exception &) {
-      usage("bad value '" + v + "' for " + a);
-    }
-  }
+  CLI::App app(
+      "umesh planning benchmark: reorders shuffled meshes with each method and builds the "
+      "hierarchical plan on the result; prints planning time per phase and the plan's quality",
+      "umesh_plan");
+  perf::add_version(app);
+  app.add_option("--elements", o.elements, "elements per mesh (comma-separated)")
+      ->delimiter(',')
+      ->check(CLI::Range(1L, 2000000000L))
+      ->capture_default_str();
+  app.add_option("--methods", o.methods, "reorderings: none, rcm, gps, metis, builtin")
+      ->delimiter(',')
+      ->each([](const std::string &m) { parse_reorder(m); })
+      ->capture_default_str();
+  app.add_option("--kernel", o.kernels, "meshes to plan: res_calc (edges), face_flux (faces)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"res_calc", "face_flux"}))
+      ->capture_default_str();
+  app.add_option("--block", o.block, "hierarchical block size")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--csv", o.csv, "results file (its folder is created)")->capture_default_str();
+  perf::parse_or_exit(app, argc, argv);
   return o;
 }
 
@@ -122,6 +100,14 @@ Row measure(const Options &o, const std::string &kernel, const std::string &meth
 int main(int argc, char **argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   const Options o = parse(argc, argv);
+  // Opened before the work, so that a bad path fails at once.
+  std::ofstream csv;
+  try {
+    csv = perf::open_output(o.csv);
+  } catch (const Error &e) {
+    std::fprintf(stderr, "umesh_plan: %s\n", e.what());
+    return 2;
+  }
   std::printf("umesh planning benchmark (host: %s, concurrency %d); block size %d; meshes "
               "randomly renumbered\n",
               Host::name(), Host().concurrency(), o.block);
@@ -160,7 +146,6 @@ int main(int argc, char **argv) {
   std::printf("\n%-10s %9s %-8s %9s %8s %7s %8s %8s %10s %9s  %s\n", "kernel", "elements",
               "reorder", "reorder_s", "plan_s", "reuse", "bcolours", "tcolours", "points/blk",
               "lines/blk", "phases");
-  std::ofstream csv(o.csv);
   csv << "kernel,elements,reorder,block_size,reorder_s,plan_s,reuse,block_colours,"
          "thread_colours_mean,staged_points_per_block,lines_per_block,phases\n";
   for (const auto &r : rows) {
@@ -189,6 +174,12 @@ int main(int argc, char **argv) {
                       "less\n",
                       b.kernel.c_str(), b.elements, 100 * b.plan.reuse / m.plan.reuse,
                       m.reorder_s / b.reorder_s);
-  std::printf("wrote %s\n", o.csv.c_str());
+  try {
+    perf::close_output(csv, o.csv);
+  } catch (const Error &e) {
+    std::fprintf(stderr, "umesh_plan: %s\n", e.what());
+    return 1;
+  }
+  std::printf("wrote %s\n", perf::absolute_path(o.csv).c_str());
   return 0;
 }

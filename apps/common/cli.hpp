@@ -1,8 +1,14 @@
 #ifndef UMESH_APPS_COMMON_CLI_HPP
 #define UMESH_APPS_COMMON_CLI_HPP
 
-// Command-line helpers shared by the perf programs and the apps.
+// Command-line helpers shared by the perf programs and the apps: CLI11
+// (Debian's libcli11-dev) parses; these add umesh's conventions.
 
+#include <umesh/error.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -28,6 +34,35 @@ template <class Fail> int positive(const char *flag, const char *value, Fail &&f
   if (*value == '\0' || *end || v < 1 || v > 100000)
     fail(std::string(flag) + " needs a positive integer up to 100000, got '" + value + "'");
   return int(v);
+}
+
+#ifndef UMESH_VERSION
+#define UMESH_VERSION "unknown"
+#endif
+
+/// Adds umesh's --version to a CLI11 app (which has --help, -h).
+inline void add_version(CLI::App &app) {
+  app.set_version_flag("--version", std::string(app.get_name() + " (umesh ") + UMESH_VERSION + ")");
+}
+
+/// Parses `argv` (after Kokkos took its --kokkos-* arguments): --help and
+/// --version print to stdout and exit 0; a bad command line (CLI11's error,
+/// or a umesh::Error from a value's check) prints "<name>: <why>" and a pointer
+/// to --help on stderr and exits 2.
+inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success &e) {
+    std::exit(app.exit(e));
+  } catch (const std::exception &e) {
+    std::string why = e.what();
+    const std::string prefix = "umesh: ";
+    if (why.compare(0, prefix.size(), prefix) == 0)
+      why.erase(0, prefix.size());
+    std::fprintf(stderr, "%s: %s\nrun '%s --help' for the options\n", app.get_name().c_str(),
+                 why.c_str(), app.get_name().c_str());
+    std::exit(2);
+  }
 }
 
 } // namespace umesh::perf
