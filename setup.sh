@@ -39,9 +39,11 @@ options
   --jobs N             parallel build jobs (default: number of cores)
   --no-partitioners    build without METIS and Scotch (reorderings gps and metis then
                        report that they are unavailable); its own build folder
-  --kokkos-source DIR  build and use the Kokkos source tree in DIR (4.x, 5.x; no
-                       patch applied) instead of the bootstrap's 3.4.01; its own
-                       Kokkos and umesh build folders
+  --kokkos-source DIR  build and use the Kokkos source tree in DIR (4.x, 5.x)
+                       instead of the bootstrap's 3.4.01; its own Kokkos and umesh
+                       build folders. DIR is not changed: with --backend cuda, a
+                       version that has a patch in cmake/bootstrap
+                       (kokkos-<version>-cuda13.patch) is copied and patched first
   --sanitize           build with AddressSanitizer and UndefinedBehaviorSanitizer
                        (host; its own build folder); `test` then fails on any report
   --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical):
@@ -206,7 +208,8 @@ kokkos_source_tarball() {
 }
 
 # The Kokkos a build uses: the bootstrap's patched 3.4.01, or the source tree
-# given with --kokkos-source (its version from its CMakeLists.txt, no patch).
+# given with --kokkos-source (its version from its CMakeLists.txt; for CUDA,
+# patched in a copy where cmake/bootstrap has a patch for that version).
 kokkos_source_version() {
   local major minor patch
   major=$(sed -n 's/^set(Kokkos_VERSION_MAJOR \([0-9]*\)).*/\1/p' "$KOKKOS_SOURCE/CMakeLists.txt")
@@ -214,7 +217,7 @@ kokkos_source_version() {
   patch=$(sed -n 's/^set(Kokkos_VERSION_PATCH \([0-9]*\)).*/\1/p' "$KOKKOS_SOURCE/CMakeLists.txt")
   [[ -n "$major" && -n "$minor" && -n "$patch" ]] ||
     die "--kokkos-source $KOKKOS_SOURCE: no Kokkos_VERSION_MAJOR/MINOR/PATCH in its CMakeLists.txt (not a Kokkos source tree?)"
-  echo "$major.$minor.$patch"
+  printf "%s.%s.%02d\n" "$major" "$minor" "$((10#$patch))" # as Kokkos names releases: 4.6.01
 }
 # nvcc_wrapper of Kokkos 4 compiles for sm_70 unless told otherwise, which
 # CUDA 13 no longer accepts: the compiler checks of CMake then fail.
@@ -261,9 +264,22 @@ ensure_kokkos() {
   local prefix; prefix="$(kokkos_prefix)"
   if [[ -n "$KOKKOS_SOURCE" ]]; then
     local version; version="$(kokkos_source_version)"
-    # Rebuilt when the tree's files change (names, sizes, times).
-    local stamp; stamp="$(find "$KOKKOS_SOURCE" -type f -not -path '*/.git/*' -printf '%P %s %T@\n' | sort | cksum | cut -d' ' -f1)"
-    [[ "$(cat "$prefix/.complete" 2>/dev/null)" == "$stamp" ]] || build_kokkos "$KOKKOS_SOURCE" "$prefix" "$stamp" "$version"
+    # Rebuilt when the tree's files (names, sizes, times) or its patch change.
+    local patch="$UMESH_SRC/cmake/bootstrap/kokkos-$version-cuda13.patch"
+    [[ "$BACKEND" == cuda && -f "$patch" ]] || patch=""
+    local stamp; stamp="$( (find "$KOKKOS_SOURCE" -type f -not -path '*/.git/*' -printf '%P %s %T@\n' | sort; [[ -z "$patch" ]] || cat "$patch") | cksum | cut -d' ' -f1)"
+    if [[ "$(cat "$prefix/.complete" 2>/dev/null)" != "$stamp" ]]; then
+      local src="$KOKKOS_SOURCE"
+      if [[ -n "$patch" ]]; then
+        # CUDA 13 changed runtime signatures this release predates: patch a copy.
+        src="$CACHE/src/kokkos-src-$version-patched"
+        rm -rf "$src"; mkdir -p "$CACHE/src"
+        cp -r "$KOKKOS_SOURCE" "$src"
+        log "applying $(basename "$patch") to a copy of $KOKKOS_SOURCE"
+        patch -s -p1 -d "$src" <"$patch" || die "$(basename "$patch") does not apply to $KOKKOS_SOURCE"
+      fi
+      build_kokkos "$src" "$prefix" "$stamp" "$version"
+    fi
     CMAKE_PREFIXES+=("$prefix"); return
   fi
   # Stamps hold the patch's checksum: a changed patch rebuilds Kokkos.

@@ -22,14 +22,8 @@
 namespace {
 
 [[noreturn]] void fail(const std::string &what) {
-  std::fprintf(stderr,
-               "umesh_export_cuda_fot: %s\nusage: umesh_export_cuda_fot --nx N --ny N --out DIR\n",
-               what.c_str());
+  std::fprintf(stderr, "umesh_export_cuda_fot: %s\n", what.c_str());
   std::exit(2);
-}
-
-int positive(const char *flag, const char *value) {
-  return umesh::perf::positive(flag, value, fail);
 }
 
 // One file; every write is checked, so a full disk is an error, not a short file.
@@ -73,21 +67,14 @@ void write_data(const std::string &path, const std::vector<double> &v, int dim) 
 int main(int argc, char **argv) {
   int nx = 0, ny = 0;
   std::string dir;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (i + 1 >= argc)
-      fail("missing value after " + a);
-    if (a == "--nx")
-      nx = positive("--nx", argv[++i]);
-    else if (a == "--ny")
-      ny = positive("--ny", argv[++i]);
-    else if (a == "--out")
-      dir = argv[++i];
-    else
-      fail("unknown argument '" + a + "'");
-  }
-  if (!nx || !ny || dir.empty())
-    fail("--nx, --ny and --out are required");
+  CLI::App app("Writes the main job's res_calc mesh and data (natural numbering) in the text "
+               "format of cuda_fot's res_calc, for perf/cuda_fot/run.sh",
+               "umesh_export_cuda_fot");
+  umesh::perf::add_version(app);
+  app.add_option("--nx", nx, "quads along x")->required()->check(CLI::Range(1, 100000));
+  app.add_option("--ny", ny, "quads along y")->required()->check(CLI::Range(1, 100000));
+  app.add_option("--out", dir, "folder to write mesh_* and data_* into (must exist)")->required();
+  umesh::perf::parse_or_exit(app, argc, argv);
   const umesh::QuadMesh m = umesh::make_quad_mesh(nx, ny);
   const int cells = m.cells.size(), nodes = m.nodes.size();
   std::mt19937_64 rng(42);

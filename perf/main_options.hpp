@@ -35,7 +35,8 @@ struct Options {
   std::vector<exec::Combine> combines{std::begin(exec::all_combines), std::end(exec::all_combines)};
   std::vector<exec::Writeback> writebacks{exec::Writeback::coloured, exec::Writeback::atomic};
   std::vector<int> blocks_per_team{
-      1}; // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
+      1};                         // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
+  std::vector<int> team_sizes{0}; // GPU threads per team; 0: one per element of a block
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -99,6 +100,17 @@ Options parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
+  app.add_option("--team-sizes", o.team_sizes,
+                 "hierarchical threads per team on GPUs (multiples of 32; 0: one per element "
+                 "of a block); sizes not below a block's are skipped for that block size")
+      ->delimiter(',')
+      ->check(CLI::Range(0, 1024))
+      ->check(CLI::Validator(
+          [](std::string &t) {
+            return std::stoi(t) % 32 ? t + " is not 0 or a multiple of 32" : std::string();
+          },
+          "0 or a multiple of 32"))
+      ->capture_default_str();
   app.add_option("--numbering", o.numberings, "generated meshes' numberings")
       ->delimiter(',')
       ->check(one_of({"natural", "shuffled"}))
@@ -130,12 +142,7 @@ Options parse(int argc, char **argv) {
   app.add_option("--out", o.out, "results folder (created)")->capture_default_str();
   app.add_option("--csv", o.csv, "results file (default: <out>/results.csv)");
   app.footer("Kokkos' own --kokkos-* arguments are passed to Kokkos.");
-  // Kokkos' arguments are Kokkos'; CLI11 sees the rest.
-  std::vector<char *> args{argv[0]};
-  for (int i = 1; i < argc; ++i)
-    if (std::string(argv[i]).rfind("--kokkos", 0) != 0)
-      args.push_back(argv[i]);
-  parse_or_exit(app, int(args.size()), args.data());
+  parse_or_exit(app, argc, argv);
 
   const auto refuse = [&](const std::string &what) {
     std::fprintf(stderr, "umesh_main: %s\n", what.c_str());

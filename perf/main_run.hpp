@@ -125,8 +125,9 @@ void run_reorderings(const Options &o, const std::string &label, std::vector<Row
 // Hierarchical variants to run: every staging x combine x writeback asked
 // for; combining options apply to staged increments only, so stagings 'none'
 // and 'reads' run once each, whatever combining was asked for; blocks per
-// team multiply the variants that pipeline ('reads', and '/sa/ga').
-inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
+// team multiply the variants that pipeline ('reads', and '/sa/ga'); team
+// sizes multiply them all.
+inline std::vector<exec::Hierarchical> hierarchical_variants_one_team_size(const Options &o) {
   std::vector<exec::Hierarchical> out;
   for (auto staging : o.stagings) {
     if (staging == exec::Staging::reads) {
@@ -151,6 +152,14 @@ inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
           out.push_back(exec::Hierarchical(h).with_blocks_per_team(n));
       }
   }
+  return out;
+}
+
+inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o) {
+  std::vector<exec::Hierarchical> out;
+  for (const auto &h : hierarchical_variants_one_team_size(o))
+    for (int t : o.team_sizes)
+      out.push_back(exec::Hierarchical(h).with_team_size(t));
   return out;
 }
 
@@ -191,6 +200,10 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
     } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
         for (const auto &variant : hierarchical_variants(o)) {
+          // Team sizes apply on GPUs, below a block's threads.
+          const int block_threads = (plan.options().block_size + 31) / 32 * 32;
+          if (variant.team_size > 0 && (host || variant.team_size >= block_threads))
+            continue;
           const std::string label = exec::variant_name(variant);
           try {
             Row *r = one(label, variant, plan);

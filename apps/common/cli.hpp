@@ -10,31 +10,10 @@
 
 #include <cstdio>
 #include <cstdlib>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace umesh::perf {
-
-/// "a,b,,c" -> {"a", "b", "c"}.
-inline std::vector<std::string> split(const std::string &s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty())
-      out.push_back(item);
-  return out;
-}
-
-/// `value` as a whole number in [1, 100000]; otherwise calls `fail` (which
-/// must not return) with a message naming `flag` and the value.
-template <class Fail> int positive(const char *flag, const char *value, Fail &&fail) {
-  char *end = nullptr;
-  const long v = std::strtol(value, &end, 10);
-  if (*value == '\0' || *end || v < 1 || v > 100000)
-    fail(std::string(flag) + " needs a positive integer up to 100000, got '" + value + "'");
-  return int(v);
-}
 
 #ifndef UMESH_VERSION
 #define UMESH_VERSION "unknown"
@@ -45,13 +24,17 @@ inline void add_version(CLI::App &app) {
   app.set_version_flag("--version", std::string(app.get_name() + " (umesh ") + UMESH_VERSION + ")");
 }
 
-/// Parses `argv` (after Kokkos took its --kokkos-* arguments): --help and
-/// --version print to stdout and exit 0; a bad command line (CLI11's error,
-/// or a umesh::Error from a value's check) prints "<name>: <why>" and a pointer
-/// to --help on stderr and exits 2.
+/// Parses `argv` but Kokkos' own --kokkos-* arguments (Kokkos reads them):
+/// --help and --version print to stdout and exit 0; a bad command line
+/// (CLI11's error, or a umesh::Error from a value's check) prints
+/// "<name>: <why>" and a pointer to --help on stderr and exits 2.
 inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
+  std::vector<char *> args{argv[0]};
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]).rfind("--kokkos", 0) != 0)
+      args.push_back(argv[i]);
   try {
-    app.parse(argc, argv);
+    app.parse(int(args.size()), args.data());
   } catch (const CLI::Success &e) {
     std::exit(app.exit(e));
   } catch (const std::exception &e) {

@@ -1,7 +1,7 @@
 // miniAero on umesh: runs miniAero's input (miniaero.inp) under any umesh
 // executor and layout, or under miniAero's own atomic and cell-flux
 // strategies; writes its results file, compares with a reference, or
-// benchmarks the loops. `umesh_miniaero --help` lists the options.
+// benchmarks the loops. `umesh_miniaero --help` lists the options (CLI11).
 #include "problem.hpp"
 #include "results.hpp"
 #include "solver.hpp"
@@ -25,63 +25,10 @@ using namespace miniaero;
 using umesh::perf::copy_bandwidth_gbps;
 using umesh::perf::median;
 
-const char *kUsage = R"(usage: umesh_miniaero [options]
-  --input FILE       miniAero input file (default: miniaero.inp)
-  --exec LIST        comma-separated variants, or 'all' (default: hierarchical;
-                     on a GPU backend 'all' leaves out serial, one GPU thread):
-                     serial, atomic, gather, colour, scatterview, hierarchical
-                     (umesh executors), miniaero-atomic, miniaero-cellflux
-                     (miniAero's own strategies); also auto (umesh's tuner:
-                     each loop times every strategy on its first call and
-                     keeps the fastest; not part of 'all')
-  --tuning-file F    where auto remembers its choices (default:
-                     $UMESH_TUNING_FILE, else nowhere)
-  --layout LIST      aos, soa or aos,soa for the umesh executors (default: soa)
-  --block N          hierarchical block size (default: 256)
-  --staging S        hierarchical staging: all, inc, none or reads (default: all; a
-                     loop whose scratch does not fit falls back to inc, then
-                     none, and the summary line says so)
-  --no-fallback      make a loop that does not fit an error instead
-  --combine C        hierarchical, inside a block: colours (thread colours and a
-                     barrier each, default), atomics (scratch atomics) or gather
-                     (each point sums its elements' scratch entries)
-  --writeback W      hierarchical, across blocks: coloured (a launch per block
-                     colour, default) or atomic (one launch, global atomics on
-                     points shared between blocks); both need staged increments
-  --blocks-per-team N  hierarchical on GPUs, staging reads or atomics/atomic:
-                     each team runs N consecutive blocks as a pipeline
-                     (default: 1)
-  --reorder LIST     none, gps, rcm, metis, builtin (default: none)
-  --stencil S        faces: the limiter's neighbour min/max as miniAero computes
-                     it, a loop over faces with indirect min/max (default);
-                     cells: a loop over cells reading their neighbours through
-                     a cell-to-cell map, no combining (same numbers); umesh
-                     variants only
-  --shuffle-seed N   seed of the interior-face shuffle (default: 1; 0 keeps
-                     creation order); miniAero shuffles its faces too
-  --steps N          override the number of time steps of the input
-  --mesh NX,NY,NZ    override the cells per direction of the input (the domain
-                     keeps its size)
-  --results FILE     results file (default: results.0 when the input asks for
-                     output; with several variants, FILE.<variant>.<layout>)
-  --compare FILE     compare every run with this reference (miniAero's
-                     criterion: relative 1e-3, floor 1e-6); exit 1 on a diff
-  --bench N          benchmark: after one warm-up step, N timed steps; prints
-                     per-loop medians and writes --csv
-  --csv FILE         benchmark table (default: miniaero_bench.csv)
-  --plan-dir DIR     save renumberings and hierarchical plans in DIR and load
-                     them in later runs of the same mesh (planning is paid once)
-)";
-
-[[noreturn]] void usage_error(const std::string &msg) {
-  std::cerr << "umesh_miniaero: " << msg << "\n" << kUsage;
-  std::exit(2);
-}
-
 struct Options {
   std::string input = "miniaero.inp", results, compare, csv = "miniaero_bench.csv", plan_dir;
   std::vector<std::string> execs{"hierarchical"}, layouts{"soa"}, reorders{"none"};
-  int block = 256, steps = -1, bench = 0, blocks_per_team = 1;
+  int block = 256, steps = -1, bench = 0, blocks_per_team = 1, team_size = 0;
   std::vector<int> mesh; // empty: the input's
   umesh::exec::Staging staging = umesh::exec::Staging::all;
   umesh::exec::Combine combine = umesh::exec::Combine::colours;
@@ -95,120 +42,135 @@ const std::vector<std::string> kAllExecs = {"serial",          "atomic",        
                                             "colour",          "scatterview",      "hierarchical",
                                             "miniaero-atomic", "miniaero-cellflux"};
 
-int to_int(const std::string &flag, const std::string &v) {
-  try {
-    std::size_t used = 0;
-    const long x = std::stol(v, &used);
-    if (used == v.size() && x >= 0 && x < (1L << 31))
-      return int(x);
-  } catch (const std::exception &) {
-  }
-  usage_error(flag + " wants a non-negative integer, got '" + v + "'");
+std::vector<std::string> with(std::vector<std::string> names, const std::string &more) {
+  names.push_back(more);
+  return names;
 }
 
 Options parse(int argc, char **argv) {
   Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc)
-        usage_error(a + " needs a value");
-      return argv[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      std::exit(0);
-    } else if (a == "--input") {
-      o.input = value();
-    } else if (a == "--exec") {
-      o.execs = umesh::perf::split(value());
-      if (o.execs == std::vector<std::string>{"all"}) {
-        o.execs = kAllExecs;
-        // The serial executor is one device thread: minutes per case on a
-        // GPU. There 'all' leaves it out (name it to run it anyway).
-        if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
-          o.execs.erase(o.execs.begin());
-          std::printf("note: 'all' leaves out the serial executor on a GPU backend\n");
-        }
-      }
-      for (const auto &e : o.execs)
-        if (e != "auto" && std::find(kAllExecs.begin(), kAllExecs.end(), e) == kAllExecs.end())
-          usage_error("unknown variant '" + e + "'");
-    } else if (a == "--layout") {
-      o.layouts = umesh::perf::split(value());
-      for (const auto &l : o.layouts)
-        if (l != "aos" && l != "soa")
-          usage_error("unknown layout '" + l + "'");
-    } else if (a == "--block") {
-      o.block = to_int(a, value());
-      if (o.block < 1)
-        usage_error("--block must be at least 1");
-    } else if (a == "--staging") {
-      const std::string s = value();
-      if (!umesh::exec::staging_from_name(s, o.staging))
-        usage_error("unknown staging '" + s + "' (all, inc, none, reads)");
-    } else if (a == "--combine") {
-      const std::string c = value();
-      if (!umesh::exec::combine_from_name(c, o.combine))
-        usage_error("--combine is colours, atomics or gather, not '" + c + "'");
-    } else if (a == "--writeback") {
-      const std::string w = value();
-      if (w != "coloured" && w != "atomic")
-        usage_error("--writeback is coloured or atomic, not '" + w + "'");
-      o.writeback =
-          w == "atomic" ? umesh::exec::Writeback::atomic : umesh::exec::Writeback::coloured;
-    } else if (a == "--blocks-per-team") {
-      o.blocks_per_team = to_int(a, value());
-      if (o.blocks_per_team < 1)
-        usage_error("--blocks-per-team must be at least 1");
-    } else if (a == "--tuning-file") {
-      o.tuning_file = value();
-    } else if (a == "--no-fallback") {
-      o.fallback = false;
-    } else if (a == "--stencil") {
-      const std::string v = value();
-      if (v != "faces" && v != "cells")
-        usage_error("--stencil is faces or cells, got '" + v + "'");
-      o.cell_stencil = v == "cells";
-    } else if (a == "--reorder") {
-      o.reorders = umesh::perf::split(value());
-      for (const auto &r : o.reorders) {
-        umesh::Reorder m = umesh::Reorder::none;
-        try {
-          m = umesh::parse_reorder(r);
-        } catch (const umesh::Error &e) {
-          usage_error(e.what());
-        }
+  CLI::App app("miniAero on umesh: runs miniAero's input (miniaero.inp) under umesh's executors "
+               "and layouts or miniAero's own strategies; writes its results file, compares "
+               "with a reference, or benchmarks the loops",
+               "umesh_miniaero");
+  umesh::perf::add_version(app);
+  std::string staging = "all", combine = "colours", writeback = "coloured", stencil = "faces";
+  app.add_option("--input", o.input, "miniAero input file")->capture_default_str();
+  app.add_option("--exec", o.execs,
+                 "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
+                 "thread): serial, atomic, gather, colour, scatterview, hierarchical (umesh "
+                 "executors), miniaero-atomic, miniaero-cellflux (miniAero's own strategies); "
+                 "also auto (umesh's tuner: each loop times every strategy on its first call "
+                 "and keeps the fastest; not part of 'all')")
+      ->delimiter(',')
+      ->check(CLI::IsMember(with(with(kAllExecs, "auto"), "all")))
+      ->capture_default_str();
+  app.add_option("--tuning-file", o.tuning_file,
+                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)");
+  app.add_option("--layout", o.layouts, "layouts of the umesh executors")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"aos", "soa"}))
+      ->capture_default_str();
+  app.add_option("--block", o.block, "hierarchical block size")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--staging", staging,
+                 "hierarchical staging (a loop whose scratch does not fit falls back to inc, "
+                 "then none, and the summary line says so)")
+      ->check(CLI::IsMember({"all", "inc", "none", "reads"}))
+      ->capture_default_str();
+  bool no_fallback = false;
+  app.add_flag("--no-fallback", no_fallback, "make a loop that does not fit an error instead");
+  app.add_option("--combine", combine,
+                 "hierarchical, inside a block: colours (thread colours and a barrier each), "
+                 "atomics (scratch atomics) or gather (each point sums its elements' scratch "
+                 "entries)")
+      ->check(CLI::IsMember({"colours", "atomics", "gather"}))
+      ->capture_default_str();
+  app.add_option("--writeback", writeback,
+                 "hierarchical, across blocks: coloured (a launch per block colour) or atomic "
+                 "(one launch, global atomics on points shared between blocks); both need "
+                 "staged increments")
+      ->check(CLI::IsMember({"coloured", "atomic"}))
+      ->capture_default_str();
+  app.add_option("--blocks-per-team", o.blocks_per_team,
+                 "hierarchical on GPUs, staging reads or atomics/gather with atomic write-back: "
+                 "each team runs N consecutive blocks as a pipeline")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--team-size", o.team_size,
+                 "hierarchical on GPUs: threads per team, a multiple of 32 below the block "
+                 "size (0: one per element of a block)")
+      ->check(CLI::Range(0, 1024))
+      ->capture_default_str();
+  app.add_option("--reorder", o.reorders, "none, gps, rcm, metis, builtin")
+      ->delimiter(',')
+      ->each([](const std::string &r) {
+        const umesh::Reorder m = umesh::parse_reorder(r);
         if (!umesh::reorder_available(m))
-          usage_error("reordering '" + r + "' is not built in (METIS or Scotch missing)");
-      }
-    } else if (a == "--shuffle-seed") {
-      o.shuffle_seed = std::uint64_t(to_int(a, value()));
-    } else if (a == "--steps") {
-      o.steps = to_int(a, value());
-    } else if (a == "--mesh") {
-      const auto dims = umesh::perf::split(value());
-      if (dims.size() != 3)
-        usage_error("--mesh needs three cell counts, NX,NY,NZ");
-      o.mesh.clear();
-      for (const auto &d : dims)
-        o.mesh.push_back(to_int(a, d));
-      if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())
-        usage_error("--mesh: " + why);
-    } else if (a == "--results") {
-      o.results = value();
-    } else if (a == "--compare") {
-      o.compare = value();
-    } else if (a == "--bench") {
-      o.bench = to_int(a, value());
-    } else if (a == "--plan-dir") {
-      o.plan_dir = value();
-    } else if (a == "--csv") {
-      o.csv = value();
-    } else {
-      usage_error("unknown argument '" + a + "'");
+          throw umesh::Error("--reorder " + r + ": not built in (METIS or Scotch missing)");
+      })
+      ->capture_default_str();
+  app.add_option("--stencil", stencil,
+                 "faces: the limiter's neighbour min/max as miniAero computes it, a loop over "
+                 "faces with indirect min/max; cells: a loop over cells reading their neighbours "
+                 "through a cell-to-cell map, no combining (same numbers); umesh variants only")
+      ->check(CLI::IsMember({"faces", "cells"}))
+      ->capture_default_str();
+  app.add_option("--shuffle-seed", o.shuffle_seed,
+                 "seed of the interior-face shuffle (0 keeps creation order); miniAero "
+                 "shuffles its faces too")
+      ->capture_default_str();
+  app.add_option("--steps", o.steps, "override the number of time steps of the input")
+      ->check(CLI::Range(0, 1 << 30));
+  app.add_option("--mesh", o.mesh,
+                 "NX,NY,NZ: override the cells per direction of the input (the domain keeps "
+                 "its size)")
+      ->delimiter(',')
+      ->expected(3);
+  app.add_option("--results", o.results,
+                 "results file (default: results.0 when the input asks for output; with several "
+                 "variants, FILE.<variant>.<layout>)");
+  app.add_option("--compare", o.compare,
+                 "compare every run with this reference (miniAero's criterion: relative 1e-3, "
+                 "floor 1e-6); exit 1 on a diff");
+  app.add_option("--bench", o.bench,
+                 "benchmark: after one warm-up step, N timed steps; prints per-loop medians and "
+                 "writes --csv")
+      ->check(CLI::Range(0, 1 << 30));
+  app.add_option("--csv", o.csv, "benchmark table")->capture_default_str();
+  app.add_option("--plan-dir", o.plan_dir,
+                 "save renumberings and hierarchical plans in DIR (created) and load them in "
+                 "later runs of the same mesh (planning is paid once)");
+  umesh::perf::parse_or_exit(app, argc, argv);
+
+  const auto refuse = [](const std::string &why) {
+    std::fprintf(stderr, "umesh_miniaero: %s\nrun 'umesh_miniaero --help' for the options\n",
+                 why.c_str());
+    std::exit(2);
+  };
+  if (std::find(o.execs.begin(), o.execs.end(), "all") != o.execs.end()) {
+    if (o.execs.size() != 1)
+      refuse("--exec: 'all' stands alone");
+    o.execs = kAllExecs;
+    // The serial executor is one device thread: minutes per case on a
+    // GPU. There 'all' leaves it out (name it to run it anyway).
+    if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+      o.execs.erase(o.execs.begin());
+      std::printf("note: 'all' leaves out the serial executor on a GPU backend\n");
     }
   }
+  if (o.team_size % 32 != 0)
+    refuse("--team-size: " + std::to_string(o.team_size) + " is not 0 or a multiple of 32");
+  if (!o.mesh.empty())
+    if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())
+      refuse("--mesh: " + why);
+  umesh::exec::staging_from_name(staging, o.staging);
+  umesh::exec::combine_from_name(combine, o.combine);
+  o.writeback =
+      writeback == "atomic" ? umesh::exec::Writeback::atomic : umesh::exec::Writeback::coloured;
+  o.cell_stencil = stencil == "cells";
+  o.fallback = !no_fallback;
   return o;
 }
 
@@ -344,6 +306,7 @@ int main(int argc, char **argv) {
                                 .with_combine(opt.combine)
                                 .with_writeback(opt.writeback)
                                 .with_blocks_per_team(opt.blocks_per_team)
+                                .with_team_size(opt.team_size)
                                 .with_fallback(opt.fallback);
           so.autotune =
               umesh::exec::Auto{}.with_block_sizes({opt.block}).with_tuning_file(opt.tuning_file);

@@ -88,6 +88,13 @@ struct Hierarchical {
   /// block per team. Other combinations and host backends run one block per
   /// team.
   int blocks_per_team = 1;
+  /// GPU backends, per loop: threads per team, a multiple of 32 below the
+  /// block size; 0 (default): one thread per element of a block. With fewer
+  /// threads than elements each thread runs several of the block's elements
+  /// in turn, so a team's per-block work (staging, index lists, barriers) is
+  /// shared by more elements and a larger block needs no larger team. Host
+  /// backends run one thread per team whatever this says.
+  int team_size = 0;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
   /// to increments-only staging, then to no staging ('reads' straight to no
@@ -118,6 +125,7 @@ struct Hierarchical {
   Hierarchical &with_staging(Staging s) { return staging = s, *this; }
   Hierarchical &with_fallback(bool f = true) { return allow_fallback = f, *this; }
   Hierarchical &with_blocks_per_team(int n) { return blocks_per_team = n, *this; }
+  Hierarchical &with_team_size(int n) { return team_size = n, *this; }
   Hierarchical &with_combine(Combine c) { return combine = c, *this; }
   Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
 };
@@ -227,16 +235,17 @@ inline bool pipelinable(const Hierarchical &h) {
 }
 
 /// "hier-<staging>", then "/sa" for scratch atomics or "/sg" for scratch
-/// gather, "/ga" for one launch
-/// with atomic writeback and "/p<n>" for n blocks per team: the names the
-/// main job and exec::Auto report.
+/// gather, "/ga" for one launch with atomic writeback, "/p<n>" for n blocks
+/// per team and "/t<n>" for teams of n threads: the names the main job and
+/// exec::Auto report.
 inline std::string variant_name(const Hierarchical &h) {
   return std::string("hier-") + staging_name(h.staging) +
          (h.combine == Combine::atomics  ? "/sa"
           : h.combine == Combine::gather ? "/sg"
                                          : "") +
          (h.writeback == Writeback::atomic ? "/ga" : "") +
-         (pipelinable(h) && h.blocks_per_team > 1 ? "/p" + std::to_string(h.blocks_per_team) : "");
+         (pipelinable(h) && h.blocks_per_team > 1 ? "/p" + std::to_string(h.blocks_per_team) : "") +
+         (h.team_size > 0 ? "/t" + std::to_string(h.team_size) : "");
 }
 
 } // namespace umesh::exec

@@ -139,6 +139,8 @@ public:
          << ", writeback " << exec::writeback_name(r.writeback);
       if (r.blocks_per_team > 1)
         os << ", " << r.blocks_per_team << " blocks per team";
+      if (r.team_size > 0)
+        os << ", " << r.team_size << " threads per team";
       if (r.used != r.asked)
         os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
            << " B, budget " << r.budget << " B)";
@@ -188,6 +190,14 @@ public:
                    "' under the hierarchical executor: blocks_per_team must be at "
                    "least 1, not ",
                    loop_options.blocks_per_team);
+    const int block_threads = (options_.block_size + 31) / 32 * 32;
+    if (loop_options.team_size != 0 &&
+        (loop_options.team_size < 0 || loop_options.team_size % 32 != 0 ||
+         loop_options.team_size >= block_threads))
+      detail::fail("loop '", name, "' under the hierarchical executor: team_size ",
+                   loop_options.team_size, " is not a multiple of 32 below ", block_threads,
+                   " (block size ", options_.block_size,
+                   "); use 0 for one thread per element of a block");
     launched_blocks_per_team_ = 1;
     r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
     if (r.need > r.budget) {
@@ -218,6 +228,7 @@ public:
       r.scratch = run_as(used, r.budget, name, kernel, args...);
     }
     r.blocks_per_team = launched_blocks_per_team_;
+    r.team_size = launched_team_size_;
     loops_[name] = r;
   }
 
@@ -234,8 +245,10 @@ private:
     exec::Combine combine;
     exec::Writeback writeback;
     int blocks_per_team = 1; // as launched
+    int team_size = 0;       // threads per team as launched
   };
   int launched_blocks_per_team_ = 1; // by the last launch
+  int launched_team_size_ = 0;
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
@@ -312,9 +325,13 @@ private:
     const detail::BlockPlanDev dev{block_order_.data(),  block_start_.data(),
                                    elem_.data(),         thread_colour_offsets_.data(),
                                    colour_start_.data(), blocks_are_ranges_};
-    // GPU: one thread per element of the largest block, whole warps. Host
-    // backends: one thread per team, blocks spread over the threads.
-    const int team_size = host ? 1 : (options_.block_size + 31) / 32 * 32;
+    // GPU: one thread per element of the largest block, whole warps, or the
+    // loop's team size (run checked it is smaller). Host backends: one
+    // thread per team, blocks spread over the threads.
+    const int team_size = host                         ? 1
+                          : loop_options.team_size > 0 ? loop_options.team_size
+                                                       : (options_.block_size + 31) / 32 * 32;
+    launched_team_size_ = host ? 0 : loop_options.team_size;
     const std::string label = "umesh::hierarchical::" + name;
     const std::vector<int> all_blocks{0, host_.num_blocks()};
     const auto &offsets = one_launch ? all_blocks : host_.block_colour_offsets;

@@ -129,7 +129,8 @@ KOKKOS_INLINE_FUNCTION void team_stage_lists(const ReadsAtomicDev<A, T, Dim, Lay
 
 // The pipelined team loop: blocks [first, last) of the launch over a ring of
 // three slots of `slot_bytes`. stage_lists(b, slot), stage_data(slot),
-// compute(slot, b, e, rank) and writeback(slot) are the arguments' parts.
+// compute(slot, b, e, place of e in its block) and writeback(slot) are the
+// arguments' parts.
 // WritesBack (increments combined in scratch): block s goes back to global
 // memory after a barrier that ends its compute, before round s+1 issues
 // block s+3's lists into its slot. (A fourth slot saved that barrier but
@@ -161,9 +162,9 @@ KOKKOS_INLINE_FUNCTION void run_pipeline(const Team &team, const int *block_star
       team.team_barrier();
       char *current = slot(s);
       const int begin = scratch_at<int>(current, 0)[0], end = scratch_at<int>(current, 0)[1];
-      const int rank = team.team_rank();
-      if (begin + rank < end)
-        compute(current, s, begin + rank, rank);
+      // Teams smaller than blocks: each thread runs every team_size-th element.
+      for (int i = begin + team.team_rank(); i < end; i += team.team_size())
+        compute(current, s, i, i - begin);
       if constexpr (WritesBack) {
         team.team_barrier();
         writeback(current);
