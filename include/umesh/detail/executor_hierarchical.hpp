@@ -8,6 +8,7 @@
 #include <umesh/block_plan.hpp>
 #include <umesh/detail/bind.hpp>
 #include <umesh/detail/hierarchical_binding.hpp>
+#include <umesh/detail/hierarchical_checks.hpp>
 #include <umesh/detail/hierarchical_kernel.hpp>
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/detail/plan_file.hpp>
@@ -50,12 +51,12 @@ public:
     // Hashing every index costs a pass over the maps: only for plan files.
     const bool file = !options.plan_file.empty();
     const std::uint64_t fp = file ? detail::fingerprint(n, conn, use_given ? given : none) : 0;
-    const std::string text = options_text(options);
+    const std::string text = detail::plan_options_text(options);
     const bool load = file && detail::file_exists(options.plan_file);
     if (load) {
       detail::PlanReader reader(options.plan_file, "hierarchical plan", fp, text);
       host_ = detail::read_block_plan(reader);
-      check_loaded(n, conn);
+      detail::check_loaded_plan(host_, n, conn, options.plan_file);
       file_note_ = "loaded from " + options.plan_file;
     } else {
       std::vector<int> part;
@@ -168,16 +169,7 @@ public:
   void run(const exec::Hierarchical &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     using exec::Staging;
-    if (!exec::stages_increments(loop_options.staging) &&
-        (loop_options.combine != exec::Combine::colours ||
-         loop_options.writeback == exec::Writeback::atomic))
-      detail::fail("loop '", name, "' under the hierarchical executor: combine '",
-                   exec::combine_name(loop_options.combine), "' and writeback '",
-                   exec::writeback_name(loop_options.writeback),
-                   "' combine staged increments, and staging '",
-                   exec::staging_name(loop_options.staging),
-                   "' stages none; stage increments ('inc' or 'all'), or use exec::Atomic "
-                   "for global atomics");
+    detail::check_loop_options(name, loop_options, options_.block_size);
     LoopRecord r{loop_options.staging,
                  loop_options.staging,
                  0,
@@ -185,19 +177,6 @@ public:
                  Kokkos::TeamPolicy<Space>::scratch_size_max(0),
                  loop_options.combine,
                  loop_options.writeback};
-    if (loop_options.blocks_per_team < 1)
-      detail::fail("loop '", name,
-                   "' under the hierarchical executor: blocks_per_team must be at "
-                   "least 1, not ",
-                   loop_options.blocks_per_team);
-    const int block_threads = (options_.block_size + 31) / 32 * 32;
-    if (loop_options.team_size != 0 &&
-        (loop_options.team_size < 0 || loop_options.team_size % 32 != 0 ||
-         loop_options.team_size >= block_threads))
-      detail::fail("loop '", name, "' under the hierarchical executor: team_size ",
-                   loop_options.team_size, " is not a multiple of 32 below ", block_threads,
-                   " (block size ", options_.block_size,
-                   "); use 0 for one thread per element of a block");
     launched_blocks_per_team_ = 1;
     r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
     if (r.need > r.budget) {
@@ -364,12 +343,14 @@ private:
         // more threads than a team can have (a Kokkos exception, not ours).
         const auto probe = make_policy(1);
         if constexpr (Body::has_reduction) {
-          check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size);
+          detail::check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()),
+                                  team_size, options_.block_size, Space::name());
           typename Body::reduce_value partial;
           Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
           body.join(total, partial);
         } else {
-          check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size);
+          detail::check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size,
+                                  options_.block_size, Space::name());
           Kokkos::parallel_for(label, make_policy(team_size), f);
         }
       };
@@ -399,54 +380,6 @@ private:
     }
   }
 
-  void check_team_size(const std::string &name, int max, int want) const {
-    if (want > max && max < 32) // not one warp: the kernel's scratch or registers
-      detail::fail("loop '", name, "' under the hierarchical executor cannot launch a team of ",
-                   want, " threads (block size ", options_.block_size, ") on ", Space::name(),
-                   ": Kokkos allows ", max,
-                   " threads per team for this kernel and its scratch; use smaller blocks or "
-                   "fewer blocks per team");
-    if (want > max)
-      detail::fail("loop '", name, "' under the hierarchical executor needs teams of ", want,
-                   " threads (block size ", options_.block_size,
-                   "), but this kernel can launch at most ", max, " per team on ", Space::name(),
-                   ": use a block size of ", max, " or less");
-  }
-
-  static std::string options_text(const exec::Hierarchical &o) {
-    std::ostringstream os;
-    os << "block_size=" << o.block_size << " partition=" << exec::partition_name(o.partition);
-    if (o.partition == exec::Partition::metis)
-      os << " metis_margin=" << o.metis_margin;
-    return os.str();
-  }
-
-  // A plan file that passed its checksum and fingerprint is still checked
-  // for shape before the device trusts its indices.
-  void check_loaded(int n, const std::vector<BlockPlanMap> &conn) const {
-    bool ok = int(host_.elem.size()) == n && int(host_.thread_colour.size()) == n &&
-              host_.staged.size() == conn.size() && !host_.block_start.empty() &&
-              host_.block_start.back() == n &&
-              host_.thread_colour_offsets.size() == host_.block_start.size() &&
-              int(host_.block_order.size()) == host_.num_blocks();
-    for (std::size_t m = 0; ok && m < conn.size(); ++m) {
-      const auto &st = host_.staged[m];
-      ok = st.arity == conn[m].conn.arity && st.local.size() == std::size_t(n) * st.arity &&
-           int(st.point_offsets.size()) == host_.num_blocks() + 1 &&
-           st.point_offsets.back() == int(st.points.size()) &&
-           int(st.owned.size()) == host_.num_blocks();
-      for (int b = 0; ok && b < host_.num_blocks(); ++b)
-        ok = st.owned[b] >= 0 && st.owned[b] <= st.point_offsets[b + 1] - st.point_offsets[b];
-      for (int p : st.points)
-        ok = ok && p >= 0 && p < conn[m].conn.target_size;
-    }
-    for (int e : host_.elem)
-      ok = ok && e >= 0 && e < n;
-    if (!ok)
-      detail::fail("plan file '", options_.plan_file,
-                   "' holds a plan whose arrays do not fit these maps: delete it to rebuild");
-  }
-
   exec::Hierarchical options_;
   std::string file_note_;
   BlockPlan host_;
@@ -459,19 +392,8 @@ private:
   };
 
   Kokkos::View<detail::LocalIndex *, memory_space> upload_local(const BlockPlan::Staged &st) const {
-    constexpr int most = std::numeric_limits<detail::LocalIndex>::max();
-    if (st.max_points > most)
-      detail::fail("hierarchical plan for set '", this->set_.name(), "': a block touches ",
-                   st.max_points, " points through one map, over the ", most,
-                   " a 16-bit local index holds; use a smaller block size than ",
-                   options_.block_size);
-    // Indexed by element, so a thread finds its element's points without
-    // knowing its position in the thread-colour order.
-    std::vector<detail::LocalIndex> narrow(st.local.size());
-    for (std::size_t i = 0; i < host_.elem.size(); ++i)
-      for (int s = 0; s < st.arity; ++s)
-        narrow[std::size_t(host_.elem[i]) * st.arity + s] =
-            detail::LocalIndex(st.local[i * st.arity + s]);
+    const std::vector<detail::LocalIndex> narrow =
+        detail::narrow_local_map(host_, st, this->set_.name(), options_.block_size);
     Kokkos::View<detail::LocalIndex *, memory_space> d(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Hierarchical::local"),
         narrow.size());

@@ -14,14 +14,13 @@
 
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
+#include <umesh/detail/hierarchical_checks.hpp> // LocalIndex
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace umesh::detail {
-
-using LocalIndex = std::uint16_t;
 
 template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offset) {
   return reinterpret_cast<T *>(scratch + offset);

@@ -1,0 +1,116 @@
+#ifndef UMESH_DETAIL_HIERARCHICAL_CHECKS_HPP
+#define UMESH_DETAIL_HIERARCHICAL_CHECKS_HPP
+
+// What the hierarchical executor checks before it trusts its inputs: a
+// loop's options, a launch's team size, a plan loaded from a file, and the
+// narrowing of local indices to 16 bits. Each failure is an Error that names
+// the loop or plan and says what would work.
+
+#include <umesh/block_plan.hpp>
+#include <umesh/error.hpp>
+#include <umesh/exec.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace umesh::detail {
+
+// Local indices are 16-bit: half the bytes of 32-bit ones on every element.
+using LocalIndex = std::uint16_t;
+
+/// The per-loop options of `loop` make sense for a plan of `block_size`.
+inline void check_loop_options(const std::string &name, const exec::Hierarchical &loop,
+                               int block_size) {
+  if (!exec::stages_increments(loop.staging) &&
+      (loop.combine != exec::Combine::colours || loop.writeback == exec::Writeback::atomic))
+    fail("loop '", name, "' under the hierarchical executor: combine '",
+         exec::combine_name(loop.combine), "' and writeback '",
+         exec::writeback_name(loop.writeback), "' combine staged increments, and staging '",
+         exec::staging_name(loop.staging),
+         "' stages none; stage increments ('inc' or 'all'), or use exec::Atomic for global "
+         "atomics");
+  if (loop.blocks_per_team < 1)
+    fail("loop '", name,
+         "' under the hierarchical executor: blocks_per_team must be at least 1, not ",
+         loop.blocks_per_team);
+  const int block_threads = (block_size + 31) / 32 * 32;
+  if (loop.team_size != 0 &&
+      (loop.team_size < 0 || loop.team_size % 32 != 0 || loop.team_size >= block_threads))
+    fail("loop '", name, "' under the hierarchical executor: team_size ", loop.team_size,
+         " is not a multiple of 32 below ", block_threads, " (block size ", block_size,
+         "); use 0 for one thread per element of a block");
+}
+
+/// A launch wants teams of `want` threads where Kokkos allows `max`.
+inline void check_team_size(const std::string &name, int max, int want, int block_size,
+                            const char *space) {
+  if (want > max && max < 32) // not one warp: the kernel's scratch or registers
+    fail("loop '", name, "' under the hierarchical executor cannot launch a team of ", want,
+         " threads (block size ", block_size, ") on ", space, ": Kokkos allows ", max,
+         " threads per team for this kernel and its scratch; use smaller blocks or fewer blocks "
+         "per team");
+  if (want > max)
+    fail("loop '", name, "' under the hierarchical executor needs teams of ", want,
+         " threads (block size ", block_size, "), but this kernel can launch at most ", max,
+         " per team on ", space, ": use a block size of ", max, " or less");
+}
+
+/// The plan options a plan file records (and must match to be loaded).
+inline std::string plan_options_text(const exec::Hierarchical &o) {
+  std::ostringstream os;
+  os << "block_size=" << o.block_size << " partition=" << exec::partition_name(o.partition);
+  if (o.partition == exec::Partition::metis)
+    os << " metis_margin=" << o.metis_margin;
+  return os.str();
+}
+
+/// A plan file that passed its checksum and fingerprint is still checked for
+/// shape before the device trusts its indices.
+inline void check_loaded_plan(const BlockPlan &plan, int n, const std::vector<BlockPlanMap> &conn,
+                              const std::string &file) {
+  bool ok = int(plan.elem.size()) == n && int(plan.thread_colour.size()) == n &&
+            plan.staged.size() == conn.size() && !plan.block_start.empty() &&
+            plan.block_start.back() == n &&
+            plan.thread_colour_offsets.size() == plan.block_start.size() &&
+            int(plan.block_order.size()) == plan.num_blocks();
+  for (std::size_t m = 0; ok && m < conn.size(); ++m) {
+    const auto &st = plan.staged[m];
+    ok = st.arity == conn[m].conn.arity && st.local.size() == std::size_t(n) * st.arity &&
+         int(st.point_offsets.size()) == plan.num_blocks() + 1 &&
+         st.point_offsets.back() == int(st.points.size()) &&
+         int(st.owned.size()) == plan.num_blocks();
+    for (int b = 0; ok && b < plan.num_blocks(); ++b)
+      ok = st.owned[b] >= 0 && st.owned[b] <= st.point_offsets[b + 1] - st.point_offsets[b];
+    for (int p : st.points)
+      ok = ok && p >= 0 && p < conn[m].conn.target_size;
+  }
+  for (int e : plan.elem)
+    ok = ok && e >= 0 && e < n;
+  if (!ok)
+    fail("plan file '", file,
+         "' holds a plan whose arrays do not fit these maps: delete it to rebuild");
+}
+
+/// A staged map's local indices as 16 bits, indexed by element, so that a
+/// thread finds its element's points without knowing its position in the
+/// thread-colour order; an Error when a block touches too many points.
+inline std::vector<LocalIndex> narrow_local_map(const BlockPlan &plan, const BlockPlan::Staged &st,
+                                                const std::string &set, int block_size) {
+  constexpr int most = std::numeric_limits<LocalIndex>::max();
+  if (st.max_points > most)
+    fail("hierarchical plan for set '", set, "': a block touches ", st.max_points,
+         " points through one map, over the ", most,
+         " a 16-bit local index holds; use a smaller block size than ", block_size);
+  std::vector<LocalIndex> narrow(st.local.size());
+  for (std::size_t i = 0; i < plan.elem.size(); ++i)
+    for (int s = 0; s < st.arity; ++s)
+      narrow[std::size_t(plan.elem[i]) * st.arity + s] = LocalIndex(st.local[i * st.arity + s]);
+  return narrow;
+}
+
+} // namespace umesh::detail
+
+#endif
