@@ -36,8 +36,10 @@ using namespace umesh;
 using namespace umesh::perf;
 
 int main(int argc, char **argv) {
-  Kokkos::ScopeGuard guard(argc, argv);
+  // Options first: --help and a bad value answer before Kokkos starts (and
+  // Kokkos 3 would print its own help for --help).
   const Options o = parse(argc, argv);
+  Kokkos::ScopeGuard guard(argc, argv);
   try { // a results path that cannot be written fails now, not after the run
     open_output(o.csv);
   } catch (const Error &e) {

@@ -98,8 +98,10 @@ Row measure(const Options &o, const std::string &kernel, const std::string &meth
 } // namespace
 
 int main(int argc, char **argv) {
-  Kokkos::ScopeGuard guard(argc, argv);
+  // Options first: --help and a bad value answer before Kokkos starts (and
+  // Kokkos 3 would print its own help for --help).
   const Options o = parse(argc, argv);
+  Kokkos::ScopeGuard guard(argc, argv);
   // Opened before the work, so that a bad path fails at once.
   std::ofstream csv;
   try {
