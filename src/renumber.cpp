@@ -86,6 +86,9 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
   for (const auto &m : maps)
     width += m.conn.arity;
   std::vector<int> key(std::size_t(n) * width);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static)
+#endif
   for (int e = 0; e < n; ++e) {
     int *k = key.data() + std::size_t(e) * width;
     for (std::size_t m = 0; m < maps.size(); ++m) {
@@ -97,12 +100,26 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
       k += c.arity;
     }
   }
-  std::vector<int> order(n);
+  // Stable lexicographic order of the keys as stable counting sorts by one
+  // column at a time, last column first (least-significant-digit radix
+  // sort): O(width * (n + points)) where a comparison sort took about ten
+  // times as long at 10M elements.
+  std::vector<int> order(n), next(n), count;
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-    const int *ka = key.data() + std::size_t(a) * width, *kb = key.data() + std::size_t(b) * width;
-    return std::lexicographical_compare(ka, ka + width, kb, kb + width);
-  });
+  int col = width;
+  for (std::size_t m = maps.size(); m-- > 0;) {
+    const int values = int(r.targets[t.of_map[m]].size());
+    for (int s = maps[m].conn.arity; s-- > 0;) {
+      --col;
+      count.assign(std::size_t(values) + 1, 0);
+      for (int e = 0; e < n; ++e)
+        ++count[key[std::size_t(e) * width + col] + 1];
+      std::partial_sum(count.begin(), count.end(), count.begin());
+      for (int e : order)
+        next[count[key[std::size_t(e) * width + col]]++] = e;
+      order.swap(next);
+    }
+  }
   r.elements = invert(order);
 }
 
