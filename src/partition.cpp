@@ -24,29 +24,47 @@ namespace {
 
 // CSR graph of `n` vertices from `visit(v, emit)`, which calls emit(w) for
 // every candidate neighbour of v, repeats and v itself allowed: both are
-// dropped here. Two passes: count, then fill.
+// dropped here, each neighbour kept where it first appears. Two passes,
+// count then fill, each over the vertices in parallel (OpenMP where built):
+// a vertex's distinct neighbours are found in a short list of its own, not
+// in a table over all vertices, so threads share nothing.
 template <class Visit> Graph csr_graph(int n, Visit &&visit) {
   Graph g;
   g.offsets.assign(std::size_t(n) + 1, 0);
-  std::vector<int> mark(n, -1);
-  for (int pass = 0; pass < 2; ++pass) {
-    std::fill(mark.begin(), mark.end(), -1);
+  const auto neighbours = [&](int v, std::vector<int> &out) {
+    out.clear();
+    visit(v, [&](int w) {
+      if (w != v && std::find(out.begin(), out.end(), w) == out.end())
+        out.push_back(w);
+    });
+  };
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+  {
+    std::vector<int> list;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1024)
+#endif
     for (int v = 0; v < n; ++v) {
-      int count = 0;
-      mark[v] = v;
-      visit(v, [&](int w) {
-        if (mark[w] == v)
-          return;
-        mark[w] = v;
-        if (pass == 1)
-          g.adjacency[g.offsets[v] + count] = w;
-        ++count;
-      });
-      if (pass == 0)
-        g.offsets[v + 1] = g.offsets[v] + count;
+      neighbours(v, list);
+      g.offsets[std::size_t(v) + 1] = int(list.size());
     }
-    if (pass == 0)
-      g.adjacency.resize(g.offsets.back());
+  }
+  std::partial_sum(g.offsets.begin(), g.offsets.end(), g.offsets.begin());
+  g.adjacency.resize(std::size_t(g.offsets.back()));
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+  {
+    std::vector<int> list;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1024)
+#endif
+    for (int v = 0; v < n; ++v) {
+      neighbours(v, list);
+      std::copy(list.begin(), list.end(), g.adjacency.begin() + g.offsets[v]);
+    }
   }
   return g;
 }
