@@ -29,43 +29,37 @@ namespace {
 // a vertex's distinct neighbours are found in a short list of its own, not
 // in a table over all vertices, so threads share nothing.
 template <class Visit> Graph csr_graph(int n, Visit &&visit) {
+  // f(v, v's distinct neighbours) for every vertex, in parallel, each thread
+  // with a list of its own.
+  const auto for_vertices = [&](auto &&f) {
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+    {
+      std::vector<int> list;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1024)
+#endif
+      for (int v = 0; v < n; ++v) {
+        list.clear();
+        visit(v, [&](int w) {
+          if (w != v && std::find(list.begin(), list.end(), w) == list.end())
+            list.push_back(w);
+        });
+        f(v, list);
+      }
+    }
+  };
   Graph g;
   g.offsets.assign(std::size_t(n) + 1, 0);
-  const auto neighbours = [&](int v, std::vector<int> &out) {
-    out.clear();
-    visit(v, [&](int w) {
-      if (w != v && std::find(out.begin(), out.end(), w) == out.end())
-        out.push_back(w);
-    });
-  };
-#ifdef _OPENMP
-#pragma omp parallel
-#endif
-  {
-    std::vector<int> list;
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1024)
-#endif
-    for (int v = 0; v < n; ++v) {
-      neighbours(v, list);
-      g.offsets[std::size_t(v) + 1] = int(list.size());
-    }
-  }
+  for_vertices([&](int v, const std::vector<int> &list) {
+    g.offsets[std::size_t(v) + 1] = int(list.size());
+  });
   std::partial_sum(g.offsets.begin(), g.offsets.end(), g.offsets.begin());
   g.adjacency.resize(std::size_t(g.offsets.back()));
-#ifdef _OPENMP
-#pragma omp parallel
-#endif
-  {
-    std::vector<int> list;
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1024)
-#endif
-    for (int v = 0; v < n; ++v) {
-      neighbours(v, list);
-      std::copy(list.begin(), list.end(), g.adjacency.begin() + g.offsets[v]);
-    }
-  }
+  for_vertices([&](int v, const std::vector<int> &list) {
+    std::copy(list.begin(), list.end(), g.adjacency.begin() + g.offsets[v]);
+  });
   return g;
 }
 

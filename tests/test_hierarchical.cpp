@@ -389,14 +389,15 @@ TYPED_TEST(Hierarchical, MinMaxMatchSerialForEveryStagingAndBlockSize) {
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic})
         for (int block : {7, 96})
           for (int per_team : {1, 3})
-            for (int team : {0, 32}) // 32: several elements per thread at block 96
+            // Teams of 32 at block 96: several elements per thread.
+            for (int team : block > 32 ? std::vector<int>{0, 32} : std::vector<int>{0})
               check_min_max_against_serial<S, L>(exec::Hierarchical{}
                                                      .with_block_size(block)
                                                      .with_staging(staging)
                                                      .with_combine(combine)
                                                      .with_writeback(writeback)
                                                      .with_blocks_per_team(per_team)
-                                                     .with_team_size(block > 32 ? team : 0),
+                                                     .with_team_size(team),
                                                  seed += 10);
 }
 

@@ -42,11 +42,6 @@ const std::vector<std::string> kAllExecs = {"serial",          "atomic",        
                                             "colour",          "scatterview",      "hierarchical",
                                             "miniaero-atomic", "miniaero-cellflux"};
 
-std::vector<std::string> with(std::vector<std::string> names, const std::string &more) {
-  names.push_back(more);
-  return names;
-}
-
 Options parse(int argc, char **argv) {
   Options o;
   CLI::App app("miniAero on umesh: runs miniAero's input (miniaero.inp) under umesh's executors "
@@ -55,6 +50,8 @@ Options parse(int argc, char **argv) {
                "umesh_miniaero");
   umesh::perf::add_version(app);
   std::string staging = "all", combine = "colours", writeback = "coloured", stencil = "faces";
+  std::vector<std::string> exec_names = kAllExecs; // and the two not in 'all'
+  exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--input", o.input, "miniAero input file")->capture_default_str();
   app.add_option("--exec", o.execs,
                  "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
@@ -63,7 +60,7 @@ Options parse(int argc, char **argv) {
                  "also auto (umesh's tuner: each loop times every strategy on its first call "
                  "and keeps the fastest; not part of 'all')")
       ->delimiter(',')
-      ->check(CLI::IsMember(with(with(kAllExecs, "auto"), "all")))
+      ->check(CLI::IsMember(exec_names))
       ->capture_default_str();
   app.add_option("--tuning-file", o.tuning_file,
                  "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)");
