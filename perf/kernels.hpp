@@ -3,6 +3,8 @@
 
 // The main job's kernels, written once for every executor and layout.
 
+#include "lulesh/hex.hpp"
+
 #include <umesh/umesh.hpp>
 
 namespace umesh::perf {
@@ -121,60 +123,17 @@ struct VolnaSpaceDiscretization {
 /// bottom face 0-3, top face 4-7 above them): writes the element's volume
 /// (the Jacobian determinant of its trilinear map) and adds to each of its
 /// eight nodes the force -stress x the node's normal, a quarter of the area
-/// vectors of the three element faces through the node.
+/// vectors of the three element faces through the node. The geometry is
+/// umesh_lulesh's (apps/lulesh/hex.hpp).
 struct IntegrateStress {
-  // One face (nodes a, b, c, d in order): its area vector from the two
-  // bisectors, a quarter added to each of its nodes.
-  KOKKOS_INLINE_FUNCTION static void face_normal(const double (&p)[3][8], double (&n)[3][8], int a,
-                                                 int b, int c, int d) {
-    double b0[3], b1[3];
-    for (int k = 0; k < 3; ++k) {
-      b0[k] = 0.5 * (p[k][d] + p[k][c] - p[k][b] - p[k][a]);
-      b1[k] = 0.5 * (p[k][c] + p[k][b] - p[k][d] - p[k][a]);
-    }
-    const double area[3] = {0.25 * (b0[1] * b1[2] - b0[2] * b1[1]),
-                            0.25 * (b0[2] * b1[0] - b0[0] * b1[2]),
-                            0.25 * (b0[0] * b1[1] - b0[1] * b1[0])};
-    for (int k = 0; k < 3; ++k) {
-      n[k][a] += area[k];
-      n[k][b] += area[k];
-      n[k][c] += area[k];
-      n[k][d] += area[k];
-    }
-  }
-  // Jacobian determinant from the derivatives of the trilinear map at the
-  // centre (xi, eta, zeta) and the cofactors of its eta column.
-  KOKKOS_INLINE_FUNCTION static double volume(const double (&p)[3][8]) {
-    double xi[3], et[3], ze[3];
-    for (int k = 0; k < 3; ++k) {
-      const double d60 = p[k][6] - p[k][0], d53 = p[k][5] - p[k][3], d71 = p[k][7] - p[k][1],
-                   d42 = p[k][4] - p[k][2];
-      xi[k] = 0.125 * (d60 + d53 - d71 - d42);
-      et[k] = 0.125 * (d60 - d53 + d71 - d42);
-      ze[k] = 0.125 * (d60 + d53 + d71 + d42);
-    }
-    const double cx = -(xi[1] * ze[2]) + (xi[2] * ze[1]);
-    const double cy = (xi[0] * ze[2]) - (xi[2] * ze[0]);
-    const double cz = -(xi[0] * ze[1]) + (xi[1] * ze[0]);
-    return 8.0 * (et[0] * cx + et[1] * cy + et[2] * cz);
-  }
   template <class S, class D, class X, class F>
   KOKKOS_INLINE_FUNCTION void operator()(S sig, D determ, X x0, X x1, X x2, X x3, X x4, X x5, X x6,
                                          X x7, F f0, F f1, F f2, F f3, F f4, F f5, F f6,
                                          F f7) const {
-    const X *x[8] = {&x0, &x1, &x2, &x3, &x4, &x5, &x6, &x7};
-    double p[3][8];
-    for (int i = 0; i < 8; ++i)
-      for (int k = 0; k < 3; ++k)
-        p[k][i] = (*x[i])(k);
-    determ(0) = volume(p);
-    double n[3][8] = {};
-    face_normal(p, n, 0, 1, 2, 3);
-    face_normal(p, n, 0, 4, 5, 1);
-    face_normal(p, n, 1, 5, 6, 2);
-    face_normal(p, n, 2, 6, 7, 3);
-    face_normal(p, n, 3, 7, 4, 0);
-    face_normal(p, n, 4, 7, 6, 5);
+    lulesh::hex::Nodes p, n;
+    lulesh::hex::gather(p, x0, x1, x2, x3, x4, x5, x6, x7);
+    determ(0) = lulesh::hex::shape_derivatives(p, n);
+    lulesh::hex::node_normals(p, n);
     F *f[8] = {&f0, &f1, &f2, &f3, &f4, &f5, &f6, &f7};
     for (int i = 0; i < 8; ++i)
       for (int k = 0; k < 3; ++k)

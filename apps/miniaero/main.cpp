@@ -8,6 +8,8 @@
 
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
+#include "common/exec_names.hpp"
+#include "common/hierarchical_cli.hpp"
 #include "common/output.hpp"
 
 #include <umesh/umesh.hpp>
@@ -28,19 +30,20 @@ using umesh::perf::median;
 struct Options {
   std::string input = "miniaero.inp", results, compare, csv = "miniaero_bench.csv", plan_dir;
   std::vector<std::string> execs{"hierarchical"}, layouts{"soa"}, reorders{"none"};
-  int block = 256, steps = -1, bench = 0, blocks_per_team = 1, team_size = 0;
+  int steps = -1, bench = 0;
   std::vector<int> mesh; // empty: the input's
-  umesh::exec::Staging staging = umesh::exec::Staging::all;
-  umesh::exec::Combine combine = umesh::exec::Combine::colours;
-  umesh::exec::Writeback writeback = umesh::exec::Writeback::coloured;
+  umesh::perf::HierarchicalCli hierarchical;
   std::string tuning_file;
-  bool fallback = true, cell_stencil = false;
+  bool cell_stencil = false;
   std::uint64_t shuffle_seed = 1;
 };
 
-const std::vector<std::string> kAllExecs = {"serial",          "atomic",           "gather",
-                                            "colour",          "scatterview",      "hierarchical",
-                                            "miniaero-atomic", "miniaero-cellflux"};
+// umesh's executors, then miniAero's own two strategies.
+const std::vector<std::string> kAllExecs = [] {
+  auto names = umesh::perf::executor_names();
+  names.insert(names.end(), {"miniaero-atomic", "miniaero-cellflux"});
+  return names;
+}();
 
 Options parse(int argc, char **argv) {
   Options o;
@@ -49,7 +52,7 @@ Options parse(int argc, char **argv) {
                "with a reference, or benchmarks the loops",
                "umesh_miniaero");
   umesh::perf::add_version(app);
-  std::string staging = "all", combine = "colours", writeback = "coloured", stencil = "faces";
+  std::string stencil = "faces";
   std::vector<std::string> exec_names = kAllExecs; // and the two not in 'all'
   exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--input", o.input, "miniAero input file")->capture_default_str();
@@ -68,38 +71,7 @@ Options parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"aos", "soa"}))
       ->capture_default_str();
-  app.add_option("--block", o.block, "hierarchical block size")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  app.add_option("--staging", staging,
-                 "hierarchical staging (a loop whose scratch does not fit falls back to inc, "
-                 "then none, and the summary line says so)")
-      ->check(CLI::IsMember({"all", "inc", "none", "reads"}))
-      ->capture_default_str();
-  bool no_fallback = false;
-  app.add_flag("--no-fallback", no_fallback, "make a loop that does not fit an error instead");
-  app.add_option("--combine", combine,
-                 "hierarchical, inside a block: colours (thread colours and a barrier each), "
-                 "atomics (scratch atomics) or gather (each point sums its elements' scratch "
-                 "entries)")
-      ->check(CLI::IsMember({"colours", "atomics", "gather"}))
-      ->capture_default_str();
-  app.add_option("--writeback", writeback,
-                 "hierarchical, across blocks: coloured (a launch per block colour) or atomic "
-                 "(one launch, global atomics on points shared between blocks); both need "
-                 "staged increments")
-      ->check(CLI::IsMember({"coloured", "atomic"}))
-      ->capture_default_str();
-  app.add_option("--blocks-per-team", o.blocks_per_team,
-                 "hierarchical on GPUs, staging reads or atomics/gather with atomic write-back: "
-                 "each team runs N consecutive blocks as a pipeline")
-      ->check(CLI::Range(1, 100000))
-      ->capture_default_str();
-  app.add_option("--team-size", o.team_size,
-                 "hierarchical on GPUs: threads per team, a multiple of 32 below the block "
-                 "size (0: one per element of a block)")
-      ->check(CLI::Range(0, 1024))
-      ->capture_default_str();
+  o.hierarchical.add_to(app);
   app.add_option("--reorder", o.reorders, "none, gps, rcm, metis, builtin")
       ->delimiter(',')
       ->each([](const std::string &r) {
@@ -146,48 +118,24 @@ Options parse(int argc, char **argv) {
                  why.c_str());
     std::exit(2);
   };
-  if (std::find(o.execs.begin(), o.execs.end(), "all") != o.execs.end()) {
-    if (o.execs.size() != 1)
-      refuse("--exec: 'all' stands alone");
-    o.execs = kAllExecs;
-    // The serial executor is one device thread: minutes per case on a
-    // GPU. There 'all' leaves it out (name it to run it anyway).
-    if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
-      o.execs.erase(o.execs.begin());
-      std::printf("note: 'all' leaves out the serial executor on a GPU backend\n");
-    }
-  }
-  if (o.team_size % 32 != 0)
-    refuse("--team-size: " + std::to_string(o.team_size) + " is not 0 or a multiple of 32");
+  if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
+      !why.empty())
+    refuse(why);
+  if (const std::string why = o.hierarchical.problem(); !why.empty())
+    refuse(why);
   if (!o.mesh.empty())
     if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())
       refuse("--mesh: " + why);
-  umesh::exec::staging_from_name(staging, o.staging);
-  umesh::exec::combine_from_name(combine, o.combine);
-  o.writeback =
-      writeback == "atomic" ? umesh::exec::Writeback::atomic : umesh::exec::Writeback::coloured;
   o.cell_stencil = stencil == "cells";
-  o.fallback = !no_fallback;
   return o;
 }
 
 std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, const Input &in,
                                         const Mesh &m, const SolverOptions &opt) {
-  using namespace umesh::exec;
-  if (exec == "serial")
-    return make_umesh_solver<Serial>(soa, in, m, opt);
-  if (exec == "atomic")
-    return make_umesh_solver<Atomic>(soa, in, m, opt);
-  if (exec == "gather")
-    return make_umesh_solver<Gather>(soa, in, m, opt);
-  if (exec == "colour")
-    return make_umesh_solver<GlobalColour>(soa, in, m, opt);
-  if (exec == "scatterview")
-    return make_umesh_solver<ScatterView>(soa, in, m, opt);
-  if (exec == "hierarchical")
-    return make_umesh_solver<Hierarchical>(soa, in, m, opt);
-  if (exec == "auto")
-    return make_umesh_solver<Auto>(soa, in, m, opt);
+  std::unique_ptr<SolverBase> out;
+  if (umesh::perf::with_executor(
+          exec, [&](auto tag) { out = make_umesh_solver<decltype(tag)>(soa, in, m, opt); }))
+    return out;
   return make_reference_solver(exec == "miniaero-atomic", in, m);
 }
 
@@ -297,16 +245,10 @@ int main(int argc, char **argv) {
         for (const auto &reorder : is_ref ? std::vector<std::string>{"binsort"} : opt.reorders) {
           SolverOptions so;
           so.cell_stencil = opt.cell_stencil;
-          so.hierarchical = umesh::exec::Hierarchical{}
-                                .with_block_size(opt.block)
-                                .with_staging(opt.staging)
-                                .with_combine(opt.combine)
-                                .with_writeback(opt.writeback)
-                                .with_blocks_per_team(opt.blocks_per_team)
-                                .with_team_size(opt.team_size)
-                                .with_fallback(opt.fallback);
-          so.autotune =
-              umesh::exec::Auto{}.with_block_sizes({opt.block}).with_tuning_file(opt.tuning_file);
+          so.hierarchical = opt.hierarchical.options();
+          so.autotune = umesh::exec::Auto{}
+                            .with_block_sizes({opt.hierarchical.block})
+                            .with_tuning_file(opt.tuning_file);
           if (!is_ref)
             so.reorder = umesh::parse_reorder(reorder);
           if (!opt.plan_dir.empty())

@@ -5,9 +5,9 @@
 // folds through a map is a par_loop, so the executor (and the layout) is a
 // template parameter and the physics is written once (kernels.hpp).
 
+#include "common/loop_timers.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
-#include "timers.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -18,6 +18,7 @@
 
 namespace miniaero {
 
+using umesh::perf::LoopTimers;
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 

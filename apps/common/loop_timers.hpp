@@ -1,7 +1,7 @@
-#ifndef UMESH_MINIAERO_TIMERS_HPP
-#define UMESH_MINIAERO_TIMERS_HPP
+#ifndef UMESH_APPS_LOOP_TIMERS_HPP
+#define UMESH_APPS_LOOP_TIMERS_HPP
 
-// Fenced wall-clock time per named loop group, for the benchmark mode.
+// Fenced wall-clock time per named loop group, for the apps' benchmark modes.
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Timer.hpp>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace miniaero {
+namespace umesh::perf {
 
 class LoopTimers {
 public:
@@ -54,6 +54,6 @@ private:
   std::map<std::string, std::vector<double>> samples_;
 };
 
-} // namespace miniaero
+} // namespace umesh::perf
 
 #endif

@@ -1,0 +1,82 @@
+#ifndef UMESH_APPS_COMMON_HIERARCHICAL_CLI_HPP
+#define UMESH_APPS_COMMON_HIERARCHICAL_CLI_HPP
+
+// The hierarchical executor's options on an app's command line (miniAero,
+// LULESH): one definition, so that every app spells and checks them alike.
+
+#include <umesh/exec.hpp>
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+namespace umesh::perf {
+
+struct HierarchicalCli {
+  int block = 256, blocks_per_team = 1, team_size = 0;
+  std::string staging = "all", combine = "colours", writeback = "coloured";
+  bool no_fallback = false;
+
+  /// --block, --staging, --no-fallback, --combine, --writeback,
+  /// --blocks-per-team, --team-size.
+  void add_to(CLI::App &app) {
+    app.add_option("--block", block, "hierarchical block size")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    app.add_option("--staging", staging,
+                   "hierarchical staging (a loop whose scratch does not fit falls back to inc, "
+                   "then none, and the summary line says so)")
+        ->check(CLI::IsMember({"all", "inc", "none", "reads"}))
+        ->capture_default_str();
+    app.add_flag("--no-fallback", no_fallback, "make a loop that does not fit an error instead");
+    app.add_option("--combine", combine,
+                   "hierarchical, inside a block: colours (thread colours and a barrier each), "
+                   "atomics (scratch atomics) or gather (each point sums its elements' scratch "
+                   "entries)")
+        ->check(CLI::IsMember({"colours", "atomics", "gather"}))
+        ->capture_default_str();
+    app.add_option("--writeback", writeback,
+                   "hierarchical, across blocks: coloured (a launch per block colour) or atomic "
+                   "(one launch, global atomics on points shared between blocks); both need "
+                   "staged increments")
+        ->check(CLI::IsMember({"coloured", "atomic"}))
+        ->capture_default_str();
+    app.add_option("--blocks-per-team", blocks_per_team,
+                   "hierarchical on GPUs, staging reads or atomics/gather with atomic write-back: "
+                   "each team runs N consecutive blocks as a pipeline")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    app.add_option("--team-size", team_size,
+                   "hierarchical on GPUs: threads per team, a multiple of 32 below the block "
+                   "size (0: one per element of a block)")
+        ->check(CLI::Range(0, 1024))
+        ->capture_default_str();
+  }
+
+  /// Why the values cannot run together, or empty.
+  std::string problem() const {
+    if (team_size % 32 != 0)
+      return "--team-size: " + std::to_string(team_size) + " is not 0 or a multiple of 32";
+    return {};
+  }
+
+  /// The executor these options describe.
+  exec::Hierarchical options() const {
+    exec::Staging s = exec::Staging::all;
+    exec::Combine c = exec::Combine::colours;
+    exec::staging_from_name(staging, s);
+    exec::combine_from_name(combine, c);
+    return exec::Hierarchical{}
+        .with_block_size(block)
+        .with_staging(s)
+        .with_combine(c)
+        .with_writeback(writeback == "atomic" ? exec::Writeback::atomic : exec::Writeback::coloured)
+        .with_blocks_per_team(blocks_per_team)
+        .with_team_size(team_size)
+        .with_fallback(!no_fallback);
+  }
+};
+
+} // namespace umesh::perf
+
+#endif

@@ -1,0 +1,238 @@
+// LULESH 2.0's Sedov blast problem on umesh: LULESH's options and closing
+// report, every umesh executor and layout for the loops that scatter
+// element forces to nodes. `umesh_lulesh --help` lists the options (CLI11).
+#include "problem.hpp"
+#include "report.hpp"
+#include "solver.hpp"
+
+#include "common/bandwidth.hpp"
+#include "common/cli.hpp"
+#include "common/exec_names.hpp"
+#include "common/hierarchical_cli.hpp"
+#include "common/output.hpp"
+
+#include <umesh/umesh.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+
+namespace {
+
+using namespace lulesh;
+
+struct Options {
+  Params params;
+  std::vector<std::string> execs{"atomic"}, layouts{"soa"};
+  umesh::perf::HierarchicalCli hierarchical;
+  std::string tuning_file, csv;
+  int expect_cycles = -1;
+  double expect_energy = 0, energy_rtol = 1e-6;
+  bool timers = false;
+};
+
+// umesh executors; 'gather' is LULESH's own strategy (each element's corner
+// forces stored, then summed per node over its elements' corners).
+const std::vector<std::string> kAllExecs = {"serial", "atomic",      "gather",
+                                            "colour", "scatterview", "hierarchical"};
+
+[[noreturn]] void refuse(const std::string &why) {
+  std::fprintf(stderr, "umesh_lulesh: %s\nrun 'umesh_lulesh --help' for the options\n",
+               why.c_str());
+  std::exit(2);
+}
+
+Options parse(int argc, char **argv) {
+  Options o;
+  Params &p = o.params;
+  CLI::App app("LULESH 2.0's Sedov blast problem on umesh: LULESH's options (-s -i -r -b -c -p "
+               "-q) and closing report; the stress and hourglass forces are scattered to the "
+               "nodes by the chosen umesh executors and layouts",
+               "umesh_lulesh");
+  umesh::perf::add_version(app);
+  app.add_option("-s,--size", p.size, "elements along each side of the cube")
+      ->capture_default_str();
+  app.add_option("-i,--iterations", p.iterations, "cycle limit (the run also stops at t = 0.01)")
+      ->capture_default_str();
+  app.add_option("-r,--regions", p.regions, "material regions")->capture_default_str();
+  app.add_option("-b,--balance", p.balance, "load balance between regions (region weights (i+1)^b)")
+      ->capture_default_str();
+  app.add_option("-c,--cost", p.cost, "extra EOS evaluations of the expensive regions")
+      ->capture_default_str();
+  app.add_flag("-p,--progress", p.progress, "print a line per cycle");
+  app.add_flag("-q,--quiet", p.quiet, "no header and no report (checks still print)");
+  std::vector<std::string> exec_names = kAllExecs;
+  exec_names.insert(exec_names.end(), {"auto", "all"});
+  app.add_option("--exec", o.execs,
+                 "umesh executors of the scatter loops, or 'all': serial, atomic, gather "
+                 "(LULESH's own strategy), colour, scatterview, hierarchical; also auto (each "
+                 "loop times every strategy on its first call and keeps the fastest; not part "
+                 "of 'all'). On a GPU backend 'all' leaves out serial (one GPU thread)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(exec_names))
+      ->capture_default_str();
+  app.add_option("--layout", o.layouts, "layouts of the node and element data")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"aos", "soa"}))
+      ->capture_default_str();
+  o.hierarchical.add_to(app);
+  app.add_option("--tuning-file", o.tuning_file,
+                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)");
+  app.add_option("--expect-cycles", o.expect_cycles,
+                 "check: every run must end after this many cycles (exit 1 otherwise)");
+  app.add_option("--expect-energy", o.expect_energy,
+                 "check: every run's final origin energy must be this, within --energy-rtol "
+                 "(exit 1 otherwise)");
+  app.add_option("--energy-rtol", o.energy_rtol, "relative tolerance of --expect-energy")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  app.add_flag("--timers", o.timers,
+               "time every loop (fenced, so the run is slower), print the median per loop, and "
+               "measure the device's copy bandwidth first");
+  app.add_option("--csv", o.csv, "write a row per run (times, grind time, FOM) to this file");
+  umesh::perf::parse_or_exit(app, argc, argv);
+
+  if (const std::string why = params_problem(p); !why.empty())
+    refuse(why);
+  if (const std::string why = o.hierarchical.problem(); !why.empty())
+    refuse(why);
+  if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
+      !why.empty())
+    refuse(why);
+  return o;
+}
+
+std::unique_ptr<SolverBase> make(const std::string &exec, bool soa, const Mesh &m, const Params &p,
+                                 const RunOptions &ro) {
+  std::unique_ptr<SolverBase> out;
+  if (!umesh::perf::with_executor(
+          exec, [&](auto tag) { out = make_solver<decltype(tag)>(soa, m, p, ro); }))
+    throw umesh::Error("umesh_lulesh: no executor called '" + exec + "'");
+  return out;
+}
+
+const std::vector<std::string> kLoops = {"stress", "hourglass", "nodes",      "kinematics",
+                                         "monoq",  "eos",       "constraints"};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Options opt = parse(argc, argv);
+  Kokkos::ScopeGuard guard(argc, argv);
+  const Params &p = opt.params;
+  int failures = 0;
+  try {
+    std::ofstream csv;
+    if (!opt.csv.empty()) {
+      csv = umesh::perf::open_output(opt.csv); // fails now, not after the runs
+      csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps";
+      for (const auto &l : kLoops)
+        csv << ',' << l << "_ms";
+      csv << ",note\n";
+    }
+    if (!p.quiet)
+      std::printf("Running problem size %d^3 per domain until completion (umesh, %s)\n"
+                  "Total number of elements: %lld\n\n",
+                  p.size, Space::name(), (long long)p.size * p.size * p.size);
+    Kokkos::Timer setup;
+    const Mesh mesh = make_mesh(p);
+    if (!p.quiet)
+      std::printf("mesh: %d nodes, %d elements, %zu regions (%.2f s)\n", mesh.num_nodes,
+                  mesh.num_elems, mesh.regions.size(), setup.seconds());
+    // The device's copy bandwidth beside the timings, for comparisons.
+    const double copy_gbps = opt.timers ? umesh::perf::copy_bandwidth_gbps() : 0.0;
+    if (opt.timers)
+      std::printf("device copy bandwidth: %.1f GB/s\n", copy_gbps);
+    RunOptions ro;
+    ro.hierarchical = opt.hierarchical.options();
+    ro.autotune = umesh::exec::Auto{}
+                      .with_block_sizes({opt.hierarchical.block})
+                      .with_tuning_file(opt.tuning_file);
+    int runs = 0;
+    for (const auto &exec : opt.execs)
+      for (const auto &layout : opt.layouts) {
+        ++runs;
+        std::printf("\n== umesh executor %s%s, layout %s\n", exec.c_str(),
+                    exec == "gather" ? " (LULESH's own strategy)" : "", layout.c_str());
+        std::fflush(stdout);
+        Kokkos::Timer build;
+        auto solver = make(exec, layout == "soa", mesh, p, ro);
+        solver->timers().enable(opt.timers);
+        Kokkos::fence();
+        const double build_s = build.seconds();
+        Kokkos::Timer run;
+        while (solver->clock().time < solver->clock().stoptime &&
+               solver->clock().cycle < p.iterations) {
+          solver->step();
+          if (p.progress && !p.quiet)
+            std::printf("cycle = %d, time = %e, dt=%e\n", solver->clock().cycle,
+                        solver->clock().time, solver->clock().deltatime);
+        }
+        Kokkos::fence();
+        const double elapsed = run.seconds();
+        const Report r = make_report(p.size, solver->clock().cycle, solver->energy(), elapsed);
+        if (!p.quiet) {
+          print_report(r);
+          std::printf("Setup (device data, plans; not in the elapsed time) = %.2f (s)%s\n", build_s,
+                      exec == "auto" ? "; auto's tuning is, in the first cycle" : "");
+        }
+        const std::string summary = solver->summary();
+        if (!summary.empty())
+          std::printf("%s\n", summary.c_str());
+        std::vector<double> loop_ms;
+        if (opt.timers) {
+          std::printf("median ms per call:");
+          for (const auto &l : kLoops) {
+            loop_ms.push_back(umesh::perf::median(solver->timers().samples(l)) * 1e3);
+            std::printf(" %s %.3f", l.c_str(), loop_ms.back());
+          }
+          std::printf(" (fenced)\n");
+        }
+        bool ok = true;
+        if (opt.expect_cycles >= 0 && r.cycles != opt.expect_cycles) {
+          std::printf("CHECK FAILED: %d cycles, expected %d\n", r.cycles, opt.expect_cycles);
+          ok = false;
+        }
+        if (opt.expect_energy != 0) {
+          const double rel =
+              std::fabs(r.origin_energy - opt.expect_energy) / std::fabs(opt.expect_energy);
+          if (!(rel <= opt.energy_rtol)) {
+            std::printf("CHECK FAILED: final origin energy %.17g, expected %.17g (relative "
+                        "difference %.3e > %.1e)\n",
+                        r.origin_energy, opt.expect_energy, rel, opt.energy_rtol);
+            ok = false;
+          } else {
+            std::printf("check: final origin energy %.17g matches %.17g (relative difference "
+                        "%.3e)\n",
+                        r.origin_energy, opt.expect_energy, rel);
+          }
+        }
+        failures += !ok;
+        if (csv.is_open()) {
+          csv << exec << ',' << layout << ',' << p.size << ',' << r.cycles << ',' << r.elapsed
+              << ',' << r.grind_us() << ',' << r.fom() << ',' << r.origin_energy << ','
+              << copy_gbps;
+          for (std::size_t i = 0; i < kLoops.size(); ++i)
+            csv << ',' << (opt.timers ? loop_ms[i] : 0.0);
+          std::string note = summary;
+          std::replace(note.begin(), note.end(), ',', ';');
+          std::replace(note.begin(), note.end(), '"', '\'');
+          csv << ",\"" << note << "\"\n";
+          csv.flush();
+        }
+        std::fflush(stdout);
+      }
+    if (csv.is_open()) {
+      umesh::perf::close_output(csv, opt.csv);
+      std::printf("\nwrote %s\n", umesh::perf::absolute_path(opt.csv).c_str());
+    }
+    if (opt.expect_cycles >= 0 || opt.expect_energy != 0)
+      std::printf("%d of %d runs pass the checks\n", runs - failures, runs);
+  } catch (const umesh::Error &e) {
+    std::fprintf(stderr, "%s\n", e.what());
+    return 2;
+  }
+  return failures == 0 ? 0 : 1;
+}

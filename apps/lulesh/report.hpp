@@ -1,0 +1,29 @@
+#ifndef UMESH_LULESH_REPORT_HPP
+#define UMESH_LULESH_REPORT_HPP
+
+// LULESH's closing report: problem size, cycles, the energy at the origin,
+// the symmetry of the energy on plane 0, and the timing figures.
+
+#include <vector>
+
+namespace lulesh {
+
+struct Report {
+  int size = 0, cycles = 0;
+  double origin_energy = 0, max_abs_diff = 0, total_abs_diff = 0, max_rel_diff = 0;
+  double elapsed = 0; ///< seconds of the cycles
+  /// Microseconds per element per cycle.
+  double grind_us() const { return elapsed * 1e6 / cycles / (double(size) * size * size); }
+  /// Elements per second (LULESH's figure of merit).
+  double fom() const { return 1000.0 / grind_us(); }
+};
+
+/// The report of a run of `cycles` cycles that left element energies `e`.
+Report make_report(int size, int cycles, const std::vector<double> &e, double elapsed);
+
+/// Prints it as LULESH does (one domain: "MPI tasks = 1").
+void print_report(const Report &r);
+
+} // namespace lulesh
+
+#endif
