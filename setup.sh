@@ -121,7 +121,7 @@ is_root() { [[ "$(id -u)" == 0 ]]; }
 # library but installed so that every feature is built.
 APT_PACKAGES=(cmake ninja-build g++ make patch xz-utils ca-certificates
               libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev libcli11-dev gmsh
-              python3-matplotlib)
+              python3-matplotlib libopenmpi-dev openmpi-bin)
 BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev libcli11-dev)
 
 missing_packages() {
@@ -328,6 +328,11 @@ configure_and_build() {
   fi
   if [[ $NO_PARTITIONERS == 1 ]]; then
     args+=(-DUMESH_ENABLE_METIS=OFF -DUMESH_ENABLE_SCOTCH=OFF)
+  fi
+  # On Debian the packages above include OpenMPI: umesh::dist and its
+  # multi-rank tests are built, never silently left out.
+  if [[ "$BACKEND" == host && -z "$BUNDLE" ]] && have_cmd dpkg-query; then
+    args+=(-DUMESH_REQUIRE_MPI=ON)
   fi
   if [[ $SANITIZE == 1 ]]; then
     # umesh's code instrumented (Kokkos, installed apart, is not); any report

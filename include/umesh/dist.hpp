@@ -1,0 +1,13 @@
+#ifndef UMESH_DIST_HPP
+#define UMESH_DIST_HPP
+
+// umesh over MPI ranks (needs MPI; CMake target umesh::dist): a mesh
+// partitioned owner-compute style, data with halos, and par_loop with the
+// halo exchanges its accesses need.
+
+#include <umesh/dist/dat.hpp>
+#include <umesh/dist/exchange.hpp>
+#include <umesh/dist/par_loop.hpp>
+#include <umesh/dist/partition.hpp>
+
+#endif

@@ -1,0 +1,180 @@
+#ifndef UMESH_DIST_PAR_LOOP_HPP
+#define UMESH_DIST_PAR_LOOP_HPP
+
+// par_loop over distributed data: the same kernel, executor and plan (built
+// on this rank's local sets) as umesh::par_loop; around it, the halo
+// exchanges the accesses need, and only when needed:
+// - an indirect read of a dat whose halo is stale imports the owners' values;
+// - an indirect increment zeroes the halo copies first, then adds them into
+//   their owners afterwards (the halo is then stale);
+// - a direct write, rw or increment leaves the dat's halo stale;
+// - global reductions combine over the ranks (MPI_Allreduce).
+
+#include <umesh/access.hpp>
+#include <umesh/dist/dat.hpp>
+#include <umesh/par_loop.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <array>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace umesh::dist {
+
+template <Access A, class DistDat> struct DirectArg { DistDat dat; };
+template <Access A, class DistDat, class MapT> struct IndirectArg {
+  DistDat dat;
+  MapT map;
+  int slot;
+};
+
+/// Access descriptors, as umesh's (access.hpp), on distributed dats; maps
+/// are a Partition's local maps.
+template <class T, int D, class L, class M> auto read(const Dat<T, D, L, M> &d) {
+  return DirectArg<Access::read, Dat<T, D, L, M>>{d};
+}
+template <class T, int D, class L, class M> auto write(const Dat<T, D, L, M> &d) {
+  return DirectArg<Access::write, Dat<T, D, L, M>>{d};
+}
+template <class T, int D, class L, class M> auto rw(const Dat<T, D, L, M> &d) {
+  return DirectArg<Access::rw, Dat<T, D, L, M>>{d};
+}
+template <class T, int D, class L, class M> auto inc(const Dat<T, D, L, M> &d) {
+  return DirectArg<Access::inc, Dat<T, D, L, M>>{d};
+}
+template <class T, int D, class L, class M, class MM>
+auto read(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
+  return IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
+template <class T, int D, class L, class M, class MM>
+auto inc(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
+  return IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
+using umesh::reduce_max;
+using umesh::reduce_min;
+using umesh::reduce_sum;
+
+namespace detail {
+
+struct Nothing {};
+
+// Before the loop: halo imports and zeroing; a global sum's value before
+// the loop is kept and the loop's own starts from zero.
+template <Access A, class DD> Nothing before(const DirectArg<A, DD> &) {
+  return {};
+}
+template <Access A, class DD, class MM> Nothing before(const IndirectArg<A, DD, MM> &a) {
+  static_assert(A == Access::read || A == Access::inc,
+                "umesh::dist::par_loop: through a map, read and inc only (min/max not yet)");
+  if constexpr (A == Access::read)
+    a.dat.refresh_halo();
+  else
+    a.dat.zero_halo();
+  return {};
+}
+template <Reduction R, class T, int D> std::array<T, D> before(const GlobalArg<R, T, D> &g) {
+  std::array<T, D> saved;
+  for (int k = 0; k < D; ++k)
+    saved[k] = (*g.global)[k];
+  if (R == Reduction::sum)
+    g.global->fill(T(0));
+  return saved;
+}
+
+template <Access A, class DD> auto local(const DirectArg<A, DD> &a) {
+  return umesh::DirectArg<A, typename DD::local_type>{a.dat.local()};
+}
+template <Access A, class DD, class MM> auto local(const IndirectArg<A, DD, MM> &a) {
+  return umesh::IndirectArg<A, typename DD::local_type, MM>{a.dat.local(), a.map, a.slot};
+}
+template <Reduction R, class T, int D> auto local(const GlobalArg<R, T, D> &g) {
+  return g;
+}
+
+// After the loop: exports (once per dat, however many slots increment it),
+// stale halos, reductions over the ranks.
+using Exported = std::vector<const void *>;
+template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI_Comm, Exported &) {
+  if constexpr (A != Access::read)
+    a.dat.mark_halo_stale();
+}
+template <Access A, class DD, class MM>
+void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Exported &done) {
+  if constexpr (A == Access::inc) {
+    const void *key = a.dat.local().view().data();
+    if (std::find(done.begin(), done.end(), key) != done.end())
+      return;
+    done.push_back(key);
+    a.dat.part().halo->export_add(a.dat.local());
+    a.dat.mark_halo_stale();
+  }
+}
+template <Reduction R, class T, int D, class Saved>
+void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Exported &) {
+  std::array<T, D> mine, all;
+  for (int k = 0; k < D; ++k)
+    mine[k] = (*g.global)[k];
+  const MPI_Op op = R == Reduction::sum ? MPI_SUM : R == Reduction::min ? MPI_MIN : MPI_MAX;
+  MPI_Allreduce(mine.data(), all.data(), D, mpi_type<T>(), op, comm);
+  for (int k = 0; k < D; ++k)
+    (*g.global)[k] = R == Reduction::sum ? saved[k] + all[k] : all[k];
+}
+
+template <Access A, class DD> MPI_Comm comm_of(const DirectArg<A, DD> &a) {
+  return a.dat.part().comm;
+}
+template <Access A, class DD, class MM> MPI_Comm comm_of(const IndirectArg<A, DD, MM> &a) {
+  return a.dat.part().comm;
+}
+template <Reduction R, class T, int D> MPI_Comm comm_of(const GlobalArg<R, T, D> &) {
+  return MPI_COMM_NULL;
+}
+
+// Whether an argument is a direct one on a set with halo points, and
+// whether it is a global reduction.
+template <Access A, class DD> bool direct_on_halo(const DirectArg<A, DD> &a) {
+  return a.dat.part().owned != a.dat.part().local.size();
+}
+template <class A> bool direct_on_halo(const A &) {
+  return false;
+}
+template <class A> constexpr bool is_global(const A &) {
+  return false;
+}
+template <Reduction R, class T, int D> constexpr bool is_global(const GlobalArg<R, T, D> &) {
+  return true;
+}
+
+} // namespace detail
+
+/// umesh::par_loop over this rank's part of a distributed mesh (see the
+/// top of this file for the exchanges). `plan` is built on the local loop
+/// set with the Partition's local maps.
+template <class Exec, class Plan, class Kernel, class... Args>
+void par_loop(const Exec &exec, Plan &plan, const std::string &name, const Kernel &kernel,
+              const Args &...args) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  for (MPI_Comm c : {detail::comm_of(args)...})
+    if (c != MPI_COMM_NULL)
+      comm = c;
+  if (comm == MPI_COMM_NULL)
+    umesh::detail::fail("dist::par_loop '", name, "': no distributed dat among the arguments");
+  // A loop over a set with halo points runs over them too (their values
+  // are refreshed before anyone reads them); a reduction would count them
+  // twice.
+  if ((detail::direct_on_halo(args) || ...) && (detail::is_global(args) || ...))
+    umesh::detail::fail("dist::par_loop '", name,
+                        "': global reductions over a set with halo points are not supported; "
+                        "reduce in a loop over the partitioned element set");
+  auto saved = std::make_tuple(detail::before(args)...);
+  umesh::par_loop(exec, plan, name, kernel, detail::local(args)...);
+  detail::Exported done;
+  std::apply([&](const auto &...s) { (detail::after(args, s, comm, done), ...); }, saved);
+}
+
+} // namespace umesh::dist
+
+#endif

@@ -1,0 +1,209 @@
+#ifndef UMESH_DIST_PARTITION_HPP
+#define UMESH_DIST_PARTITION_HPP
+
+// A mesh spread over MPI ranks, owner-compute as OP2 does it: each rank owns
+// some elements of the loop set and some points of every target set; its
+// local numbering of a target set has its owned points first, then a halo of
+// points owned elsewhere that its elements reach. Reads of halo points are
+// imported from their owners before a loop; increments to them are exported
+// to their owners after it (dist/par_loop.hpp).
+
+#include <umesh/dist/exchange.hpp>
+#include <umesh/map.hpp>
+#include <umesh/set.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace umesh::dist {
+
+/// One set as this rank holds it: the local umesh::Set (owned points, then
+/// halo points), the global id of each local point, and the exchange with
+/// the ranks that own this rank's halo or hold its owned points as halo.
+struct SetPart {
+  Set global{"", 0};
+  Set local{"", 0};
+  int owned = 0;                  ///< local points [0, owned) are owned here
+  std::vector<int> global_ids;    ///< [local point] -> global id
+  std::shared_ptr<Exchange> halo; ///< no neighbours for the element set
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+/// Global connectivity of one map (the same on every rank).
+struct MapSpec {
+  std::string name;
+  Set to;
+  int arity;
+  std::vector<int> indices; ///< [global element][arity], global point ids
+};
+
+/// Distributes the loop set `elements` and the targets of `maps` over the
+/// ranks of `comm`: element e goes to rank `element_owner[e]`; a point goes
+/// to the owner of the lowest-numbered element that reaches it (points no
+/// element reaches go to ranks in contiguous blocks). Every rank passes the
+/// same global data; each keeps its own part.
+template <class MemorySpace> class Partition {
+public:
+  Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
+            const std::vector<MapSpec> &maps)
+      : comm_(comm), element_owner_(element_owner) {
+    MPI_Comm_rank(comm, &rank_);
+    MPI_Comm_size(comm, &size_);
+    if (element_owner.size() != std::size_t(elements.size()))
+      detail::fail("dist::Partition: ", element_owner.size(), " element owners for set '",
+                   elements.name(), "' of size ", elements.size());
+    for (std::size_t e = 0; e < element_owner.size(); ++e)
+      if (element_owner[e] < 0 || element_owner[e] >= size_)
+        detail::fail("dist::Partition: element ", e, " of '", elements.name(), "' owned by rank ",
+                     element_owner[e], ", not in [0, ", size_, ")");
+    // This rank's elements, in global order; no element halo.
+    elements_ = std::make_shared<SetPart>(SetPart{elements, elements, 0, {}, nullptr});
+    for (int e = 0; e < elements.size(); ++e)
+      if (element_owner[e] == rank_)
+        elements_->global_ids.push_back(e);
+    elements_->owned = int(elements_->global_ids.size());
+    elements_->local = Set(elements.name() + "@" + std::to_string(rank_), elements_->owned);
+    elements_->halo = std::make_shared<Exchange>(comm_);
+    elements_->comm = comm_;
+
+    // Point owners, per target set, from every map into it.
+    std::vector<std::pair<Set, std::vector<int>>> owners;
+    auto owner_of = [&](const Set &s) -> std::vector<int> & {
+      for (auto &kv : owners)
+        if (kv.first == s)
+          return kv.second;
+      owners.emplace_back(s, std::vector<int>(s.size(), -1));
+      return owners.back().second;
+    };
+    for (const auto &m : maps) {
+      if (m.indices.size() != std::size_t(elements.size()) * std::size_t(m.arity))
+        detail::fail("dist::Partition: map '", m.name, "' has ", m.indices.size(),
+                     " indices, expected ", std::size_t(elements.size()) * m.arity);
+      auto &own = owner_of(m.to);
+      for (int e = 0; e < elements.size(); ++e)
+        for (int s = 0; s < m.arity; ++s) {
+          const int p = m.indices[std::size_t(e) * m.arity + s];
+          if (p < 0 || p >= m.to.size())
+            detail::fail("dist::Partition: map '", m.name, "' element ", e, " slot ", s,
+                         " points to ", p, ", not in [0, ", m.to.size(), ")");
+          if (own[p] < 0)
+            own[p] = element_owner[e];
+        }
+    }
+    for (const auto &m : maps)
+      if (!part_of(m.to))
+        targets_.push_back(make_part(m.to, owner_of(m.to), maps));
+    for (const auto &m : maps) {
+      const SetPart &to = *part_of(m.to);
+      std::map<int, int> local_of; // global -> local id
+      for (int i = 0; i < int(to.global_ids.size()); ++i)
+        local_of[to.global_ids[i]] = i;
+      std::vector<int> local(std::size_t(elements_->owned) * m.arity);
+      for (int i = 0; i < elements_->owned; ++i)
+        for (int s = 0; s < m.arity; ++s)
+          local[std::size_t(i) * m.arity + s] =
+              local_of.at(m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s]);
+      maps_.emplace(m.name, Map<MemorySpace>(m.name, elements_->local, to.local, m.arity, local));
+    }
+  }
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm comm() const { return comm_; }
+  /// This rank's elements (local set, global ids).
+  const std::shared_ptr<SetPart> &elements() const { return elements_; }
+  /// This rank's part of a target set.
+  const std::shared_ptr<SetPart> &part(const Set &global) const {
+    for (const auto &t : targets_)
+      if (t->global == global)
+        return t;
+    detail::fail("dist::Partition: set '", global.name(), "' is not the target of any map");
+  }
+  /// A map in local numbering: from this rank's elements to its local
+  /// points of the target set.
+  const Map<MemorySpace> &map(const std::string &name) const {
+    const auto it = maps_.find(name);
+    if (it == maps_.end())
+      detail::fail("dist::Partition: no map called '", name, "'");
+    return it->second;
+  }
+
+private:
+  const SetPart *part_of(const Set &s) const {
+    for (const auto &t : targets_)
+      if (t->global == s)
+        return t.get();
+    return nullptr;
+  }
+
+  // Owned points (ascending global id), then the halo reached by this
+  // rank's elements, grouped by owner; the exchange lists follow.
+  std::shared_ptr<SetPart> make_part(const Set &s, std::vector<int> owner,
+                                     const std::vector<MapSpec> &maps) {
+    for (int p = 0; p < s.size(); ++p)
+      if (owner[p] < 0)
+        owner[p] = int(std::int64_t(p) * size_ / std::max(1, s.size()));
+    // reached[r]: the points rank r's elements reach (every rank computes
+    // every rank's, from the same global data, so no communication).
+    std::vector<std::vector<char>> reached(size_, std::vector<char>(s.size(), 0));
+    for (const auto &m : maps)
+      if (m.to == s)
+        for (std::size_t e = 0; e < m.indices.size() / m.arity; ++e) {
+          const int r = element_owner_[e];
+          for (int k = 0; k < m.arity; ++k)
+            reached[r][m.indices[e * m.arity + k]] = 1;
+        }
+    auto part = std::make_shared<SetPart>();
+    part->global = s;
+    for (int p = 0; p < s.size(); ++p)
+      if (owner[p] == rank_)
+        part->global_ids.push_back(p);
+    part->owned = int(part->global_ids.size());
+    std::vector<std::vector<int>> recv_from(size_), send_to(size_);
+    for (int q = 0; q < size_; ++q) {
+      if (q == rank_)
+        continue;
+      for (int p = 0; p < s.size(); ++p) {
+        if (owner[p] == q && reached[rank_][p])
+          recv_from[q].push_back(p); // my halo, owned by q
+        if (owner[p] == rank_ && reached[q][p])
+          send_to[q].push_back(p); // my point, in q's halo
+      }
+    }
+    std::map<int, int> local_of;
+    for (int i = 0; i < part->owned; ++i)
+      local_of[part->global_ids[i]] = i;
+    auto ex = std::make_shared<Exchange>(comm_);
+    for (int q = 0; q < size_; ++q) {
+      std::vector<int> recv_local, send_local;
+      for (int p : recv_from[q]) {
+        local_of[p] = int(part->global_ids.size());
+        recv_local.push_back(local_of[p]);
+        part->global_ids.push_back(p);
+      }
+      for (int p : send_to[q])
+        send_local.push_back(local_of.at(p));
+      ex->add_neighbour(q, send_local, recv_local);
+    }
+    part->local = Set(s.name() + "@" + std::to_string(rank_), int(part->global_ids.size()));
+    part->halo = ex;
+    part->comm = comm_;
+    return part;
+  }
+
+  MPI_Comm comm_;
+  int rank_ = 0, size_ = 1;
+  std::vector<int> element_owner_;
+  std::shared_ptr<SetPart> elements_;
+  std::vector<std::shared_ptr<SetPart>> targets_;
+  std::map<std::string, Map<MemorySpace>> maps_;
+};
+
+} // namespace umesh::dist
+
+#endif

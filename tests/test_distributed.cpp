@@ -1,0 +1,242 @@
+// umesh::dist on 1, 2, 3... MPI ranks (ctest runs it under mpiexec): loops
+// over a distributed mesh, under every executor and layout, against the
+// serial reference on the whole mesh. Elements are dealt to ranks from a
+// shuffled numbering, so halos are ragged and every rank has neighbours.
+#include <umesh/dist.hpp>
+#include <umesh/umesh.hpp>
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+using namespace umesh;
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+
+struct EdgeKernel {
+  template <class X, class Q, class R, class S, class M>
+  KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, Q q1, Q q2, R r1, R r2, S sum, M mn) const {
+    const double dx = x2(0) - x1(0), dy = x2(1) - x1(1);
+    for (int k = 0; k < 3; ++k) {
+      const double f = 0.5 * (q1(k) + q2(k)) * dx + (k + 1) * dy * q1((k + 1) % 3);
+      r1(k) += f;
+      r2(k) -= 0.5 * f;
+    }
+    sum(0) += dx * dy;
+    const double lo = q1(0) - q2(0);
+    mn(0) = lo < mn(0) ? lo : mn(0);
+  }
+};
+struct CellUpdate { // q += 0.1 res, direct on cells
+  template <class R, class Q> KOKKOS_INLINE_FUNCTION void operator()(R res, Q q) const {
+    for (int k = 0; k < 3; ++k)
+      q(k) += 0.1 * res(k);
+  }
+};
+
+struct CellSum {
+  template <class Q, class G> KOKKOS_INLINE_FUNCTION void operator()(Q q, G g) const {
+    g(0) += q(0);
+  }
+};
+
+std::vector<double> random_values(std::size_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> v(n);
+  for (auto &x : v)
+    x = u(rng);
+  return v;
+}
+
+double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b) {
+  EXPECT_EQ(a.size(), b.size());
+  double err = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::isnan(a[i]) || std::isnan(b[i]))
+      return INFINITY;
+    err = std::max(err, std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i])));
+  }
+  return err;
+}
+
+template <class T> struct Dist : ::testing::Test {};
+template <class E, class L> struct Config {
+  using exec = E;
+  using layout = L;
+};
+using Configs = ::testing::Types<
+    Config<exec::Serial, AoS>, Config<exec::Atomic, AoS>, Config<exec::Atomic, SoA>,
+    Config<exec::Gather, SoA>, Config<exec::GlobalColour, AoS>, Config<exec::ScatterView, SoA>,
+    Config<exec::Hierarchical, AoS>, Config<exec::Hierarchical, SoA>, Config<exec::Auto, SoA>>;
+TYPED_TEST_SUITE(Dist, Configs);
+
+// Edge loop, cell update, edge loop again: the second edge loop must import
+// the updated q (stale halo) and the increments of both must reach owners.
+TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
+  using E = typename TypeParam::exec;
+  using L = typename TypeParam::layout;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(29, 17, {true, 3});
+  const auto x0 = m.node_coords;
+  const auto q0 = random_values(3 * std::size_t(m.cells.size()), 11);
+  const auto r0 = random_values(3 * std::size_t(m.cells.size()), 12);
+
+  // Serial reference on the whole mesh, on the host.
+  using H = Kokkos::HostSpace;
+  Map<H> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<H> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  umesh::Dat<double, 2, L, H> hx(m.nodes, "x");
+  umesh::Dat<double, 3, L, H> hq(m.cells, "q"), hr(m.cells, "res");
+  copy_from_host(hx, x0);
+  copy_from_host(hq, q0);
+  copy_from_host(hr, r0);
+  Global<double> sum_ref("sum", 2.0), min_ref("min", 0.5);
+  auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
+  auto serial_cells = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.cells);
+  auto edge_loop_ref = [&] {
+    par_loop(exec::Serial{}, serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
+             read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
+             reduce_sum(sum_ref), reduce_min(min_ref));
+  };
+  edge_loop_ref();
+  par_loop(exec::Serial{}, serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
+  edge_loop_ref();
+
+  // Distributed: edges dealt to ranks from a shuffled order.
+  std::vector<int> owner(m.edges.size());
+  std::vector<int> order(owner.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = int(i);
+  std::shuffle(order.begin(), order.end(), std::mt19937(5));
+  for (std::size_t i = 0; i < order.size(); ++i)
+    owner[order[i]] = int(i * size / order.size());
+  dist::Partition<Mem> part(
+      MPI_COMM_WORLD, m.edges, owner,
+      {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}});
+  const auto &cells = part.part(m.cells);
+  dist::Dat<double, 2, L, Mem> x(part.part(m.nodes), "x");
+  dist::Dat<double, 3, L, Mem> q(cells, "q"), res(cells, "res");
+  x.set_global(x0);
+  q.set_global(q0);
+  res.set_global(r0);
+  const Map<Mem> &lpedge = part.map("pedge"), &lpecell = part.map("pecell");
+  auto plan = [&] {
+    if constexpr (std::is_same<E, exec::Hierarchical>::value)
+      return make_plan(Space(), exec::Hierarchical{}.with_block_size(32), part.elements()->local,
+                       lpecell);
+    else if constexpr (std::is_same<E, exec::Auto>::value)
+      return make_plan(Space(), exec::Auto{}.with_block_sizes({32}).with_trials(1),
+                       part.elements()->local, lpecell);
+    else
+      return make_plan(Space(), E{}, part.elements()->local, lpecell);
+  }();
+  auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
+  Global<double> sum("sum", 2.0), mn("min", 0.5);
+  auto edge_loop = [&] {
+    dist::par_loop(E{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
+                   dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
+                   dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), dist::reduce_sum(sum),
+                   dist::reduce_min(mn));
+  };
+  edge_loop();
+  EXPECT_TRUE(res.halo_stale() || size == 1);
+  dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
+  EXPECT_TRUE(q.halo_stale() || size == 1);
+  edge_loop();
+  EXPECT_FALSE(q.halo_stale()); // imported by the second edge loop
+
+  auto ref_res = Kokkos::create_mirror_view_and_copy(H(), hr.view());
+  auto ref_q = Kokkos::create_mirror_view_and_copy(H(), hq.view());
+  std::vector<double> want_res(ref_res.extent(0) * 3), want_q(want_res.size());
+  for (std::size_t i = 0; i < ref_res.extent(0); ++i)
+    for (int k = 0; k < 3; ++k)
+      want_res[3 * i + k] = ref_res(i, k), want_q[3 * i + k] = ref_q(i, k);
+  EXPECT_LT(max_rel_diff(res.gather_global(MPI_COMM_WORLD), want_res), 1e-12) << "rank " << rank;
+  EXPECT_LT(max_rel_diff(q.gather_global(MPI_COMM_WORLD), want_q), 1e-12) << "rank " << rank;
+  EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-12 * std::fabs(sum_ref.value()) + 1e-14);
+  EXPECT_EQ(mn.value(), min_ref.value());
+  EXPECT_LT(mn.value(), 0.5); // the loops reached the global
+  if (size > 1) {             // every rank has a halo to exchange
+    EXPECT_GT(cells->halo->neighbours(), 0) << "rank " << rank;
+  }
+}
+
+// A reduction over a point set would count its halo copies twice: refused.
+TEST(DistPartition, ReductionOverHaloPointsIsAnError) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(6, 5, {true, 2});
+  std::vector<int> owner(m.edges.size());
+  for (std::size_t e = 0; e < owner.size(); ++e)
+    owner[e] = int(e % std::size_t(size));
+  dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, owner, {{"pecell", m.cells, 2, m.edge_cells}});
+  const auto &cells = part.part(m.cells);
+  dist::Dat<double, 3, AoS, Mem> q(cells, "q"), r(cells, "r");
+  auto plan = make_plan(Space(), exec::Atomic{}, cells->local);
+  Global<double> total("total");
+  auto loop = [&] {
+    dist::par_loop(exec::Atomic{}, plan, "cells", CellUpdate{}, dist::read(r), dist::rw(q));
+  };
+  loop(); // no reduction: fine
+  if (cells->owned == cells->local.size())
+    return; // one rank: no halo
+  try {
+    dist::par_loop(exec::Atomic{}, plan, "cell_sum", CellSum{}, dist::read(q),
+                   dist::reduce_sum(total));
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("global reductions over a set with halo points"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(DistPartition, BadOwnersAreErrors) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(4, 3);
+  std::vector<int> owner(m.edges.size(), 0);
+  owner[2] = size; // no such rank
+  try {
+    dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, owner,
+                              {{"pecell", m.cells, 2, m.edge_cells}});
+    FAIL() << "no error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("element 2 of 'edges' owned by rank"), std::string::npos)
+        << e.what();
+  }
+  owner.pop_back();
+  EXPECT_THROW(
+      dist::Partition<Mem>(MPI_COMM_WORLD, m.edges, owner, {{"pecell", m.cells, 2, m.edge_cells}}),
+      Error);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (rank != 0) // one rank reports; every rank's failures still set its exit status
+    delete ::testing::UnitTest::GetInstance()->listeners().Release(
+        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
+  int failed = 0;
+  {
+    Kokkos::ScopeGuard guard(argc, argv);
+    failed = RUN_ALL_TESTS();
+  }
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0 && any && !failed)
+    std::printf("a test failed on another rank\n");
+  MPI_Finalize();
+  return any;
+}
