@@ -50,12 +50,8 @@ public:
     exchange(d, /*to_owners=*/true);
   }
 
-private:
-  struct Neighbour {
-    int rank;
-    std::vector<int> send, recv;
-  };
-
+  /// import() (to_owners false) or export_add() (true). Public only
+  /// because nvcc's device lambdas cannot live in private member functions.
   template <class T, int D, class L, class M>
   void exchange(const Dat<T, D, L, M> &d, bool to_owners) const {
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
@@ -121,6 +117,12 @@ private:
     }
     Kokkos::fence();
   }
+
+private:
+  struct Neighbour {
+    int rank;
+    std::vector<int> send, recv;
+  };
 
   MPI_Comm comm_;
   std::vector<Neighbour> neighbours_;
