@@ -11,9 +11,12 @@
 #include <umesh/error.hpp>
 
 #include <Kokkos_Core.hpp>
+#include <Kokkos_Timer.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace umesh::dist {
@@ -28,9 +31,12 @@ public:
   void add_neighbour(int rank, const std::vector<int> &send, const std::vector<int> &recv) {
     if (send.empty() && recv.empty())
       return;
-    neighbours_.push_back({rank, send, recv});
+    neighbours_.push_back({rank, send, recv, {}, {}, {}, {}, {}});
   }
 
+  /// Wall seconds spent in import() and export_add() so far (packing,
+  /// copies, MPI), for reports of the communication share.
+  double seconds() const { return seconds_; }
   /// Neighbour ranks, for reports.
   int neighbours() const { return int(neighbours_.size()); }
   /// Halo points received per import, over all neighbours.
@@ -54,78 +60,124 @@ public:
   /// because nvcc's device lambdas cannot live in private member functions.
   template <class T, int D, class L, class M>
   void exchange(const Dat<T, D, L, M> &d, bool to_owners) const {
+    if (neighbours_.empty())
+      return;
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
-    using Buffer = Kokkos::View<T **, Kokkos::LayoutRight, M>;
+    using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
+    // The loops before this one finish first: their time is not exchange time.
+    Kokkos::fence();
+    Kokkos::Timer timer;
     const auto v = d.view();
     const int tag = to_owners ? 702 : 701;
     const std::size_t nb = neighbours_.size();
-    std::vector<typename Buffer::HostMirror> in(nb), out(nb);
     std::vector<MPI_Request> requests;
     requests.reserve(2 * nb);
-    auto device_ids = [](const std::vector<int> &ids) {
-      Kokkos::View<int *, M> dev("umesh::dist::ids", ids.size());
-      Kokkos::deep_copy(dev, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                 ids.data(), ids.size()));
-      return dev;
-    };
     for (std::size_t i = 0; i < nb; ++i) {
-      const Neighbour &n = neighbours_[i];
+      Neighbour &n = neighbours_[i];
       // Import: owners send their points, the halo receives. Export: the
       // reverse.
-      const std::vector<int> &outgoing = to_owners ? n.recv : n.send;
-      const std::vector<int> &incoming = to_owners ? n.send : n.recv;
-      in[i] = typename Buffer::HostMirror("umesh::dist::in", incoming.size(), D);
+      const int outgoing = int(to_owners ? n.recv.size() : n.send.size());
+      const int incoming = int(to_owners ? n.send.size() : n.recv.size());
+      const std::size_t out_bytes = std::size_t(outgoing) * D * sizeof(T);
+      const std::size_t in_bytes = std::size_t(incoming) * D * sizeof(T);
+      n.host_in.resize(std::max(n.host_in.size(), in_bytes));
+      n.host_out.resize(std::max(n.host_out.size(), out_bytes));
       requests.emplace_back();
-      MPI_Irecv(in[i].data(), int(incoming.size() * D * sizeof(T)), MPI_BYTE, n.rank, tag, comm_,
-                &requests.back());
-      Buffer packed("umesh::dist::out", outgoing.size(), D);
-      const auto ids = device_ids(outgoing);
+      MPI_Irecv(n.host_in.data(), int(in_bytes), MPI_BYTE, n.rank, tag, comm_, &requests.back());
+      const auto ids = indices<M>(n, /*send=*/!to_owners);
+      const Typed packed(reinterpret_cast<T *>(buffer<M>(n, out_bytes).data()), outgoing, D);
       Kokkos::parallel_for(
-          "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, int(outgoing.size())),
-          KOKKOS_LAMBDA(int j) {
+          "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, outgoing), KOKKOS_LAMBDA(int j) {
             for (int k = 0; k < D; ++k)
               packed(j, k) = v(ids(j), k);
           });
-      out[i] = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), packed);
+      Kokkos::deep_copy(host_bytes(n.host_out, out_bytes), bytes_of(packed, out_bytes));
       requests.emplace_back();
-      MPI_Isend(out[i].data(), int(outgoing.size() * D * sizeof(T)), MPI_BYTE, n.rank, tag, comm_,
-                &requests.back());
+      MPI_Isend(n.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_, &requests.back());
     }
-    if (!requests.empty() &&
-        MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     // Unpacked one neighbour at a time: an owned point shared with several
     // ranks is added to once per rank, never concurrently.
     for (std::size_t i = 0; i < nb; ++i) {
-      const std::vector<int> &incoming = to_owners ? neighbours_[i].send : neighbours_[i].recv;
-      auto buf = Kokkos::create_mirror_view_and_copy(M(), in[i]);
-      const auto ids = device_ids(incoming);
+      Neighbour &n = neighbours_[i];
+      const int incoming = int(to_owners ? n.send.size() : n.recv.size());
+      const std::size_t in_bytes = std::size_t(incoming) * D * sizeof(T);
+      const Typed buf(reinterpret_cast<T *>(buffer<M>(n, in_bytes).data()), incoming, D);
+      Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(n.host_in, in_bytes));
+      const auto ids = indices<M>(n, /*send=*/to_owners);
       if (to_owners)
         Kokkos::parallel_for(
-            "umesh::dist::unpack_add", Kokkos::RangePolicy<Exec>(0, int(incoming.size())),
+            "umesh::dist::unpack_add", Kokkos::RangePolicy<Exec>(0, incoming),
             KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k)
                 v(ids(j), k) += buf(j, k);
             });
       else
         Kokkos::parallel_for(
-            "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, int(incoming.size())),
-            KOKKOS_LAMBDA(int j) {
+            "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, incoming), KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k)
                 v(ids(j), k) = buf(j, k);
             });
     }
     Kokkos::fence();
+    seconds_ += timer.seconds();
   }
 
 private:
+  using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
+  using Bytes = Kokkos::View<char *, DeviceMemory>;
   struct Neighbour {
     int rank;
     std::vector<int> send, recv;
+    Kokkos::View<int *, DeviceMemory> send_dev, recv_dev; // the lists on the device
+    Bytes staging;                                        // pack/unpack buffer, grown
+    std::vector<char> host_in, host_out;                  // MPI's buffers, grown
   };
 
+  // A neighbour's index list in memory space M (cached for the default
+  // device; built per call elsewhere).
+  template <class M> static Kokkos::View<const int *, M> indices(Neighbour &n, bool send) {
+    const std::vector<int> &ids = send ? n.send : n.recv;
+    auto &cached = send ? n.send_dev : n.recv_dev;
+    auto upload = [&](auto view) {
+      Kokkos::deep_copy(view, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                                  ids.data(), ids.size()));
+      return view;
+    };
+    if constexpr (std::is_same<M, DeviceMemory>::value) {
+      if (cached.extent(0) != ids.size())
+        cached = upload(Kokkos::View<int *, DeviceMemory>("umesh::dist::ids", ids.size()));
+      return cached;
+    } else {
+      return upload(Kokkos::View<int *, M>("umesh::dist::ids", ids.size()));
+    }
+  }
+  // A staging buffer of at least `bytes` in memory space M (cached for the
+  // default device).
+  template <class M> static Kokkos::View<char *, M> buffer(Neighbour &n, std::size_t bytes) {
+    if constexpr (std::is_same<M, DeviceMemory>::value) {
+      if (n.staging.extent(0) < bytes)
+        n.staging =
+            Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
+      return n.staging;
+    } else {
+      return Kokkos::View<char *, M>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
+    }
+  }
+  static Kokkos::View<char *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
+  host_bytes(std::vector<char> &v, std::size_t bytes) {
+    return Kokkos::View<char *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), bytes);
+  }
+  template <class V> static auto bytes_of(const V &typed, std::size_t bytes) {
+    return Kokkos::View<char *, typename V::memory_space, Kokkos::MemoryUnmanaged>(
+        reinterpret_cast<char *>(typed.data()), bytes);
+  }
+
   MPI_Comm comm_;
-  std::vector<Neighbour> neighbours_;
+  mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
+  mutable double seconds_ = 0;
 };
 
 } // namespace umesh::dist

@@ -100,14 +100,14 @@ public:
         targets_.push_back(make_part(m.to, owner_of(m.to), maps));
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
-      std::map<int, int> local_of; // global -> local id
+      std::vector<int> local_of(to.global.size(), -1); // global -> local id
       for (int i = 0; i < int(to.global_ids.size()); ++i)
         local_of[to.global_ids[i]] = i;
       std::vector<int> local(std::size_t(elements_->owned) * m.arity);
       for (int i = 0; i < elements_->owned; ++i)
         for (int s = 0; s < m.arity; ++s)
           local[std::size_t(i) * m.arity + s] =
-              local_of.at(m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s]);
+              local_of[m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s]];
       maps_.emplace(m.name, Map<MemorySpace>(m.name, elements_->local, to.local, m.arity, local));
     }
   }
@@ -165,17 +165,15 @@ private:
         part->global_ids.push_back(p);
     part->owned = int(part->global_ids.size());
     std::vector<std::vector<int>> recv_from(size_), send_to(size_);
-    for (int q = 0; q < size_; ++q) {
-      if (q == rank_)
-        continue;
-      for (int p = 0; p < s.size(); ++p) {
-        if (owner[p] == q && reached[rank_][p])
-          recv_from[q].push_back(p); // my halo, owned by q
-        if (owner[p] == rank_ && reached[q][p])
-          send_to[q].push_back(p); // my point, in q's halo
-      }
+    for (int p = 0; p < s.size(); ++p) {
+      if (owner[p] != rank_ && reached[rank_][p])
+        recv_from[owner[p]].push_back(p); // my halo, owned by owner[p]
+      if (owner[p] == rank_)
+        for (int q = 0; q < size_; ++q)
+          if (q != rank_ && reached[q][p])
+            send_to[q].push_back(p); // my point, in q's halo
     }
-    std::map<int, int> local_of;
+    std::vector<int> local_of(s.size(), -1);
     for (int i = 0; i < part->owned; ++i)
       local_of[part->global_ids[i]] = i;
     auto ex = std::make_shared<Exchange>(comm_);
@@ -187,7 +185,7 @@ private:
         part->global_ids.push_back(p);
       }
       for (int p : send_to[q])
-        send_local.push_back(local_of.at(p));
+        send_local.push_back(local_of[p]);
       ex->add_neighbour(q, send_local, recv_local);
     }
     part->local = Set(s.name() + "@" + std::to_string(rank_), int(part->global_ids.size()));

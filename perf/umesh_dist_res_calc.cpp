@@ -1,0 +1,239 @@
+// res_calc over MPI ranks (umesh::dist): Airfoil's edge loop on a quad mesh
+// whose edges are dealt to the ranks, then a cell update, as one time step;
+// checked against the serial reference on the whole mesh, then timed: time
+// per step (the slowest rank's median) and the share spent in halo exchange.
+// One GPU per rank with Kokkos' --kokkos-num-devices=N.
+#include "kernels.hpp"
+
+#include "common/cli.hpp"
+#include "common/output.hpp"
+
+#include <umesh/dist.hpp>
+#include <umesh/umesh.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+
+namespace {
+
+using namespace umesh;
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+
+struct Options {
+  int nx = 2400, ny = 1200, steps = 20, warmup = 3, block = 256;
+  std::vector<std::string> execs{"atomic", "hierarchical"};
+  std::string layout = "soa", csv;
+  bool check = true;
+};
+
+// Airfoil's update, reduced: the state moves by the residual, which is reset.
+struct Update {
+  template <class R, class Q> KOKKOS_INLINE_FUNCTION void operator()(R res, Q q) const {
+    for (int k = 0; k < 4; ++k) {
+      q(k) += 1e-9 * res(k);
+      res(k) = 0.0;
+    }
+  }
+};
+
+struct Result {
+  double step_ms = 0, exchange_share = 0, max_rel_err = -1;
+};
+
+template <class L, class E>
+Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec,
+           const std::vector<double> &q0, const std::vector<double> &adt0) {
+  dist::Partition<Mem> part(
+      MPI_COMM_WORLD, m.edges, owner,
+      {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}});
+  const auto &cells = part.part(m.cells);
+  dist::Dat<double, 2, L, Mem> x(part.part(m.nodes), "x");
+  dist::Dat<double, 4, L, Mem> q(cells, "q"), res(cells, "res");
+  dist::Dat<double, 1, L, Mem> adt(cells, "adt");
+  x.set_global(m.node_coords);
+  q.set_global(q0);
+  adt.set_global(adt0);
+  const Map<Mem> &pe = part.map("pedge"), &pc = part.map("pecell");
+  auto plan = make_plan(Space(), exec, part.elements()->local, pc);
+  auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
+  const perf::ResCalc kernel{0.4, 0.05};
+  auto res_calc = [&] {
+    dist::par_loop(exec, plan, "res_calc", kernel, dist::read(x, pe, 0), dist::read(x, pe, 1),
+                   dist::read(q, pc, 0), dist::read(q, pc, 1), dist::read(adt, pc, 0),
+                   dist::read(adt, pc, 1), dist::inc(res, pc, 0), dist::inc(res, pc, 1));
+  };
+  auto step = [&] {
+    res_calc();
+    dist::par_loop(exec::Atomic{}, cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
+  };
+  Result r;
+  if (o.check) { // one res_calc against the serial loop on the whole mesh
+    res_calc();
+    using H = Kokkos::HostSpace;
+    Map<H> hpe("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+    Map<H> hpc("pecell", m.edges, m.cells, 2, m.edge_cells);
+    umesh::Dat<double, 2, L, H> hx(m.nodes, "x");
+    umesh::Dat<double, 4, L, H> hq(m.cells, "q"), hres(m.cells, "res");
+    umesh::Dat<double, 1, L, H> hadt(m.cells, "adt");
+    copy_from_host(hx, m.node_coords);
+    copy_from_host(hq, q0);
+    copy_from_host(hadt, adt0);
+    auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
+    par_loop(exec::Serial{}, serial, "res_calc", kernel, read(hx, hpe, 0), read(hx, hpe, 1),
+             read(hq, hpc, 0), read(hq, hpc, 1), read(hadt, hpc, 0), read(hadt, hpc, 1),
+             inc(hres, hpc, 0), inc(hres, hpc, 1));
+    const std::vector<double> got = res.gather_global(MPI_COMM_WORLD);
+    double err = 0;
+    for (int c = 0; c < m.cells.size(); ++c)
+      for (int k = 0; k < 4; ++k) {
+        const double a = got[4 * std::size_t(c) + k], b = hres.view()(c, k);
+        err = std::isnan(a) ? INFINITY
+                            : std::max(err, std::fabs(a - b) / std::max(1.0, std::fabs(b)));
+      }
+    r.max_rel_err = err;
+    dist::par_loop(exec::Atomic{}, cell_plan, "reset", Update{}, dist::rw(res), dist::rw(q));
+  }
+  for (int i = 0; i < o.warmup; ++i)
+    step();
+  Kokkos::fence();
+  const double comm0 = cells->halo->seconds() + part.part(m.nodes)->halo->seconds();
+  std::vector<double> times;
+  Kokkos::Timer total;
+  for (int i = 0; i < o.steps; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    Kokkos::Timer t;
+    step();
+    Kokkos::fence();
+    times.push_back(t.seconds());
+  }
+  const double all = total.seconds();
+  const double comm = cells->halo->seconds() + part.part(m.nodes)->halo->seconds() - comm0;
+  std::sort(times.begin(), times.end());
+  double mine[2] = {times[times.size() / 2] * 1e3, comm / all}, worst[2];
+  MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  r.step_ms = worst[0];
+  r.exchange_share = worst[1];
+  return r;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  Options o;
+  CLI::App app("res_calc over MPI ranks (umesh::dist): edges dealt to the ranks in contiguous "
+               "strips, halo exchange around every loop; checked against the serial reference, "
+               "then timed",
+               "umesh_dist_res_calc");
+  umesh::perf::add_version(app);
+  app.add_option("--nx", o.nx, "quads along x")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--ny", o.ny, "quads along y")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--exec", o.execs, "executors")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"atomic", "scatterview", "gather", "colour", "hierarchical"}))
+      ->capture_default_str();
+  app.add_option("--layout", o.layout, "aos or soa")
+      ->check(CLI::IsMember({"aos", "soa"}))
+      ->capture_default_str();
+  app.add_option("--block", o.block,
+                 "hierarchical block size (staging inc, gather combine, "
+                 "atomic write-back, 4 blocks per team)")
+      ->check(CLI::Range(32, 4096))
+      ->capture_default_str();
+  app.add_option("--steps", o.steps, "timed steps")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--warmup", o.warmup, "untimed steps first")
+      ->check(CLI::Range(0, 1000))
+      ->capture_default_str();
+  bool no_check = false;
+  app.add_flag("--no-check", no_check, "skip the check against the serial reference");
+  app.add_option("--csv", o.csv, "append a row per executor to this file (rank 0)");
+  umesh::perf::parse_or_exit(app, argc, argv); // before MPI: --help and bad values exit here
+  o.check = !no_check;
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int failures = 0;
+  {
+    Kokkos::ScopeGuard guard(argc, argv);
+    try {
+      if (!o.csv.empty() && rank == 0) {
+        std::ofstream csv = umesh::perf::open_output(o.csv);
+        csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err\n";
+        umesh::perf::close_output(csv, o.csv);
+      }
+      const QuadMesh m = make_quad_mesh(o.nx, o.ny);
+      // Contiguous strips of the edge numbering (rows of the grid).
+      std::vector<int> owner(m.edges.size());
+      for (std::size_t e = 0; e < owner.size(); ++e)
+        owner[e] = int(e * std::size_t(size) / owner.size());
+      std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
+      std::mt19937_64 rng(42);
+      std::uniform_real_distribution<double> u(0, 1);
+      for (int c = 0; c < m.cells.size(); ++c) {
+        const double v[4] = {0.8 + 0.4 * u(rng), 0.3 * (u(rng) - 0.5), 0.3 * (u(rng) - 0.5),
+                             2.0 + u(rng)};
+        std::copy(v, v + 4, q0.begin() + 4 * std::size_t(c));
+        adt0[c] = 0.5 + u(rng);
+      }
+      if (rank == 0)
+        std::printf("res_calc on %d ranks: %d x %d quads, %d edges, %d cells, device %s\n", size,
+                    o.nx, o.ny, m.edges.size(), m.cells.size(), Space::name());
+      for (const auto &e : o.execs) {
+        Result r;
+        const bool soa = o.layout == "soa";
+        auto go = [&](auto tag) {
+          r = soa ? run<SoA>(o, m, owner, tag, q0, adt0) : run<AoS>(o, m, owner, tag, q0, adt0);
+        };
+        if (e == "atomic")
+          go(exec::Atomic{});
+        else if (e == "scatterview")
+          go(exec::ScatterView{});
+        else if (e == "gather")
+          go(exec::Gather{});
+        else if (e == "colour")
+          go(exec::GlobalColour{});
+        else
+          go(exec::Hierarchical{}
+                 .with_block_size(o.block)
+                 .with_staging(exec::Staging::increments)
+                 .with_combine(exec::Combine::gather)
+                 .with_writeback(exec::Writeback::atomic)
+                 .with_blocks_per_team(4));
+        const bool bad = o.check && !(r.max_rel_err < 1e-12);
+        failures += bad;
+        if (rank == 0) {
+          std::printf(
+              "  %-12s %d ranks: step %.4f ms (slowest rank's median), halo exchange %.1f%% "
+              "of the time%s\n",
+              e.c_str(), size, r.step_ms, 100 * r.exchange_share,
+              !o.check ? ""
+              : bad    ? "; DIFFERS from the serial reference"
+                       : "; matches the serial reference");
+          if (!o.csv.empty()) {
+            std::ofstream csv(o.csv, std::ios::app);
+            csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
+                << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
+                << r.max_rel_err << '\n';
+          }
+        }
+      }
+    } catch (const umesh::Error &e) {
+      std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
+      failures = 100;
+    }
+  }
+  int any = 0;
+  MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return any == 0 ? 0 : (any >= 100 ? 2 : 1);
+}
