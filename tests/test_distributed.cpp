@@ -38,6 +38,19 @@ struct CellUpdate { // q += 0.1 res, direct on cells
   }
 };
 
+// Each cell's neighbour min/max through the edges (miniAero's limiter stencil).
+struct MinMax {
+  template <class Q, class Lo, class Hi>
+  KOKKOS_INLINE_FUNCTION void operator()(Q q1, Q q2, Lo lo1, Lo lo2, Hi hi1, Hi hi2) const {
+    for (int k = 0; k < 3; ++k) {
+      lo1(k).update(q2(k));
+      lo2(k).update(q1(k));
+      hi1(k).update(q2(k));
+      hi2(k).update(q1(k));
+    }
+  }
+};
+
 struct CellSum {
   template <class Q, class G> KOKKOS_INLINE_FUNCTION void operator()(Q q, G g) const {
     g(0) += q(0);
@@ -196,6 +209,60 @@ TEST(DistPartition, ReductionOverHaloPointsIsAnError) {
               std::string::npos)
         << e.what();
   }
+}
+
+// Indirect min and max: halo copies start from the identity and are folded
+// into their owners with min/max, on every executor.
+TYPED_TEST(Dist, IndirectMinMaxMatchSerial) {
+  using E = typename TypeParam::exec;
+  using L = typename TypeParam::layout;
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(23, 19, {true, 4});
+  const auto q0 = random_values(3 * std::size_t(m.cells.size()), 21);
+  using H = Kokkos::HostSpace;
+  Map<H> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  umesh::Dat<double, 3, L, H> hq(m.cells, "q"), hlo(m.cells, "lo"), hhi(m.cells, "hi");
+  copy_from_host(hq, q0);
+  copy_from_host(hlo, q0);
+  copy_from_host(hhi, q0);
+  auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
+  par_loop(exec::Serial{}, serial, "minmax", MinMax{}, read(hq, pecell, 0), read(hq, pecell, 1),
+           umesh::min(hlo, pecell, 0), umesh::min(hlo, pecell, 1), umesh::max(hhi, pecell, 0),
+           umesh::max(hhi, pecell, 1));
+
+  std::vector<int> owner(m.edges.size());
+  for (std::size_t e = 0; e < owner.size(); ++e)
+    owner[e] = int((e * 7919) % owner.size() * size / owner.size());
+  dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, owner, {{"pecell", m.cells, 2, m.edge_cells}});
+  const auto &cells = part.part(m.cells);
+  dist::Dat<double, 3, L, Mem> q(cells, "q"), lo(cells, "lo"), hi(cells, "hi");
+  q.set_global(q0);
+  lo.set_global(q0);
+  hi.set_global(q0);
+  const Map<Mem> &pc = part.map("pecell");
+  auto plan = [&] {
+    if constexpr (std::is_same<E, exec::Hierarchical>::value)
+      return make_plan(Space(), exec::Hierarchical{}.with_block_size(32), part.elements()->local,
+                       pc);
+    else if constexpr (std::is_same<E, exec::Auto>::value)
+      return make_plan(Space(), exec::Auto{}.with_block_sizes({32}).with_trials(1),
+                       part.elements()->local, pc);
+    else
+      return make_plan(Space(), E{}, part.elements()->local, pc);
+  }();
+  dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, pc, 0), dist::read(q, pc, 1),
+                 dist::min(lo, pc, 0), dist::min(lo, pc, 1), dist::max(hi, pc, 0),
+                 dist::max(hi, pc, 1));
+  auto want_lo = Kokkos::create_mirror_view_and_copy(H(), hlo.view());
+  auto want_hi = Kokkos::create_mirror_view_and_copy(H(), hhi.view());
+  const auto got_lo = lo.gather_global(MPI_COMM_WORLD), got_hi = hi.gather_global(MPI_COMM_WORLD);
+  int bad = 0;
+  for (int c = 0; c < m.cells.size(); ++c)
+    for (int k = 0; k < 3; ++k)
+      bad += got_lo[3 * std::size_t(c) + k] != want_lo(c, k) ||
+             got_hi[3 * std::size_t(c) + k] != want_hi(c, k);
+  EXPECT_EQ(bad, 0);
 }
 
 TEST(DistPartition, BadOwnersAreErrors) {

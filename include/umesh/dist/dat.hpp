@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,14 +54,16 @@ public:
     *stale_ = false;
   }
   /// Zeroes the halo copies (before a loop increments through them).
-  void zero_halo() const {
+  void zero_halo() const { fill_halo(T(0)); }
+  /// Sets the halo copies to `value` (the identity of a min or max).
+  void fill_halo(T value) const {
     const auto v = local_.view();
     const int first = part_->owned, last = local_.size();
     using Exec = typename local_type::view_type::execution_space;
     Kokkos::parallel_for(
         "umesh::dist::zero_halo", Kokkos::RangePolicy<Exec>(first, last), KOKKOS_LAMBDA(int i) {
           for (int k = 0; k < Dim; ++k)
-            v(i, k) = T(0);
+            v(i, k) = value;
         });
   }
 

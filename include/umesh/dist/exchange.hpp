@@ -47,19 +47,29 @@ public:
     return n;
   }
 
+  /// What the values sent to owners do there.
+  enum class Combine { add, min, max };
+
   /// Halo copies of `d` take their owners' values.
   template <class T, int D, class L, class M> void import(const Dat<T, D, L, M> &d) const {
-    exchange(d, /*to_owners=*/false);
+    exchange(d, /*to_owners=*/false, Combine::add);
   }
   /// Owners add the values in their points' halo copies elsewhere.
   template <class T, int D, class L, class M> void export_add(const Dat<T, D, L, M> &d) const {
-    exchange(d, /*to_owners=*/true);
+    exchange(d, /*to_owners=*/true, Combine::add);
+  }
+  /// Owners fold the values in their points' halo copies elsewhere in with
+  /// min or max.
+  template <class T, int D, class L, class M>
+  void export_combine(const Dat<T, D, L, M> &d, Combine how) const {
+    exchange(d, /*to_owners=*/true, how);
   }
 
-  /// import() (to_owners false) or export_add() (true). Public only
-  /// because nvcc's device lambdas cannot live in private member functions.
+  /// import() (to_owners false) or an export (true, combined by `how`).
+  /// Public only because nvcc's device lambdas cannot live in private
+  /// member functions.
   template <class T, int D, class L, class M>
-  void exchange(const Dat<T, D, L, M> &d, bool to_owners) const {
+  void exchange(const Dat<T, D, L, M> &d, bool to_owners, Combine how) const {
     if (neighbours_.empty())
       return;
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
@@ -98,7 +108,7 @@ public:
     if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     // Unpacked one neighbour at a time: an owned point shared with several
-    // ranks is added to once per rank, never concurrently.
+    // ranks is combined once per rank, never concurrently.
     for (std::size_t i = 0; i < nb; ++i) {
       Neighbour &n = neighbours_[i];
       const int incoming = int(to_owners ? n.send.size() : n.recv.size());
@@ -106,12 +116,21 @@ public:
       const Typed buf(reinterpret_cast<T *>(buffer<M>(n, in_bytes).data()), incoming, D);
       Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(n.host_in, in_bytes));
       const auto ids = indices<M>(n, /*send=*/to_owners);
-      if (to_owners)
+      if (to_owners && how == Combine::add)
         Kokkos::parallel_for(
             "umesh::dist::unpack_add", Kokkos::RangePolicy<Exec>(0, incoming),
             KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k)
                 v(ids(j), k) += buf(j, k);
+            });
+      else if (to_owners)
+        Kokkos::parallel_for(
+            "umesh::dist::unpack_minmax", Kokkos::RangePolicy<Exec>(0, incoming),
+            KOKKOS_LAMBDA(int j) {
+              for (int k = 0; k < D; ++k) {
+                const T x = buf(j, k), y = v(ids(j), k);
+                v(ids(j), k) = (how == Combine::min) == (x < y) ? x : y;
+              }
             });
       else
         Kokkos::parallel_for(

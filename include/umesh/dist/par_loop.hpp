@@ -6,7 +6,8 @@
 // exchanges the accesses need, and only when needed:
 // - an indirect read of a dat whose halo is stale imports the owners' values;
 // - an indirect increment zeroes the halo copies first, then adds them into
-//   their owners afterwards (the halo is then stale);
+//   their owners afterwards (the halo is then stale); an indirect min or max
+//   likewise, from the operation's identity, folded in with min or max;
 // - a direct write, rw or increment leaves the dat's halo stale;
 // - global reductions combine over the ranks (MPI_Allreduce).
 
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -53,6 +55,14 @@ template <class T, int D, class L, class M, class MM>
 auto inc(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
   return IndirectArg<Access::inc, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
 }
+template <class T, int D, class L, class M, class MM>
+auto min(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
+  return IndirectArg<Access::min, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
+template <class T, int D, class L, class M, class MM>
+auto max(const Dat<T, D, L, M> &d, const Map<MM> &map, int slot) {
+  return IndirectArg<Access::max, Dat<T, D, L, M>, Map<MM>>{d, map, slot};
+}
 using umesh::reduce_max;
 using umesh::reduce_min;
 using umesh::reduce_sum;
@@ -67,12 +77,17 @@ template <Access A, class DD> Nothing before(const DirectArg<A, DD> &) {
   return {};
 }
 template <Access A, class DD, class MM> Nothing before(const IndirectArg<A, DD, MM> &a) {
-  static_assert(A == Access::read || A == Access::inc,
-                "umesh::dist::par_loop: through a map, read and inc only (min/max not yet)");
+  using T = typename DD::local_type::value_type;
   if constexpr (A == Access::read)
     a.dat.refresh_halo();
-  else
+  else if constexpr (A == Access::inc)
     a.dat.zero_halo();
+  else if constexpr (A == Access::min)
+    a.dat.fill_halo(std::numeric_limits<T>::max());
+  else if constexpr (A == Access::max)
+    a.dat.fill_halo(std::numeric_limits<T>::lowest());
+  else
+    static_assert(A == Access::read, "umesh::dist::par_loop: through a map: read, inc, min, max");
   return {};
 }
 template <Reduction R, class T, int D> std::array<T, D> before(const GlobalArg<R, T, D> &g) {
@@ -103,12 +118,15 @@ template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI
 }
 template <Access A, class DD, class MM>
 void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Exported &done) {
-  if constexpr (A == Access::inc) {
+  if constexpr (is_combining(A)) {
     const void *key = a.dat.local().view().data();
     if (std::find(done.begin(), done.end(), key) != done.end())
       return;
     done.push_back(key);
-    a.dat.part().halo->export_add(a.dat.local());
+    const auto how = A == Access::inc   ? Exchange::Combine::add
+                     : A == Access::min ? Exchange::Combine::min
+                                        : Exchange::Combine::max;
+    a.dat.part().halo->export_combine(a.dat.local(), how);
     a.dat.mark_halo_stale();
   }
 }
