@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -263,6 +264,50 @@ TYPED_TEST(Dist, IndirectMinMaxMatchSerial) {
       bad += got_lo[3 * std::size_t(c) + k] != want_lo(c, k) ||
              got_hi[3 * std::size_t(c) + k] != want_hi(c, k);
   EXPECT_EQ(bad, 0);
+}
+
+// Every point is owned by exactly one rank, and a rank holds (owned or as
+// halo) exactly the points its elements reach plus the ones it owns.
+TEST(DistPartition, OwnershipAndHalosCoverTheMesh) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(13, 11, {true, 9});
+  std::vector<int> owner(m.edges.size());
+  for (std::size_t e = 0; e < owner.size(); ++e)
+    owner[e] = int((e * 31) % std::size_t(size));
+  dist::Partition<Mem> part(
+      MPI_COMM_WORLD, m.edges, owner,
+      {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}});
+  for (const auto &[set, map] :
+       {std::make_pair(m.nodes, &m.edge_nodes), std::make_pair(m.cells, &m.edge_cells)}) {
+    const auto &pt = part.part(set);
+    // Owned everywhere: each point exactly once over the ranks.
+    std::vector<int> mine(set.size(), 0), all(set.size(), 0);
+    for (int i = 0; i < pt->owned; ++i)
+      mine[pt->global_ids[i]] = 1;
+    MPI_Allreduce(mine.data(), all.data(), set.size(), MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(std::count(all.begin(), all.end(), 1), set.size()) << set.name();
+    // Held here: owned points and the points this rank's elements reach.
+    std::vector<char> reached(set.size(), 0), held(set.size(), 0);
+    for (std::size_t e = 0; e < owner.size(); ++e)
+      if (owner[e] == rank)
+        for (int k = 0; k < 2; ++k)
+          reached[(*map)[2 * e + k]] = 1;
+    for (int i = 0; i < pt->local.size(); ++i) {
+      EXPECT_EQ(held[pt->global_ids[i]], 0) << "point held twice";
+      held[pt->global_ids[i]] = 1;
+      if (i >= pt->owned) {
+        EXPECT_TRUE(reached[pt->global_ids[i]]) << "halo point no element here reaches";
+      }
+    }
+    for (int p = 0; p < set.size(); ++p) {
+      if (reached[p]) {
+        EXPECT_TRUE(held[p]) << set.name() << " point " << p << " reached but not held";
+      }
+    }
+    EXPECT_EQ(int(pt->global_ids.size()), pt->local.size());
+  }
 }
 
 TEST(DistPartition, BadOwnersAreErrors) {
