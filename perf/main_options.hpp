@@ -27,8 +27,8 @@ std::vector<std::string> available_reorders() {
 
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial",      "atomic",       "gather", "colour",
-                                     "scatterview", "hierarchical", "auto"};
+  std::vector<std::string> executors{"serial",      "atomic",       "gather",    "colour",
+                                     "scatterview", "hierarchical", "segmented", "auto"};
   std::vector<int> blocks{128, 256};
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
@@ -76,7 +76,7 @@ Options parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(one_of(o.executors))
       ->capture_default_str();
-  app.add_option("--blocks", o.blocks, "hierarchical block sizes")
+  app.add_option("--blocks", o.blocks, "hierarchical and segmented block sizes")
       ->delimiter(',')
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

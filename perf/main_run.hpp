@@ -34,6 +34,7 @@ struct Plans {
   Plan<exec::GlobalColour, Space> colour;
   Plan<exec::ScatterView, Space> scatter;
   std::vector<Plan<exec::Hierarchical, Space>> hier;
+  std::vector<Plan<exec::Segmented, Space>> segmented; // one per block size
   double colour_seconds = 0, gather_seconds = 0;
   // One tuner per layout ("AoS", "SoA"): the layout is a type, and each
   // tunes for its own.
@@ -58,6 +59,7 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
           Plan<exec::GlobalColour, Space>(space, set, inc_map),
           Plan<exec::ScatterView, Space>(space, set),
           {},
+          {},
           0,
           0,
           {}};
@@ -68,6 +70,12 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
       p.autotune.emplace(l == "aos" ? "AoS" : "SoA",
                          Plan<exec::Auto, Space>(space, exec::Auto{}.with_block_sizes(o.blocks),
                                                  set, inc_map, read_only(reads)...));
+  if (wants(o, "segmented"))
+    for (int b : o.blocks) {
+      p.segmented.emplace_back(space, exec::Segmented{}.with_block_size(b), set, inc_map);
+      std::printf("  segmented plan: %s (%.2f s)\n", p.segmented.back().summary().c_str(),
+                  p.segmented.back().build_seconds());
+    }
   if (!wants(o, "hierarchical"))
     return p;
   auto add = [&](exec::Hierarchical options) {
@@ -197,6 +205,22 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
       std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
                     plan.choice(kernel).c_str());
       r->note = note;
+    } else if (name == "segmented") {
+      // Per-point entries, then scratch atomics (the same on host backends).
+      for (auto &plan : plans.segmented)
+        for (bool sa : host ? std::vector<bool>{false} : std::vector<bool>{false, true}) {
+          const int block = plan.options().block_size;
+          const std::string label = sa ? "segmented/sa" : "segmented";
+          try {
+            Row *r = one(label, exec::Segmented{}.with_scratch_atomics(sa), plan);
+            r->block_size = block;
+            r->scratch = plan.scratch_bytes(kernel);
+            r->note = "1 launch";
+          } catch (const Error &e) {
+            // Does not fit this device (scratch or team size): reported, not timed.
+            rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
+          }
+        }
     } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
         for (const auto &variant : hierarchical_variants(o)) {

@@ -75,14 +75,16 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   EXPECT_FALSE(plan.from_tuning_file("edge"));
   EXPECT_GT(plan.tuning_seconds("edge"), 0.0);
   const std::string summary = plan.summary();
-  for (const char *name : {"atomic", "scatterview", "gather", "colour", "hier-all/b32",
-                           "hier-inc/sa/ga/b32", "hier-none/b32", "hier-reads/b32"})
+  for (const char *name :
+       {"atomic", "scatterview", "gather", "colour", "hier-all/b32", "hier-inc/sa/ga/b32",
+        "hier-none/b32", "hier-reads/b32", "segmented/b32"})
     EXPECT_NE(summary.find(name), std::string::npos) << summary << "\nmissing " << name;
   // Several blocks per team only where they pipeline: GPU backends, staging
   // 'reads' and the /sa/ga variants.
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
-  for (const char *name : {"hier-reads/p2/b32", "hier-all/sa/ga/p2/b32", "hier-inc/sa/ga/p4/b32"})
+  for (const char *name :
+       {"hier-reads/p2/b32", "hier-all/sa/ga/p2/b32", "hier-inc/sa/ga/p4/b32", "segmented/sa/b32"})
     EXPECT_EQ(summary.find(name) != std::string::npos, gpu) << summary << "\n" << name;
   EXPECT_EQ(summary.find("hier-all/ga/p2"), std::string::npos) << summary;
   EXPECT_NE(summary.find(plan.choice("edge")), std::string::npos);

@@ -24,6 +24,7 @@ using ConfigsFor =
          Config<S, exec::GlobalColour, AoS>, Config<S, exec::GlobalColour, SoA>,
          Config<S, exec::ScatterView, AoS>, Config<S, exec::ScatterView, SoA>,
          Config<S, exec::Hierarchical, AoS>, Config<S, exec::Hierarchical, SoA>,
+         Config<S, exec::Segmented, AoS>, Config<S, exec::Segmented, SoA>,
          Config<S, exec::Auto, AoS>, Config<S, exec::Auto, SoA>>;
 template <class L> struct Expand;
 template <class... S> struct Expand<List<S...>> {
@@ -84,6 +85,11 @@ protected:
   template <class E, class... Maps> auto plan(const Set &set, const Maps &...maps) {
     if constexpr (std::is_same<E, exec::Hierarchical>::value)
       return make_plan(Space(), exec::Hierarchical{}.with_block_size(64), set, maps...);
+    // Two segments: blocks of shuffled meshes leave most points to global
+    // atomics, so both paths run.
+    else if constexpr (std::is_same<E, exec::Segmented>::value)
+      return make_plan(Space(), exec::Segmented{}.with_block_size(64).with_max_segments(2), set,
+                       maps...);
     else if constexpr (std::is_same<E, exec::Auto>::value) // the tuned loop's result is checked
       return make_plan(Space(), exec::Auto{}.with_block_sizes({64}).with_trials(1), set, maps...);
     else

@@ -130,6 +130,31 @@ struct Hierarchical {
   Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
 };
 
+/// Block reduction over point segments: teams of `block_size` consecutive
+/// elements (one thread per element on GPUs); each team folds its
+/// increments (and min/max) into team scratch over the runs of consecutive
+/// point ids its elements reach through each combined map, then adds every
+/// staged point to global memory once, atomically. One launch per loop, no
+/// colourings; the plan is at most `max_segments` (first point, count) pairs
+/// per block and map, so no point lists or block-local maps are read. Fast
+/// when the numbering is local (generated meshes, RCM, GPS: two or three
+/// runs per block); points outside a block's kept runs are combined straight
+/// into global memory with atomics, so any numbering gives correct results.
+/// block_size and max_segments are plan options (make_plan).
+struct Segmented {
+  int block_size = 256;
+  int max_segments = 4;
+  /// Per loop, GPU backends: false (default) gives each staged point as many
+  /// scratch entries as it has references in the block, taken with integer
+  /// shared-memory atomics and folded after the block (no floating-point
+  /// compare-and-swap loops); true folds into one value per point with
+  /// scratch atomics: less scratch where points have many references.
+  bool scratch_atomics = false;
+  Segmented &with_block_size(int b) { return block_size = b, *this; }
+  Segmented &with_max_segments(int s) { return max_segments = s, *this; }
+  Segmented &with_scratch_atomics(bool a = true) { return scratch_atomics = a, *this; }
+};
+
 /// Measures, remembers, runs the fastest: on the first call of a loop it
 /// times every candidate strategy on the loop's real data (atomic,
 /// ScatterView, gather, global colour, and the hierarchical variants at each

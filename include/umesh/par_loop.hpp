@@ -8,6 +8,7 @@
 #include <umesh/detail/executor_gather.hpp>
 #include <umesh/detail/executor_hierarchical.hpp>
 #include <umesh/detail/executor_scatter.hpp>
+#include <umesh/detail/executor_segmented.hpp>
 #include <umesh/plan.hpp>
 
 #include <string>

@@ -11,6 +11,7 @@
 #include <umesh/detail/executor_gather.hpp>
 #include <umesh/detail/executor_hierarchical.hpp>
 #include <umesh/detail/executor_scatter.hpp>
+#include <umesh/detail/executor_segmented.hpp>
 #include <umesh/detail/loop_snapshot.hpp>
 #include <umesh/detail/plan_file.hpp>
 #include <umesh/detail/tuning_file.hpp>
@@ -49,10 +50,11 @@ template <class Space> std::string device_description() {
 }
 
 struct AutoCandidate {
-  enum Kind { atomic, scatterview, gather, colour, hierarchical } kind;
+  enum Kind { atomic, scatterview, gather, colour, hierarchical, segmented } kind;
   exec::Hierarchical loop_options; // hierarchical: staging, combine, writeback
   int block_size = 0;
   std::string name;
+  bool scratch_atomics = false; // segmented
 };
 
 /// What tuning found for one loop.
@@ -80,6 +82,10 @@ public:
     make_hier_ = [=](int block) {
       return std::make_unique<Plan<exec::Hierarchical, Space>>(
           space, exec::Hierarchical{}.with_block_size(block), set, maps...);
+    };
+    make_segmented_ = [=](int block) {
+      return std::make_unique<Plan<exec::Segmented, Space>>(
+          space, exec::Segmented{}.with_block_size(block), set, maps...);
     };
     if (options_.trials < 1)
       detail::fail("exec::Auto: trials must be at least 1, not ", options_.trials);
@@ -191,6 +197,16 @@ private:
               add({C::hierarchical, hn, b, std::move(name)});
             }
           }
+    // Segmented: per-point entries, and scratch atomics on GPU backends
+    // (host backends fold in place either way).
+    for (int b : options_.block_sizes)
+      for (bool sa : {false, true})
+        if (!(sa && host))
+          add({C::segmented,
+               {},
+               b,
+               std::string(sa ? "segmented/sa" : "segmented") + "/b" + std::to_string(b),
+               sa});
     if (candidates_.empty())
       detail::fail("exec::Auto: no candidate left by with_candidates");
   }
@@ -244,6 +260,13 @@ private:
       if (!plan)
         plan = make_hier_(c.block_size);
       return plan->run(c.loop_options, name, kernel, args...);
+    }
+    case C::segmented: {
+      auto &plan = segmented_[c.block_size];
+      if (!plan)
+        plan = make_segmented_(c.block_size);
+      return plan->run(exec::Segmented{}.with_scratch_atomics(c.scratch_atomics), name, kernel,
+                       args...);
     }
     }
   }
@@ -353,6 +376,8 @@ private:
   std::unique_ptr<Plan<exec::Gather, Space>> gather_;
   std::unique_ptr<Plan<exec::GlobalColour, Space>> colour_;
   std::map<int, std::unique_ptr<Plan<exec::Hierarchical, Space>>> hier_;
+  std::function<std::unique_ptr<Plan<exec::Segmented, Space>>(int)> make_segmented_;
+  std::map<int, std::unique_ptr<Plan<exec::Segmented, Space>>> segmented_;
   std::vector<detail::AutoCandidate> candidates_;
   std::map<std::string, detail::AutoDecision> decisions_;
   detail::TuningTable table_;

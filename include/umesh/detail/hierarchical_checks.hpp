@@ -46,14 +46,14 @@ inline void check_loop_options(const std::string &name, const exec::Hierarchical
 
 /// A launch wants teams of `want` threads where Kokkos allows `max`.
 inline void check_team_size(const std::string &name, int max, int want, int block_size,
-                            const char *space) {
+                            const char *space, const char *executor = "hierarchical") {
   if (want > max && max < 32) // not one warp: the kernel's scratch or registers
-    fail("loop '", name, "' under the hierarchical executor cannot launch a team of ", want,
+    fail("loop '", name, "' under the ", executor, " executor cannot launch a team of ", want,
          " threads (block size ", block_size, ") on ", space, ": Kokkos allows ", max,
          " threads per team for this kernel and its scratch; use smaller blocks or fewer blocks "
          "per team");
   if (want > max)
-    fail("loop '", name, "' under the hierarchical executor needs teams of ", want,
+    fail("loop '", name, "' under the ", executor, " executor needs teams of ", want,
          " threads (block size ", block_size, "), but this kernel can launch at most ", max,
          " per team on ", space, ": use a block size of ", max, " or less");
 }

@@ -15,16 +15,13 @@
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/hierarchical_checks.hpp> // LocalIndex
+#include <umesh/detail/scratch.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
 
 namespace umesh::detail {
-
-template <class T> KOKKOS_INLINE_FUNCTION T *scratch_at(char *scratch, int offset) {
-  return reinterpret_cast<T *>(scratch + offset);
-}
 
 // One staged map's padded lists and where a slot keeps them. Each list is
 // copied into the slot by the first argument that needs it (its owner).
