@@ -310,6 +310,63 @@ TEST(DistPartition, OwnershipAndHalosCoverTheMesh) {
   }
 }
 
+struct AddOne {
+  template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1.0; }
+};
+
+// Cells in slabs as given owners; a second element set (one element per
+// cell, on its cell's rank) over the first partition's parts: the same
+// halo, a loop through it adds 1 to every cell exactly once. An element on
+// a rank that does not hold its point is an error.
+TEST(DistPartition, GivenOwnersAndAFurtherElementSet) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(12, 9);
+  const int nc = m.cells.size();
+  std::vector<int> cell_owner(nc), edge_owner(m.edges.size()), self(nc);
+  for (int c = 0; c < nc; ++c)
+    cell_owner[c] = int(std::int64_t(c) * size / nc), self[c] = c;
+  for (std::size_t e = 0; e < edge_owner.size(); ++e)
+    edge_owner[e] = cell_owner[m.edge_cells[2 * e + 1]];
+  dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, edge_owner,
+                            {{"pecell", m.cells, 2, m.edge_cells}}, {{m.cells, cell_owner}});
+  const auto &cells = part.part(m.cells);
+  for (int i = 0; i < cells->owned; ++i)
+    EXPECT_EQ(cell_owner[cells->global_ids[i]], rank);
+  int owned = cells->owned, total = 0;
+  MPI_Allreduce(&owned, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(total, nc);
+
+  const Set per_cell("per_cell", nc);
+  dist::Partition<Mem> second(MPI_COMM_WORLD, per_cell, cell_owner, {{"self", m.cells, 1, self}},
+                              part.targets());
+  EXPECT_EQ(second.part(m.cells).get(), cells.get()); // the same part, the same halo
+  dist::Dat<double, 1, AoS, Mem> d(cells, "d");
+  d.set_global(std::vector<double>(nc, 2.0));
+  auto plan = make_plan(Space(), exec::Atomic{}, second.elements()->local);
+  dist::par_loop(exec::Atomic{}, plan, "add_one", AddOne{}, dist::inc(d, second.map("self"), 0));
+  for (double v : d.gather_global(MPI_COMM_WORLD))
+    EXPECT_EQ(v, 3.0);
+
+  if (size > 1) { // cells dealt to the next rank: some are not held there
+    std::vector<int> wrong(nc);
+    for (int c = 0; c < nc; ++c)
+      wrong[c] = (cell_owner[c] + 1) % size;
+    int threw = 0, any = 0;
+    try {
+      dist::Partition<Mem> bad(MPI_COMM_WORLD, per_cell, wrong, {{"self", m.cells, 1, self}},
+                               part.targets());
+    } catch (const Error &e) {
+      threw = 1;
+      EXPECT_NE(std::string(e.what()).find("neither owned nor in the halo"), std::string::npos)
+          << e.what();
+    }
+    MPI_Allreduce(&threw, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(any, 1);
+  }
+}
+
 TEST(DistPartition, BadOwnersAreErrors) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -13,6 +13,9 @@
 #include "common/output.hpp"
 
 #include <umesh/umesh.hpp>
+#if defined(UMESH_MINIAERO_MPI)
+#include <mpi.h>
+#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -35,6 +38,7 @@ struct Options {
   umesh::perf::HierarchicalCli hierarchical;
   std::string tuning_file;
   bool cell_stencil = false;
+  bool distributed = false; // --distributed, or more than one MPI rank
   std::uint64_t shuffle_seed = 1;
 };
 
@@ -108,6 +112,11 @@ Options parse(int argc, char **argv) {
                  "writes --csv")
       ->check(CLI::Range(0, 1 << 30));
   app.add_option("--csv", o.csv, "benchmark table")->capture_default_str();
+  app.add_flag("--distributed", o.distributed,
+               "run the umesh variants over the MPI ranks (umesh::dist) even on one rank; "
+               "on more than one rank ('mpirun -np N umesh_miniaero ...') they always are: "
+               "cells in slabs of the generated order, interior faces on their first cell's "
+               "rank, halos exchanged by the loops as their accesses need");
   app.add_option("--plan-dir", o.plan_dir,
                  "save renumberings and hierarchical plans in DIR (created) and load them in "
                  "later runs of the same mesh (planning is paid once)");
@@ -130,14 +139,45 @@ Options parse(int argc, char **argv) {
   return o;
 }
 
-std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, const Input &in,
-                                        const Mesh &m, const SolverOptions &opt) {
+std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool distributed,
+                                        const Input &in, const Mesh &m, const SolverOptions &opt) {
   std::unique_ptr<SolverBase> out;
-  if (umesh::perf::with_executor(
-          exec, [&](auto tag) { out = make_umesh_solver<decltype(tag)>(soa, in, m, opt); }))
+  if (umesh::perf::with_executor(exec, [&](auto tag) {
+        out = make_umesh_solver<decltype(tag)>(soa, distributed, in, m, opt);
+      }))
     return out;
+  if (distributed)
+    throw umesh::Error("umesh_miniaero: " + exec +
+                       " (miniAero's own strategy) runs in one process only");
   return make_reference_solver(exec == "miniaero-atomic", in, m);
 }
+
+// MPI's lifetime around the run where the app has it (rank 0 prints and
+// writes files; every rank computes).
+struct Ranks {
+  int rank = 0, size = 1;
+#if defined(UMESH_MINIAERO_MPI)
+  Ranks(int &argc, char **&argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+  }
+  ~Ranks() {
+    MPI_Finalize();
+  }
+  // The worst status over the ranks (so that every rank exits alike).
+  int agree(int status) const {
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+  }
+#else
+  Ranks(int &, char **&) {}
+  int agree(int status) const {
+    return status;
+  }
+#endif
+};
 
 // Compulsory bytes of one face-flux call: every face's geometry and cell
 // pair once, every cell's inputs once, the flux read and written once.
@@ -204,13 +244,32 @@ void write_csv(const std::string &path, const std::vector<BenchRow> &rows, doubl
   umesh::perf::close_output(csv, path);
 }
 
+int run(const Options &opt, int rank, int ranks);
+
 } // namespace
 
 int main(int argc, char **argv) {
-  const Options opt = parse(argc, argv);
-  Kokkos::ScopeGuard guard(argc, argv);
+  Options opt = parse(argc, argv); // before MPI: --help and bad values exit here
+  const Ranks ranks(argc, argv);
+  opt.distributed = opt.distributed || ranks.size > 1;
+  if (ranks.rank > 0) // one rank reports; the others compute
+    std::freopen("/dev/null", "w", stdout);
+  int status = 0;
+  {
+    Kokkos::ScopeGuard guard(argc, argv);
+    status = run(opt, ranks.rank, ranks.size);
+  }
+  return ranks.agree(status);
+}
+
+namespace {
+
+int run(const Options &opt, int rank, int ranks) {
   int failures = 0;
   try {
+    if (opt.distributed && opt.bench > 0)
+      throw umesh::Error("umesh_miniaero: --bench runs in one process only, not with "
+                         "--distributed or several ranks");
     // Folders and files the run writes into fail now, not after the work.
     if (!opt.plan_dir.empty())
       umesh::perf::make_folder(opt.plan_dir, "plan");
@@ -222,6 +281,8 @@ int main(int argc, char **argv) {
     if (!opt.mesh.empty())
       in.nx = opt.mesh[0], in.ny = opt.mesh[1], in.nz = opt.mesh[2];
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
+    if (opt.distributed)
+      std::printf("  distributed over %d MPI rank%s\n", ranks, ranks == 1 ? "" : "s");
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(in, opt.shuffle_seed);
     std::printf("  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s)\n", mesh.num_cells,
@@ -252,12 +313,15 @@ int main(int argc, char **argv) {
           if (!is_ref)
             so.reorder = umesh::parse_reorder(reorder);
           if (!opt.plan_dir.empty())
-            so.plan_prefix = opt.plan_dir + "/" + std::to_string(in.nx) + "x" +
-                             std::to_string(in.ny) + "x" + std::to_string(in.nz) + "-seed" +
-                             std::to_string(opt.shuffle_seed) + "-";
+            so.plan_prefix =
+                opt.plan_dir + "/" + std::to_string(in.nx) + "x" + std::to_string(in.ny) + "x" +
+                std::to_string(in.nz) + "-seed" + std::to_string(opt.shuffle_seed) + "-" +
+                (opt.distributed
+                     ? "rank" + std::to_string(rank) + "of" + std::to_string(ranks) + "-"
+                     : std::string());
           const std::string tag = exec + "." + layout + (is_ref ? "" : "." + reorder);
           Kokkos::Timer t;
-          auto solver = make_solver(exec, layout == "soa", in, mesh, so);
+          auto solver = make_solver(exec, layout == "soa", opt.distributed, in, mesh, so);
           const double build = t.seconds();
           ++runs;
           if (opt.bench > 0) {
@@ -324,7 +388,7 @@ int main(int argc, char **argv) {
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());
-          if (in.output_results || !opt.results.empty()) {
+          if ((in.output_results || !opt.results.empty()) && rank == 0) {
             std::string path = opt.results.empty() ? "results.0" : opt.results;
             if (opt.execs.size() * opt.layouts.size() * opt.reorders.size() > 1)
               path += "." + tag;
@@ -355,8 +419,13 @@ int main(int argc, char **argv) {
     if (!opt.compare.empty())
       std::printf("%d of %d runs match the reference\n", runs - failures, runs);
   } catch (const umesh::Error &e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    if (ranks > 1)
+      std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
+    else
+      std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
   return failures == 0 ? 0 : 1;
 }
+
+} // namespace

@@ -5,6 +5,7 @@
 // folds through a map is a par_loop, so the executor (and the layout) is a
 // template parameter and the physics is written once (kernels.hpp).
 
+#include "backend.hpp"
 #include "common/loop_timers.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
@@ -19,8 +20,6 @@
 namespace miniaero {
 
 using umesh::perf::LoopTimers;
-using Space = Kokkos::DefaultExecutionSpace;
-using Mem = Space::memory_space;
 
 /// Options of a umesh run that are not in miniaero.inp.
 struct SolverOptions {
@@ -54,9 +53,10 @@ protected:
   LoopTimers timers_;
 };
 
-template <class Exec, class Layout> class Solver : public SolverBase {
-  template <int D> using DatT = umesh::Dat<double, D, Layout, Mem>;
-  using MapT = umesh::Map<Mem>;
+/// B: LocalBackend (one process) or DistBackend (MPI ranks; no renumbering
+/// and no cell stencil there).
+template <class Exec, class Layout, class B = LocalBackend> class Solver : public SolverBase {
+  template <int D> using DatT = typename B::template Dat<D, Layout>;
   template <class E> using PlanT = umesh::Plan<E, Space>;
 
   struct Geometry {
@@ -71,44 +71,46 @@ template <class Exec, class Layout> class Solver : public SolverBase {
   };
 
 public:
-  Solver(const Input &in, const Mesh &m, const SolverOptions &opt)
-      : in_(in), opt_(opt), cells_("cells", m.num_cells), faces_("faces", m.faces.size()),
-        face_cells_("face_cells", faces_, cells_, 2, m.face_cells),
-        face_geo_(geometry(faces_, m.faces)), volume_(cells_, "volume"),
-        centroid_(cells_, "centroid"), un_(cells_, "U_n"), ustage_(cells_, "U_stage"),
-        unp1_(cells_, "U_np1"), res_(cells_, "residual"), flux_(cells_, "flux"),
-        grad_(cells_, "gradient"), lo_(cells_, "stencil_min"), hi_(cells_, "stencil_max"),
-        lim_(cells_, "limiter") {
-    umesh::copy_from_host(volume_, m.cell_volume);
-    umesh::copy_from_host(centroid_, m.cell_centroid);
-    umesh::copy_from_host(un_, initial_state(in, m));
-    for (const auto &b : m.boundaries) {
-      umesh::Set s(std::string("bc_") + bc_name(b.bc), int(b.cell.size()));
-      MapT map(std::string("bc_") + bc_name(b.bc) + "_cell", s, cells_, 1, b.cell);
-      boundaries_.push_back({b.bc, s, map, geometry(s, b.geometry), nullptr});
+  Solver(const Input &in, const Mesh &m, const SolverOptions &opt,
+         std::shared_ptr<typename B::Parts> parts)
+      : in_(in), opt_(opt), parts_(std::move(parts)), cells_(parts_->cells), faces_(parts_->faces),
+        face_cells_(parts_->face_cells), face_geo_(geometry(-2, m.faces)),
+        volume_(cell_dat<1>("volume", &m.cell_volume)),
+        centroid_(cell_dat<3>("centroid", &m.cell_centroid)),
+        un_(cell_dat<5>("U_n", &static_cast<const std::vector<double> &>(initial_state(in, m)))),
+        ustage_(cell_dat<5>("U_stage")), unp1_(cell_dat<5>("U_np1")), res_(cell_dat<5>("residual")),
+        flux_(cell_dat<5>("flux")), grad_(cell_dat<15>("gradient")),
+        lo_(cell_dat<5>("stencil_min")), hi_(cell_dat<5>("stencil_max")),
+        lim_(cell_dat<5>("limiter")) {
+    for (std::size_t b = 0; b < parts_->boundaries.size(); ++b) {
+      const auto &bs = parts_->boundaries[b];
+      boundaries_.push_back(
+          {bs.bc, bs.set, bs.cell, geometry(int(b), m.boundaries[b].geometry), nullptr});
     }
-    if (opt.reorder != umesh::Reorder::none)
-      renumber();
-    umesh::copy_values(unp1_, un_);
-    if (opt.cell_stencil)
-      cell_neighbours_ = std::make_unique<MapT>(neighbours());
+    if constexpr (!B::distributed) {
+      if (opt.reorder != umesh::Reorder::none)
+        renumber();
+      if (opt.cell_stencil)
+        cell_neighbours_ = std::make_unique<MapT>(neighbours());
+    } else if (opt.reorder != umesh::Reorder::none || opt.cell_stencil) {
+      umesh::detail::fail("miniAero over MPI ranks: --reorder and --stencil cells run in one "
+                          "process only");
+    }
+    copy(unp1_, un_);
     make_plans();
   }
 
   void step() override {
     for (int s = 0; s < 4; ++s)
       timers_.time("rk_stage", [&] { stage(s); });
-    Kokkos::deep_copy(un_.view(), unp1_.view());
+    copy(un_, unp1_);
   }
 
   std::vector<double> solution() const override {
-    const DatT<5> u = renumbering_ ? renumbering_->to_original(un_) : un_;
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u.view());
-    std::vector<double> out(std::size_t(u.size()) * 5);
-    for (int c = 0; c < u.size(); ++c)
-      for (int k = 0; k < 5; ++k)
-        out[std::size_t(c) * 5 + k] = h(c, k);
-    return out;
+    if constexpr (B::distributed)
+      return B::gather(*parts_, un_);
+    else
+      return B::gather(*parts_, renumbering_ ? renumbering_->to_original(un_) : un_);
   }
 
   std::string summary() const override {
@@ -123,14 +125,26 @@ public:
   }
 
 private:
-  static Geometry geometry(const umesh::Set &s, const FaceGeometry &g) {
-    Geometry out{DatT<3>(s, "face_centroid"), DatT<3>(s, "face_normal"), DatT<3>(s, "face_tangent"),
-                 DatT<3>(s, "face_binormal")};
-    umesh::copy_from_host(out.centroid, g.centroid);
-    umesh::copy_from_host(out.normal, g.normal);
-    umesh::copy_from_host(out.tangent, g.tangent);
-    umesh::copy_from_host(out.binormal, g.binormal);
-    return out;
+  // Face geometry of the interior faces (-2) or boundary set `where`.
+  Geometry geometry(int where, const FaceGeometry &g) const {
+    auto make = [&](const char *name, const std::vector<double> &v) {
+      return B::template make<3, Layout>(*parts_, where, name, &v);
+    };
+    return {make("face_centroid", g.centroid), make("face_normal", g.normal),
+            make("face_tangent", g.tangent), make("face_binormal", g.binormal)};
+  }
+  template <int D>
+  DatT<D> cell_dat(const std::string &name, const std::vector<double> *values = nullptr) const {
+    return B::template make<D, Layout>(*parts_, -1, name, values);
+  }
+  // Whole-dat copy and fill outside the loops (the backend tracks halos).
+  template <class D> static void copy(const D &to, const D &from) {
+    Kokkos::deep_copy(B::view(to), B::view(from));
+    B::written(to);
+  }
+  template <class D> static void fill(const D &d, double v) {
+    Kokkos::deep_copy(B::view(d), v);
+    B::written(d);
   }
 
   // Renumbers faces and cells for locality (--reorder); boundary maps follow
@@ -214,24 +228,22 @@ private:
   template <class Kernel, class... Args>
   void loop(const char *timer, PlanT<Exec> &plan, const char *name, const Kernel &k,
             const Args &...args) {
-    timers_.time(timer, [&] { umesh::par_loop(exec(), plan, name, k, args...); });
+    timers_.time(timer, [&] { B::par_loop(exec(), plan, name, k, args...); });
   }
 
   void stage(int s) {
-    using umesh::inc;
-    using umesh::read;
-    using umesh::rw;
-    using umesh::write;
+    // read, inc, min, ... unqualified: found by argument-dependent lookup in
+    // umesh or umesh::dist, whichever the dats belong to.
     const auto &fc = face_cells_;
     const Geometry &fg = face_geo_;
     const bool gradients = in_.second_order || in_.viscous;
     timers_.time("update", [&] {
-      umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stage_state", StageState{kAlpha[s]},
-                      read(un_), read(res_), write(ustage_));
-      Kokkos::deep_copy(flux_.view(), 0.0);
+      B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stage_state", StageState{kAlpha[s]},
+                  read(un_), read(res_), write(ustage_));
+      fill(flux_, 0.0);
     });
     if (gradients) {
-      timers_.time("gradient", [&] { Kokkos::deep_copy(grad_.view(), 0.0); });
+      timers_.time("gradient", [&] { fill(grad_, 0.0); });
       loop("gradient", *face_plan_, "gradient", GradientFace{}, read(ustage_, fc, 0),
            read(ustage_, fc, 1), read(volume_, fc, 0), read(volume_, fc, 1), read(fg.normal),
            inc(grad_, fc, 0), inc(grad_, fc, 1));
@@ -243,33 +255,33 @@ private:
       if (cell_neighbours_) {
         const MapT &nb = *cell_neighbours_;
         timers_.time("stencil_minmax", [&] {
-          umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stencil_cells", StencilCell{},
-                          read(ustage_), write(lo_), write(hi_), read(ustage_, nb, 0),
-                          read(ustage_, nb, 1), read(ustage_, nb, 2), read(ustage_, nb, 3),
-                          read(ustage_, nb, 4), read(ustage_, nb, 5));
+          B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stencil_cells", StencilCell{},
+                      read(ustage_), write(lo_), write(hi_), read(ustage_, nb, 0),
+                      read(ustage_, nb, 1), read(ustage_, nb, 2), read(ustage_, nb, 3),
+                      read(ustage_, nb, 4), read(ustage_, nb, 5));
         });
       } else {
         timers_.time("stencil_minmax", [&] {
-          Kokkos::deep_copy(lo_.view(), 1e300);
-          Kokkos::deep_copy(hi_.view(), -1e300);
+          fill(lo_, 1e300);
+          fill(hi_, -1e300);
         });
         loop("stencil_minmax", *face_plan_, "stencil", StencilFace{}, read(ustage_, fc, 0),
-             read(ustage_, fc, 1), umesh::min(lo_, fc, 0), umesh::min(lo_, fc, 1),
-             umesh::max(hi_, fc, 0), umesh::max(hi_, fc, 1));
+             read(ustage_, fc, 1), min(lo_, fc, 0), min(lo_, fc, 1), max(hi_, fc, 0),
+             max(hi_, fc, 1));
         for (auto &b : boundaries_)
           loop("stencil_minmax", *b.plan, "stencil_bc", StencilBoundary{}, read(ustage_, b.cell, 0),
-               umesh::min(lo_, b.cell, 0), umesh::max(hi_, b.cell, 0));
+               min(lo_, b.cell, 0), max(hi_, b.cell, 0));
       }
-      timers_.time("limiter", [&] { Kokkos::deep_copy(lim_.view(), 1.0); });
+      timers_.time("limiter", [&] { fill(lim_, 1.0); });
       loop("limiter", *face_plan_, "limiter", LimiterFace{}, read(fg.centroid),
            read(ustage_, fc, 0), read(ustage_, fc, 1), read(centroid_, fc, 0),
            read(centroid_, fc, 1), read(grad_, fc, 0), read(grad_, fc, 1), read(lo_, fc, 0),
-           read(lo_, fc, 1), read(hi_, fc, 0), read(hi_, fc, 1), umesh::min(lim_, fc, 0),
-           umesh::min(lim_, fc, 1));
+           read(lo_, fc, 1), read(hi_, fc, 0), read(hi_, fc, 1), min(lim_, fc, 0),
+           min(lim_, fc, 1));
       for (auto &b : boundaries_)
         loop("limiter", *b.plan, "limiter_bc", LimiterBoundary{}, read(b.geo.centroid),
              read(ustage_, b.cell, 0), read(centroid_, b.cell, 0), read(grad_, b.cell, 0),
-             read(lo_, b.cell, 0), read(hi_, b.cell, 0), umesh::min(lim_, b.cell, 0));
+             read(lo_, b.cell, 0), read(hi_, b.cell, 0), min(lim_, b.cell, 0));
     }
     face_flux();
     for (auto &b : boundaries_) {
@@ -296,16 +308,14 @@ private:
       }
     }
     timers_.time("update", [&] {
-      umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "residual", Residual{in_.dt},
-                      read(volume_), read(flux_), write(res_));
-      umesh::par_loop(umesh::exec::Atomic{}, *cell_plan_, "accumulate", Accumulate{kBeta[s]},
-                      read(res_), rw(unp1_));
+      B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "residual", Residual{in_.dt}, read(volume_),
+                  read(flux_), write(res_));
+      B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "accumulate", Accumulate{kBeta[s]},
+                  read(res_), rw(unp1_));
     });
   }
 
   void face_flux() {
-    using umesh::inc;
-    using umesh::read;
     const auto &fc = face_cells_;
     const Geometry &g = face_geo_;
     if (!in_.second_order && !in_.viscous) {
@@ -330,6 +340,7 @@ private:
 
   Input in_;
   SolverOptions opt_;
+  std::shared_ptr<typename B::Parts> parts_;
   umesh::Set cells_, faces_;
   MapT face_cells_;
   Geometry face_geo_;
@@ -345,12 +356,13 @@ private:
   std::unique_ptr<PlanT<Exec>> face_plan_;
 };
 
-/// Builds the solver for an executor name (serial, atomic, gather, colour,
-/// scatterview, hierarchical) and layout name (aos, soa); defined once per
-/// executor in solver_<exec>.cpp so the instantiations compile in parallel.
+/// Builds the solver for an executor tag and layout (SoA or AoS), in one
+/// process or (`distributed`, MPI builds) over the ranks of MPI_COMM_WORLD;
+/// defined once per executor in solver_instance.cpp so the instantiations
+/// compile in parallel.
 template <class Exec>
-std::unique_ptr<SolverBase> make_umesh_solver(bool soa, const Input &in, const Mesh &m,
-                                              const SolverOptions &opt);
+std::unique_ptr<SolverBase> make_umesh_solver(bool soa, bool distributed, const Input &in,
+                                              const Mesh &m, const SolverOptions &opt);
 
 /// miniAero's own strategies (reference.hpp): atomics, or the cell-flux
 /// array summed by apply_cell_flux.

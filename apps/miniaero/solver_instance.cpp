@@ -11,12 +11,23 @@ namespace miniaero {
 
 template <>
 std::unique_ptr<SolverBase>
-make_umesh_solver<umesh::exec::MINIAERO_EXEC>(bool soa, const Input &in, const Mesh &m,
-                                              const SolverOptions &opt) {
+make_umesh_solver<umesh::exec::MINIAERO_EXEC>(bool soa, bool distributed, const Input &in,
+                                              const Mesh &m, const SolverOptions &opt) {
   using E = umesh::exec::MINIAERO_EXEC;
+  if (distributed) {
+#if defined(UMESH_MINIAERO_MPI)
+    auto parts = DistBackend::parts(m);
+    if (soa)
+      return std::make_unique<Solver<E, umesh::SoA, DistBackend>>(in, m, opt, parts);
+    return std::make_unique<Solver<E, umesh::AoS, DistBackend>>(in, m, opt, parts);
+#else
+    umesh::detail::fail("umesh_miniaero was built without MPI: no distributed runs");
+#endif
+  }
+  auto parts = LocalBackend::parts(m);
   if (soa)
-    return std::make_unique<Solver<E, umesh::SoA>>(in, m, opt);
-  return std::make_unique<Solver<E, umesh::AoS>>(in, m, opt);
+    return std::make_unique<Solver<E, umesh::SoA>>(in, m, opt, parts);
+  return std::make_unique<Solver<E, umesh::AoS>>(in, m, opt, parts);
 }
 
 } // namespace miniaero

@@ -42,15 +42,59 @@ struct MapSpec {
   std::vector<int> indices; ///< [global element][arity], global point ids
 };
 
+/// Owners chosen for the points of one target set (global point -> rank).
+struct PointOwners {
+  Set set;
+  std::vector<int> owner;
+};
+
 /// Distributes the loop set `elements` and the targets of `maps` over the
 /// ranks of `comm`: element e goes to rank `element_owner[e]`; a point goes
-/// to the owner of the lowest-numbered element that reaches it (points no
-/// element reaches go to ranks in contiguous blocks). Every rank passes the
-/// same global data; each keeps its own part.
+/// to the rank `point_owners` gives it for its set, else to the owner of the
+/// lowest-numbered element that reaches it (points no element reaches go to
+/// ranks in contiguous blocks). Every rank passes the same global data; each
+/// keeps its own part.
+///
+/// A further loop set over the same points (boundary faces beside interior
+/// ones, say) takes the first partition's parts (`targets()`): its elements
+/// must reach only points that are local (owned or halo) on their rank, and
+/// no halo grows, so dats made on those parts serve both.
 template <class MemorySpace> class Partition {
 public:
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
-            const std::vector<MapSpec> &maps)
+            const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners = {})
+      : Partition(comm, elements, element_owner, maps, point_owners, {}) {}
+  Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
+            const std::vector<MapSpec> &maps, const std::vector<std::shared_ptr<SetPart>> &existing)
+      : Partition(comm, elements, element_owner, maps, {}, existing) {}
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm comm() const { return comm_; }
+  /// This rank's elements (local set, global ids).
+  const std::shared_ptr<SetPart> &elements() const { return elements_; }
+  /// This rank's parts of the target sets, for a further element set.
+  const std::vector<std::shared_ptr<SetPart>> &targets() const { return targets_; }
+  /// This rank's part of a target set.
+  const std::shared_ptr<SetPart> &part(const Set &global) const {
+    for (const auto &t : targets_)
+      if (t->global == global)
+        return t;
+    detail::fail("dist::Partition: set '", global.name(), "' is not the target of any map");
+  }
+  /// A map in local numbering: from this rank's elements to its local
+  /// points of the target set.
+  const Map<MemorySpace> &map(const std::string &name) const {
+    const auto it = maps_.find(name);
+    if (it == maps_.end())
+      detail::fail("dist::Partition: no map called '", name, "'");
+    return it->second;
+  }
+
+private:
+  Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
+            const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners,
+            const std::vector<std::shared_ptr<SetPart>> &existing)
       : comm_(comm), element_owner_(element_owner) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
@@ -95,6 +139,18 @@ public:
             own[p] = element_owner[e];
         }
     }
+    for (const auto &given : point_owners) {
+      if (given.owner.size() != std::size_t(given.set.size()))
+        detail::fail("dist::Partition: ", given.owner.size(), " point owners for set '",
+                     given.set.name(), "' of size ", given.set.size());
+      for (std::size_t p = 0; p < given.owner.size(); ++p)
+        if (given.owner[p] < 0 || given.owner[p] >= size_)
+          detail::fail("dist::Partition: point ", p, " of '", given.set.name(), "' owned by rank ",
+                       given.owner[p], ", not in [0, ", size_, ")");
+      owner_of(given.set) = given.owner;
+    }
+    for (const auto &e : existing)
+      targets_.push_back(e);
     for (const auto &m : maps)
       if (!part_of(m.to))
         targets_.push_back(make_part(m.to, owner_of(m.to), maps));
@@ -105,35 +161,20 @@ public:
         local_of[to.global_ids[i]] = i;
       std::vector<int> local(std::size_t(elements_->owned) * m.arity);
       for (int i = 0; i < elements_->owned; ++i)
-        for (int s = 0; s < m.arity; ++s)
-          local[std::size_t(i) * m.arity + s] =
-              local_of[m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s]];
+        for (int s = 0; s < m.arity; ++s) {
+          const int p = m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s];
+          if (local_of[p] < 0) // only where the parts came from another partition
+            detail::fail("dist::Partition: element ", elements_->global_ids[i], " of '",
+                         elements.name(), "' (rank ", rank_, ") reaches point ", p, " of '",
+                         m.to.name(), "' through map '", m.name,
+                         "', but that point is neither owned nor in the halo on rank ", rank_,
+                         ": give such elements to the rank that owns their points");
+          local[std::size_t(i) * m.arity + s] = local_of[p];
+        }
       maps_.emplace(m.name, Map<MemorySpace>(m.name, elements_->local, to.local, m.arity, local));
     }
   }
 
-  int rank() const { return rank_; }
-  int size() const { return size_; }
-  MPI_Comm comm() const { return comm_; }
-  /// This rank's elements (local set, global ids).
-  const std::shared_ptr<SetPart> &elements() const { return elements_; }
-  /// This rank's part of a target set.
-  const std::shared_ptr<SetPart> &part(const Set &global) const {
-    for (const auto &t : targets_)
-      if (t->global == global)
-        return t;
-    detail::fail("dist::Partition: set '", global.name(), "' is not the target of any map");
-  }
-  /// A map in local numbering: from this rank's elements to its local
-  /// points of the target set.
-  const Map<MemorySpace> &map(const std::string &name) const {
-    const auto it = maps_.find(name);
-    if (it == maps_.end())
-      detail::fail("dist::Partition: no map called '", name, "'");
-    return it->second;
-  }
-
-private:
   const SetPart *part_of(const Set &s) const {
     for (const auto &t : targets_)
       if (t->global == s)

@@ -1,0 +1,159 @@
+#ifndef UMESH_MINIAERO_BACKEND_HPP
+#define UMESH_MINIAERO_BACKEND_HPP
+
+// Where the solver's mesh and data live: in one process (LocalBackend) or
+// spread over MPI ranks (DistBackend, umesh::dist). The solver's loops are
+// the same under both; a backend says how sets, maps and dats are made from
+// the global mesh, how a loop runs and how the solution comes back.
+
+#include "problem.hpp"
+
+#include <umesh/umesh.hpp>
+#if defined(UMESH_MINIAERO_MPI)
+#include <umesh/dist.hpp>
+#endif
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace miniaero {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using MapT = umesh::Map<Mem>;
+
+/// The solver's sets and maps: interior faces to their two cells, and per
+/// boundary condition its faces to their cell.
+struct BoundarySet {
+  Bc bc;
+  umesh::Set set;
+  MapT cell;
+};
+
+/// One process: the whole mesh.
+struct LocalBackend {
+  static constexpr bool distributed = false;
+  template <int D, class L> using Dat = umesh::Dat<double, D, L, Mem>;
+
+  struct Parts {
+    umesh::Set cells, faces;
+    MapT face_cells;
+    std::vector<BoundarySet> boundaries;
+  };
+  static std::shared_ptr<Parts> parts(const Mesh &m) {
+    const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
+    auto p = std::make_shared<Parts>(
+        Parts{cells, faces, MapT("face_cells", faces, cells, 2, m.face_cells), {}});
+    for (const auto &b : m.boundaries) {
+      umesh::Set s(std::string("bc_") + bc_name(b.bc), int(b.cell.size()));
+      p->boundaries.push_back(
+          {b.bc, s, MapT(std::string("bc_") + bc_name(b.bc) + "_cell", s, p->cells, 1, b.cell)});
+    }
+    return p;
+  }
+  /// A dat on the cells, the interior faces, or boundary set `b` (-1: cells,
+  /// -2: faces), set from global values `[item][D]` when given.
+  template <int D, class L>
+  static Dat<D, L> make(const Parts &p, int where, const std::string &name,
+                        const std::vector<double> *values = nullptr) {
+    const umesh::Set &s = where == -1 ? p.cells : where == -2 ? p.faces : p.boundaries[where].set;
+    Dat<D, L> d(s, name);
+    if (values)
+      umesh::copy_from_host(d, *values);
+    return d;
+  }
+  template <class... A> static void par_loop(A &&...a) { umesh::par_loop(std::forward<A>(a)...); }
+  template <class DatT> static auto view(const DatT &d) { return d.view(); }
+  /// After a write that bypassed the loops (deep_copy): nothing to track.
+  template <class DatT> static void written(const DatT &) {}
+  /// [cell][5] on the host.
+  template <class DatT> static std::vector<double> gather(const Parts &, const DatT &u) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u.view());
+    std::vector<double> out(std::size_t(u.size()) * 5);
+    for (int c = 0; c < u.size(); ++c)
+      for (int k = 0; k < 5; ++k)
+        out[std::size_t(c) * 5 + k] = h(c, k);
+    return out;
+  }
+};
+
+#if defined(UMESH_MINIAERO_MPI)
+/// MPI ranks (umesh::dist): cells in contiguous slabs of the generated
+/// order (x-slabs of miniAero's box), each interior face on the rank of its
+/// first cell, each boundary face on the rank of its cell; halos of cells
+/// exchanged by the loops as their accesses need.
+struct DistBackend {
+  static constexpr bool distributed = true;
+  template <int D, class L> using Dat = umesh::dist::Dat<double, D, L, Mem>;
+  using PartitionT = umesh::dist::Partition<Mem>;
+
+  struct Parts {
+    umesh::Set cells, faces; // this rank's: owned cells then halo; owned faces
+    MapT face_cells;
+    std::vector<BoundarySet> boundaries;
+    std::unique_ptr<PartitionT> interior;
+    std::vector<std::unique_ptr<PartitionT>> boundary;
+    MPI_Comm comm = MPI_COMM_WORLD;
+  };
+  static std::shared_ptr<Parts> parts(const Mesh &m, MPI_Comm comm = MPI_COMM_WORLD) {
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
+    std::vector<int> cell_owner(m.num_cells);
+    for (int c = 0; c < m.num_cells; ++c)
+      cell_owner[c] = int(std::int64_t(c) * size / std::max(1, m.num_cells));
+    std::vector<int> face_owner(faces.size());
+    for (int f = 0; f < faces.size(); ++f)
+      face_owner[f] = cell_owner[m.face_cells[2 * std::size_t(f)]];
+    auto interior = std::make_unique<PartitionT>(
+        comm, faces, face_owner,
+        std::vector<umesh::dist::MapSpec>{{"face_cells", cells, 2, m.face_cells}},
+        std::vector<umesh::dist::PointOwners>{{cells, cell_owner}});
+    const umesh::Set local_cells = interior->part(cells)->local;
+    const umesh::Set local_faces = interior->elements()->local;
+    const MapT local_map = interior->map("face_cells");
+    auto p = std::make_shared<Parts>(
+        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm});
+    for (const auto &b : m.boundaries) {
+      const std::string name = std::string("bc_") + bc_name(b.bc);
+      const umesh::Set s(name, int(b.cell.size()));
+      std::vector<int> owner(b.cell.size());
+      for (std::size_t f = 0; f < b.cell.size(); ++f)
+        owner[f] = cell_owner[b.cell[f]];
+      p->boundary.push_back(std::make_unique<PartitionT>(
+          comm, s, owner, std::vector<umesh::dist::MapSpec>{{name + "_cell", cells, 1, b.cell}},
+          p->interior->targets()));
+      const PartitionT &bp = *p->boundary.back();
+      p->boundaries.push_back({b.bc, bp.elements()->local, bp.map(name + "_cell")});
+    }
+    return p;
+  }
+  template <int D, class L>
+  static Dat<D, L> make(const Parts &p, int where, const std::string &name,
+                        const std::vector<double> *values = nullptr) {
+    const auto &part = where == -1   ? p.interior->targets().front()
+                       : where == -2 ? p.interior->elements()
+                                     : p.boundary[where]->elements();
+    Dat<D, L> d(part, name);
+    if (values)
+      d.set_global(*values);
+    return d;
+  }
+  template <class... A> static void par_loop(A &&...a) {
+    umesh::dist::par_loop(std::forward<A>(a)...);
+  }
+  template <class DatT> static auto view(const DatT &d) { return d.local().view(); }
+  /// After a write that bypassed the loops (deep_copy): halo copies are stale.
+  template <class DatT> static void written(const DatT &d) { d.mark_halo_stale(); }
+  /// [cell][5] of the whole mesh, on every rank.
+  template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &u) {
+    return u.gather_global(p.comm);
+  }
+};
+#endif
+
+} // namespace miniaero
+
+#endif
