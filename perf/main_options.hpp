@@ -27,8 +27,8 @@ std::vector<std::string> available_reorders() {
 
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial",      "atomic",       "gather",    "colour",
-                                     "scatterview", "hierarchical", "segmented", "auto"};
+  std::vector<std::string> executors{"serial",       "atomic",    "gather", "colour", "scatterview",
+                                     "hierarchical", "segmented", "warp",   "auto"};
   std::vector<int> blocks{128, 256};
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
@@ -76,7 +76,8 @@ Options parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(one_of(o.executors))
       ->capture_default_str();
-  app.add_option("--blocks", o.blocks, "hierarchical and segmented block sizes")
+  app.add_option("--blocks", o.blocks,
+                 "hierarchical, segmented and warp block sizes (warp: multiples of 32 only)")
       ->delimiter(',')
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

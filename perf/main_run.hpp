@@ -35,6 +35,7 @@ struct Plans {
   Plan<exec::ScatterView, Space> scatter;
   std::vector<Plan<exec::Hierarchical, Space>> hier;
   std::vector<Plan<exec::Segmented, Space>> segmented; // one per block size
+  std::vector<Plan<exec::WarpCombine, Space>> warp;    // one per block size (multiples of 32)
   double colour_seconds = 0, gather_seconds = 0;
   // One tuner per layout ("AoS", "SoA"): the layout is a type, and each
   // tunes for its own.
@@ -60,6 +61,7 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
           Plan<exec::ScatterView, Space>(space, set),
           {},
           {},
+          {},
           0,
           0,
           {}};
@@ -75,6 +77,14 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
       p.segmented.emplace_back(space, exec::Segmented{}.with_block_size(b), set, inc_map);
       std::printf("  segmented plan: %s (%.2f s)\n", p.segmented.back().summary().c_str(),
                   p.segmented.back().build_seconds());
+    }
+  if (wants(o, "warp"))
+    for (int b : o.blocks) {
+      if (b % 32 != 0) {
+        std::printf("  warp plan: block size %d is not a multiple of 32: not run\n", b);
+        continue;
+      }
+      p.warp.emplace_back(space, exec::WarpCombine{}.with_block_size(b), set, inc_map);
     }
   if (!wants(o, "hierarchical"))
     return p;
@@ -221,6 +231,19 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
             rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
           }
         }
+    } else if (name == "warp") {
+      for (auto &plan : plans.warp) {
+        const int block = plan.options().block_size;
+        try {
+          Row *r = one("warp", exec::WarpCombine{}, plan);
+          r->block_size = block;
+          r->scratch = plan.scratch_bytes(kernel);
+          r->note = "1 launch";
+          std::printf("  warp plan: %s (%.2f s)\n", plan.summary().c_str(), plan.build_seconds());
+        } catch (const Error &e) {
+          rows.push_back({kernel, "warp", layout, block, NAN, NAN, NAN, 0, e.what(), -1});
+        }
+      }
     } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
         for (const auto &variant : hierarchical_variants(o)) {

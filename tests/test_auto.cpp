@@ -77,7 +77,7 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   const std::string summary = plan.summary();
   for (const char *name :
        {"atomic", "scatterview", "gather", "colour", "hier-all/b32", "hier-inc/sa/ga/b32",
-        "hier-none/b32", "hier-reads/b32", "segmented/b32"})
+        "hier-none/b32", "hier-reads/b32", "segmented/b32", "warp/b32"})
     EXPECT_NE(summary.find(name), std::string::npos) << summary << "\nmissing " << name;
   // Several blocks per team only where they pipeline: GPU backends, staging
   // 'reads' and the /sa/ga variants.

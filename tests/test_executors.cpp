@@ -25,6 +25,7 @@ using ConfigsFor =
          Config<S, exec::ScatterView, AoS>, Config<S, exec::ScatterView, SoA>,
          Config<S, exec::Hierarchical, AoS>, Config<S, exec::Hierarchical, SoA>,
          Config<S, exec::Segmented, AoS>, Config<S, exec::Segmented, SoA>,
+         Config<S, exec::WarpCombine, AoS>, Config<S, exec::WarpCombine, SoA>,
          Config<S, exec::Auto, AoS>, Config<S, exec::Auto, SoA>>;
 template <class L> struct Expand;
 template <class... S> struct Expand<List<S...>> {
@@ -90,6 +91,8 @@ protected:
     else if constexpr (std::is_same<E, exec::Segmented>::value)
       return make_plan(Space(), exec::Segmented{}.with_block_size(64).with_max_segments(2), set,
                        maps...);
+    else if constexpr (std::is_same<E, exec::WarpCombine>::value)
+      return make_plan(Space(), exec::WarpCombine{}.with_block_size(64), set, maps...);
     else if constexpr (std::is_same<E, exec::Auto>::value) // the tuned loop's result is checked
       return make_plan(Space(), exec::Auto{}.with_block_sizes({64}).with_trials(1), set, maps...);
     else

@@ -155,6 +155,23 @@ struct Segmented {
   Segmented &with_scratch_atomics(bool a = true) { return scratch_atomics = a, *this; }
 };
 
+/// Warp pre-aggregation: one thread per element, and each warp of 32
+/// consecutive elements folds the increments (and min/max) that reach one
+/// point through warp-private team scratch before anything goes to global
+/// memory: the first reference of each point in the warp adds the others'
+/// values along a chain the plan gives (one or two bytes per element and
+/// argument), then issues one global atomic per component. No block
+/// barriers, no colourings, no staging, one launch per loop; indirect reads
+/// go through the cache as under exec::Atomic. It pays where the atomic
+/// kernel is bound by the L2's atomic traffic (the H100) and a warp's
+/// elements share points (local numberings: generated meshes, RCM, GPS).
+/// Any numbering gives correct results. block_size (threads per team, a
+/// multiple of 32) is a plan option.
+struct WarpCombine {
+  int block_size = 128;
+  WarpCombine &with_block_size(int b) { return block_size = b, *this; }
+};
+
 /// Measures, remembers, runs the fastest: on the first call of a loop it
 /// times every candidate strategy on the loop's real data (atomic,
 /// ScatterView, gather, global colour, and the hierarchical variants at each

@@ -9,6 +9,7 @@
 #include <umesh/detail/executor_hierarchical.hpp>
 #include <umesh/detail/executor_scatter.hpp>
 #include <umesh/detail/executor_segmented.hpp>
+#include <umesh/detail/executor_warp.hpp>
 #include <umesh/plan.hpp>
 
 #include <string>

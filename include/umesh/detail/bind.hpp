@@ -12,6 +12,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -46,6 +47,10 @@ void validate(const LoopInfo &loop, int index, const IndirectArg<A, DatT, MapT> 
     fail("loop '", loop.name, "' argument ", index, ": ", access_name(A), " of dat '", a.dat.name(),
          "' on set '", a.dat.set().name(), "' through map '", a.map.name(),
          "', which maps to set '", a.map.to().name(), "'");
+  if (std::int64_t(a.map.from().size()) * a.map.arity() > std::int64_t(0xFFFFFFFFu))
+    fail("loop '", loop.name, "' argument ", index, ": map '", a.map.name(), "' has ",
+         std::int64_t(a.map.from().size()) * a.map.arity(),
+         " entries; indirect loops index maps of at most 2^32 - 1 entries");
   if (a.slot < 0 || a.slot >= a.map.arity())
     fail("loop '", loop.name, "' argument ", index, ": slot ", a.slot, " of map '", a.map.name(),
          "', whose arity is ", a.map.arity());

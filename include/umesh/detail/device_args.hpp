@@ -41,6 +41,14 @@ DatPtr<T, Dim, L> dat_ptr(const Dat<T, Dim, L, M> &d) {
   return {d.view().data(), d.size()};
 }
 
+/// Point (e, slot) of a map of `arity`, in 32-bit arithmetic: validate()
+/// refuses maps of 2^32 or more entries, and the 64-bit index math (sign
+/// extensions, wide multiplies) cost every indirect argument several
+/// instructions per element (H100 SASS, perf/results/h100-warp).
+KOKKOS_INLINE_FUNCTION int map_entry(const int *map, int e, int arity, int slot) {
+  return map[unsigned(e) * unsigned(arity) + unsigned(slot)];
+}
+
 // Where a device argument is bound: the element, and for team executors the
 // thread's slot in its block and the team's scratch.
 struct ElementCtx {
@@ -86,7 +94,7 @@ template <class T, int Dim, class Layout> struct IndirectReadDev : NoHooks {
   const int *map;
   int arity, slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    const int p = map[std::size_t(ctx.e) * arity + slot];
+    const int p = map_entry(map, ctx.e, arity, slot);
     return ReadAccessor<T, Layout>{dat.at(p), dat.stride()};
   }
 };
@@ -98,7 +106,7 @@ struct IndirectCombineDev : NoHooks {
   const int *map;
   int arity, slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    const int p = map[std::size_t(ctx.e) * arity + slot];
+    const int p = map_entry(map, ctx.e, arity, slot);
     return CombineAccessor<T, Layout, A, Atomic>{dat.at(p), dat.stride()};
   }
 };
@@ -145,7 +153,7 @@ template <class ScatterViewT> struct ScatterIncDev : NoHooks {
   const int *map;
   int arity, slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    const int p = map[std::size_t(ctx.e) * arity + slot];
+    const int p = map_entry(map, ctx.e, arity, slot);
     return ScatterIncAccessor<ScatterViewT>{scatter, p};
   }
 };

@@ -12,6 +12,7 @@
 #include <umesh/detail/executor_hierarchical.hpp>
 #include <umesh/detail/executor_scatter.hpp>
 #include <umesh/detail/executor_segmented.hpp>
+#include <umesh/detail/executor_warp.hpp>
 #include <umesh/detail/loop_snapshot.hpp>
 #include <umesh/detail/plan_file.hpp>
 #include <umesh/detail/tuning_file.hpp>
@@ -50,7 +51,7 @@ template <class Space> std::string device_description() {
 }
 
 struct AutoCandidate {
-  enum Kind { atomic, scatterview, gather, colour, hierarchical, segmented } kind;
+  enum Kind { atomic, scatterview, gather, colour, hierarchical, segmented, warp } kind;
   exec::Hierarchical loop_options; // hierarchical: staging, combine, writeback
   int block_size = 0;
   std::string name;
@@ -86,6 +87,10 @@ public:
     make_segmented_ = [=](int block) {
       return std::make_unique<Plan<exec::Segmented, Space>>(
           space, exec::Segmented{}.with_block_size(block), set, maps...);
+    };
+    make_warp_ = [=](int block) {
+      return std::make_unique<Plan<exec::WarpCombine, Space>>(
+          space, exec::WarpCombine{}.with_block_size(block), set, maps...);
     };
     if (options_.trials < 1)
       detail::fail("exec::Auto: trials must be at least 1, not ", options_.trials);
@@ -207,6 +212,10 @@ private:
                b,
                std::string(sa ? "segmented/sa" : "segmented") + "/b" + std::to_string(b),
                sa});
+    // Warp pre-aggregation at the block sizes that are whole warps.
+    for (int b : options_.block_sizes)
+      if (b % 32 == 0 && b <= 1024)
+        add({C::warp, {}, b, "warp/b" + std::to_string(b)});
     if (candidates_.empty())
       detail::fail("exec::Auto: no candidate left by with_candidates");
   }
@@ -267,6 +276,12 @@ private:
         plan = make_segmented_(c.block_size);
       return plan->run(exec::Segmented{}.with_scratch_atomics(c.scratch_atomics), name, kernel,
                        args...);
+    }
+    case C::warp: {
+      auto &plan = warp_[c.block_size];
+      if (!plan)
+        plan = make_warp_(c.block_size);
+      return plan->run(exec::WarpCombine{}, name, kernel, args...);
     }
     }
   }
@@ -378,6 +393,8 @@ private:
   std::map<int, std::unique_ptr<Plan<exec::Hierarchical, Space>>> hier_;
   std::function<std::unique_ptr<Plan<exec::Segmented, Space>>(int)> make_segmented_;
   std::map<int, std::unique_ptr<Plan<exec::Segmented, Space>>> segmented_;
+  std::function<std::unique_ptr<Plan<exec::WarpCombine, Space>>(int)> make_warp_;
+  std::map<int, std::unique_ptr<Plan<exec::WarpCombine, Space>>> warp_;
   std::vector<detail::AutoCandidate> candidates_;
   std::map<std::string, detail::AutoDecision> decisions_;
   detail::TuningTable table_;

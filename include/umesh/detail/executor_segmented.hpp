@@ -7,9 +7,9 @@
 // (segment_table.hpp) is a few integers per block; a thread finds its
 // point's place in scratch from the point id it already holds.
 
-#include <umesh/detail/hierarchical_checks.hpp> // check_team_size
 #include <umesh/detail/segment_table.hpp>
 #include <umesh/detail/segmented_kernel.hpp>
+#include <umesh/detail/team_launch.hpp>
 #include <umesh/plan.hpp>
 #include <umesh/timing.hpp>
 
@@ -132,8 +132,7 @@ private:
     const int n = this->set_.size();
     if (n == 0)
       return;
-    using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
-    const int budget = TeamPolicy::scratch_size_max(0);
+    const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
     if (scratch > budget)
       detail::fail("loop '", name, "' under the segmented executor needs ", scratch,
                    " bytes of team scratch per block (block size ", options_.block_size,
@@ -143,24 +142,8 @@ private:
     // GPU: one thread per element, whole warps; host: one thread per team.
     const int team_size = host ? 1 : (options_.block_size + 31) / 32 * 32;
     const detail::SegmentedFunctor<Body, Space> f{{body}, n, options_.block_size, scratch};
-    const auto make_policy = [&](int threads) {
-      return Kokkos::Experimental::require(TeamPolicy(this->space_, num_blocks(), threads)
-                                               .set_scratch_size(0, Kokkos::PerTeam(scratch)),
-                                           Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-    };
-    const std::string label = "umesh::segmented::" + name;
-    const auto probe = make_policy(1);
-    if constexpr (Body::has_reduction) {
-      detail::check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size,
-                              options_.block_size, Space::name(), "segmented");
-      typename Body::reduce_value partial;
-      Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
-      body.join(total, partial);
-    } else {
-      detail::check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size,
-                              options_.block_size, Space::name(), "segmented");
-      Kokkos::parallel_for(label, make_policy(team_size), f);
-    }
+    detail::launch_teams(this->space_, name, "segmented", f, num_blocks(), team_size,
+                         options_.block_size, scratch, body, total);
   }
 
   exec::Segmented options_;

@@ -53,7 +53,7 @@ template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
                                   : map.local_index(ctx.e, slot);
       return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + local, {map.max_points}};
     }
-    const int p = global_map[std::size_t(ctx.e) * arity + slot];
+    const int p = map_entry(global_map, ctx.e, arity, slot);
     return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
   }
 };
@@ -106,7 +106,7 @@ struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
   int arity, slot;
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    T *d = dat.at(map[std::size_t(ctx.e) * arity + slot]);
+    T *d = dat.at(map_entry(map, ctx.e, arity, slot));
     const int s = dat.stride()();
     for (int k = 0; k < Dim; ++k)
       d[k * s] = Combine<A>::apply(d[k * s], buf.v[k]);

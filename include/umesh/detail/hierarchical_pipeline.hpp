@@ -110,7 +110,7 @@ template <Access A, class T, int Dim, class Layout> struct ReadsAtomicDev : NoHo
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p =
         pipe.on() ? pipe.point(ctx.scratch, pipe.local_index(ctx.scratch, ctx.rank, arity, slot))
-                  : map[std::size_t(ctx.e) * arity + slot];
+                  : map_entry(map, ctx.e, arity, slot);
     return CombineAccessor<T, Layout, A, true>{dat.at(p), dat.stride()};
   }
 };

@@ -64,7 +64,7 @@ struct SegmentedCombineDev : BufferedCombine<A, T, Dim> {
   }
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    const int p = map[std::size_t(ctx.e) * arity + slot];
+    const int p = map_entry(map, ctx.e, arity, slot);
     const int local = local_index(header(ctx.scratch), p);
     if (local < 0) {
       T *g = dat.at(p);

@@ -1,0 +1,240 @@
+#ifndef UMESH_DETAIL_EXECUTOR_WARP_HPP
+#define UMESH_DETAIL_EXECUTOR_WARP_HPP
+
+// exec::WarpCombine: each warp of 32 consecutive elements folds the
+// references of a point into one global combine (warp_kernel.hpp). The plan
+// holds, per group of arguments that combine into one dat through one map,
+// a link per (element, argument) (warp_links.hpp), built on the group's
+// first run and kept.
+
+#include <umesh/detail/bind.hpp>
+#include <umesh/detail/team_launch.hpp>
+#include <umesh/detail/warp_kernel.hpp>
+#include <umesh/detail/warp_links.hpp>
+#include <umesh/plan.hpp>
+#include <umesh/timing.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <initializer_list>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace umesh {
+
+namespace detail {
+
+// Binding of one loop: combining indirect arguments are grouped by (dat,
+// map); each group gets its links and a place in every warp's scratch.
+// Everything else binds as for the atomic executor. Two passes: the first
+// (before lay_out) only collects the groups and their slots.
+template <class PlanT> struct WarpBinding {
+  PlanT &plan;
+  const std::string &loop;
+  int warp_bytes = 0;
+  struct Group {
+    const void *dat, *map;
+    int map_index, value_bytes;
+    std::vector<int> slots;
+    int values = 0, nexts = 0, bound = 0;
+    const std::uint8_t *links = nullptr;
+    bool narrow = false;
+  };
+  std::vector<Group> groups;
+  bool laid_out = false;
+
+  template <Access A, class T, int D, class L, class M, class MM>
+  auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
+    WarpCombineDev<A, T, D, L> dev{
+        dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot, nullptr, false, 0, 0, 0, 0};
+    Group *g = nullptr;
+    for (auto &x : groups)
+      if (x.dat == a.dat.view().data() && x.map == a.map.view().data())
+        g = &x;
+    if (!laid_out) {
+      if (!g) {
+        groups.push_back({a.dat.view().data(),
+                          a.map.view().data(),
+                          plan.map_index(a.map, loop),
+                          int(D * sizeof(T)),
+                          {}});
+        g = &groups.back();
+      }
+      g->slots.push_back(a.slot);
+      return dev;
+    }
+    dev.links = g->links;
+    dev.narrow = g->narrow;
+    dev.group_size = int(g->slots.size());
+    dev.index = g->bound++;
+    dev.values = g->values;
+    dev.nexts = g->nexts;
+    return dev;
+  }
+
+  void lay_out() {
+    for (auto &g : groups) {
+      const auto &l = plan.links(g.map_index, g.slots);
+      g.links = l.bytes.data();
+      g.narrow = l.narrow;
+      const int entries = 32 * int(g.slots.size());
+      g.values = warp_bytes;
+      g.nexts = g.values + (g.value_bytes * entries + 15) / 16 * 16;
+      warp_bytes = g.nexts + (2 * entries + 15) / 16 * 16;
+    }
+    laid_out = true;
+  }
+};
+
+} // namespace detail
+
+template <class Space> class Plan<exec::WarpCombine, Space> : public detail::PlanBase<Space> {
+public:
+  using memory_space = typename Space::memory_space;
+  using exec_type = exec::WarpCombine;
+
+  /// One group's links on the device, with the host's metrics.
+  struct Links {
+    Kokkos::View<std::uint8_t *, memory_space> bytes;
+    bool narrow = false;
+    std::int64_t references = 0, leaders = 0;
+    int longest_chain = 0;
+  };
+
+  template <class... Maps>
+  Plan(const Space &space, exec::WarpCombine options, Set set, const Maps &...maps)
+      : detail::PlanBase<Space>(space, std::move(set), maps...), options_(options) {
+    if (options.block_size < 32 || options.block_size > 1024 || options.block_size % 32 != 0)
+      detail::fail("warp plan for set '", this->set_.name(), "': block size ", options.block_size,
+                   " is not a multiple of 32 in [32, 1024]");
+    Kokkos::Timer timer;
+    const detail::HostMaps host = detail::host_maps(maps...);
+    // In the order of map_index(): the maps loops combine through.
+    for (std::size_t m = 0; m < host.maps.size(); ++m)
+      if (host.maps[m].written) {
+        conn_.push_back(host.maps[m].conn);
+        conn_.back().indices = nullptr; // set where used: the vector may move
+        indices_.push_back(host.indices[m]);
+      }
+    this->build_seconds_ = timer.seconds();
+  }
+
+  const exec::WarpCombine &options() const { return options_; }
+  int num_blocks() const {
+    return (this->set_.size() + options_.block_size - 1) / options_.block_size;
+  }
+
+  /// The links of map `m` for arguments reading `slots` in that order:
+  /// built on first use (timed into build_seconds()), then kept.
+  const Links &links(int m, const std::vector<int> &slots) {
+    auto key = std::make_pair(m, slots);
+    auto it = links_.find(key);
+    if (it != links_.end())
+      return it->second;
+    Kokkos::Timer timer;
+    HostConnectivity c = conn_[m];
+    c.indices = indices_[m].data();
+    const detail::WarpLinks w = detail::build_warp_links(this->set_.size(), c, slots);
+    if (w.bytes.size() > 0xFFFFFFFFu)
+      detail::fail("warp plan for set '", this->set_.name(), "': ", slots.size(),
+                   " references per element through map '", this->names_[m], "' need ",
+                   w.bytes.size(), " bytes of links; the warp executor indexes at most 2^32 - 1");
+    Links l;
+    l.bytes = Kokkos::View<std::uint8_t *, memory_space>(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::WarpCombine::" + this->names_[m]),
+        w.bytes.size());
+    Kokkos::deep_copy(
+        l.bytes, Kokkos::View<const std::uint8_t *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
+                     w.bytes.data(), w.bytes.size()));
+    l.narrow = w.narrow;
+    l.references = w.references;
+    l.leaders = w.leaders;
+    l.longest_chain = w.longest_chain;
+    this->build_seconds_ += timer.seconds();
+    return links_.emplace(std::move(key), std::move(l)).first->second;
+  }
+
+  /// Blocks, and per group of arguments built so far: global combines per
+  /// reference (1 without combining) and the longest chain a leader walks.
+  std::string summary() const {
+    std::ostringstream os;
+    os << num_blocks() << " blocks of " << options_.block_size;
+    os.precision(3);
+    for (const auto &[key, l] : links_) {
+      os << "; map '" << this->names_[key.first] << "' slots";
+      for (int s : key.second)
+        os << ' ' << s;
+      os << ": " << (l.references ? double(l.leaders) / double(l.references) : 1.0)
+         << " global combines per reference, chains up to " << l.longest_chain << ", "
+         << (l.narrow ? 1 : 2) << " B links";
+    }
+    for (const auto &[loop, bytes] : scratch_)
+      os << "; loop '" << loop << "': scratch " << bytes << " B/block";
+    return os.str();
+  }
+  /// Scratch bytes per block of the last run of `loop` (0 if never run).
+  int scratch_bytes(const std::string &loop) const {
+    auto it = scratch_.find(loop);
+    return it == scratch_.end() ? 0 : it->second;
+  }
+
+  template <class Kernel, class... Args>
+  void run(const exec::WarpCombine &, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
+    detail::WarpBinding<Plan> policy{*this, name, 0, {}, false};
+    (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
+    policy.lay_out();
+    detail::run_loop<Space>(
+        policy, kernel,
+        [&](const auto &body, auto &total) { launch(name, body, policy.warp_bytes, total); },
+        args...);
+    scratch_[name] = team_scratch(policy.warp_bytes);
+  }
+
+private:
+  // Host backends run a team's warps one after another in one warp's scratch.
+  int team_scratch(int warp_bytes) const {
+    constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    return host ? warp_bytes : warp_bytes * (options_.block_size / 32);
+  }
+
+  template <class Body>
+  void launch(const std::string &name, const Body &body, int warp_bytes,
+              typename Body::reduce_value &total) {
+    const int n = this->set_.size();
+    if (n == 0)
+      return;
+    const int block = options_.block_size, scratch = team_scratch(warp_bytes);
+    const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+    if (scratch > budget)
+      detail::fail("loop '", name, "' under the warp executor needs ", scratch,
+                   " bytes of team scratch per block (", warp_bytes, " per warp, block size ",
+                   block, "), but the backend grants ", budget,
+                   " per team: use a smaller block size");
+    constexpr bool host = detail::WarpFunctor<Body, Space>::host;
+    const int team_size = host ? 1 : block;
+    const detail::WarpFunctor<Body, Space> f{{body}, n, block, warp_bytes};
+    detail::launch_teams(this->space_, name, "warp", f, num_blocks(), team_size, block, scratch,
+                         body, total);
+  }
+
+  exec::WarpCombine options_;
+  std::vector<HostConnectivity> conn_;    // per written map, indices set from indices_ when used
+  std::vector<std::vector<int>> indices_; // host copies of the written maps
+  std::map<std::pair<int, std::vector<int>>, Links> links_;
+  std::map<std::string, int> scratch_;
+};
+
+/// The warp plan takes the executor's options.
+template <class Space, class... Maps>
+Plan<exec::WarpCombine, Space> make_plan(const Space &space, exec::WarpCombine options,
+                                         const Set &set, const Maps &...maps) {
+  return Plan<exec::WarpCombine, Space>(space, options, set, maps...);
+}
+
+} // namespace umesh
+
+#endif

@@ -1,0 +1,261 @@
+// exec::WarpCombine: its links (chains per point in entry order, narrow and
+// wide), results on local and shuffled numberings, tails, repeated slots,
+// min/max, reductions, and its errors. test_executors checks it beside every
+// other executor.
+#include "test_main.hpp"
+
+#include <umesh/detail/warp_links.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace umesh;
+
+// The links of one warp as (follower, next) per entry, read back.
+std::vector<std::pair<bool, int>> decode(const detail::WarpLinks &t, int warp) {
+  const int entries = 32 * t.group_size;
+  std::vector<std::pair<bool, int>> out;
+  for (int i = 0; i < entries; ++i) {
+    if (t.narrow) {
+      const int b = t.bytes[std::size_t(warp) * entries + i];
+      out.push_back({(b & 0x80) != 0, (b & 0x7F) == 0 ? -1 : b & 0x7F});
+    } else {
+      const std::size_t at = 2 * (std::size_t(warp) * entries + i);
+      const int l = t.bytes[at] | t.bytes[at + 1] << 8;
+      out.push_back({(l & 0x8000) != 0, (l & 0x7FFF) == 0 ? -1 : l & 0x7FFF});
+    }
+  }
+  return out;
+}
+
+TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
+  // 40 elements of arity 2 on 5 points: warp 0 full, warp 1 eight lanes.
+  std::vector<int> idx;
+  for (int e = 0; e < 40; ++e)
+    idx.insert(idx.end(), {e % 5, (e * 3 + 1) % 5});
+  const HostConnectivity conn{idx.data(), 2, 0, 5};
+  for (const std::vector<int> &slots :
+       {std::vector<int>{0, 1}, std::vector<int>{1}, std::vector<int>{1, 0, 1}}) {
+    const auto t = detail::build_warp_links(40, conn, slots);
+    const int m = int(slots.size());
+    EXPECT_TRUE(t.narrow);
+    EXPECT_EQ(t.references, 40 * m);
+    std::int64_t leaders = 0;
+    int longest = 0;
+    for (int w = 0; w < 2; ++w) {
+      const int lanes = w == 0 ? 32 : 8;
+      const auto links = decode(t, w);
+      std::map<int, std::vector<int>> by_point; // entries in order
+      for (int j = 0; j < m; ++j)
+        for (int l = 0; l < lanes; ++l)
+          by_point[idx[2 * (32 * w + l) + slots[j]]].push_back(32 * j + l);
+      for (const auto &[p, entries] : by_point) { // entries ascend
+        ++leaders;
+        longest = std::max(longest, int(entries.size()));
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+          EXPECT_EQ(links[entries[i]].first, i > 0) << "point " << p;
+          EXPECT_EQ(links[entries[i]].second, i + 1 < entries.size() ? entries[i + 1] : -1);
+        }
+      }
+    }
+    EXPECT_EQ(t.leaders, leaders);
+    EXPECT_EQ(t.longest_chain, longest);
+  }
+  // Four references per element (128 entries) still fit one byte; five
+  // need two.
+  EXPECT_TRUE(detail::build_warp_links(40, conn, {0, 1, 0, 1}).narrow);
+  const auto wide = detail::build_warp_links(40, conn, {0, 1, 0, 1, 1});
+  EXPECT_FALSE(wide.narrow);
+  EXPECT_EQ(wide.bytes.size(), std::size_t(2 * 160 * 2));
+  const auto links = decode(wide, 0);
+  EXPECT_FALSE(links[0].first);
+  EXPECT_EQ(links[0].second, 5); // element 5 is the next on point 0 through slot 0
+}
+
+struct EdgeKernel {
+  template <class W, class Q, class R>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, Q q0, Q q1, R r0, R r1) const {
+    for (int k = 0; k < 4; ++k) {
+      const double f = w(0) * (q0(k) - 2 * q1(k));
+      r0(k) += f;
+      r1(k) -= 0.5 * f;
+    }
+  }
+};
+
+template <class C> class Warp : public ::testing::Test {};
+TYPED_TEST_SUITE(Warp, test::SpaceLayouts);
+
+// res_calc's shape on a generated and a shuffled numbering, every block
+// size, element counts with a partial last warp, against the serial
+// executor.
+TYPED_TEST(Warp, EdgeIncrementsMatchSerialForEveryBlockSizeAndNumbering) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  using L = typename TypeParam::layout;
+  for (bool shuffle : {false, true}) {
+    const QuadMesh m = make_quad_mesh(29, 19, {shuffle, 11}); // 1074 edges: 33.6 warps
+    Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+    Dat<double, 4, L, Mem> q(m.cells, "q"), res(m.cells, "res"), ref(m.cells, "ref");
+    Dat<double, 1, L, Mem> w(m.edges, "w");
+    test::randomise(q, 1);
+    test::randomise(w, 2);
+    test::randomise(ref, 3);
+    Dat<double, 4, L, Mem> start(m.cells, "start");
+    copy_values(start, ref);
+    auto serial = make_plan(Space(), exec::Serial{}, m.edges);
+    par_loop(exec::Serial{}, serial, "edge", EdgeKernel{}, read(w), read(q, pecell, 0),
+             read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1));
+    for (int block : {32, 96, 256, 1024}) {
+      auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(block), m.edges, pecell);
+      copy_values(res, start);
+      par_loop(exec::WarpCombine{}, plan, "edge", EdgeKernel{}, read(w), read(q, pecell, 0),
+               read(q, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1));
+      EXPECT_LT(test::max_rel_err(res, ref), 1e-12)
+          << (shuffle ? "shuffled" : "generated") << ", block " << block << ": " << plan.summary();
+      const std::string s = plan.summary();
+      EXPECT_NE(s.find("global combines per reference"), std::string::npos) << s;
+      // Per warp: 64 references of 4 doubles and a 2-byte link; host
+      // backends run a team's warps in turn in one warp's scratch.
+      constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+      EXPECT_EQ(plan.scratch_bytes("edge"), (host ? 1 : block / 32) * (64 * 4 * 8 + 64 * 2)) << s;
+    }
+  }
+}
+
+struct RepeatedSlotKernel {
+  template <class W, class A>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, A a0, A a1, A a0again) const {
+    for (int k = 0; k < 2; ++k) {
+      a0(k) += w(k);
+      a1(k) -= 2 * w(k);
+      a0again(k) += 0.25;
+    }
+  }
+};
+
+// Fewer elements than a warp, a point reached by every reference of a warp
+// (one chain of 64), and an argument named twice.
+TYPED_TEST(Warp, ContentionTailsAndRepeatedSlotsMatchSerial) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  using L = typename TypeParam::layout;
+  for (int n : {1, 31, 33, 200}) {
+    const Set elems("elems", n), points("points", 7);
+    std::vector<int> idx;
+    for (int e = 0; e < n; ++e)
+      idx.insert(idx.end(), {e < 64 ? 0 : e % 7, (e * 5) % 7});
+    Map<Mem> map("map", elems, points, 2, idx);
+    Dat<double, 2, L, Mem> w(elems, "w"), acc(points, "acc"), ref(points, "ref"), s(points, "s");
+    test::randomise(w, 4);
+    test::randomise(s, 5);
+    const RepeatedSlotKernel body;
+    copy_values(ref, s);
+    auto serial = make_plan(Space(), exec::Serial{}, elems);
+    par_loop(exec::Serial{}, serial, "c", body, read(w), inc(ref, map, 0), inc(ref, map, 1),
+             inc(ref, map, 0));
+    copy_values(acc, s);
+    auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(64), elems, map);
+    par_loop(exec::WarpCombine{}, plan, "c", body, read(w), inc(acc, map, 0), inc(acc, map, 1),
+             inc(acc, map, 0));
+    EXPECT_LT(test::max_rel_err(acc, ref), 1e-12) << n << " elements: " << plan.summary();
+  }
+}
+
+struct MinMaxKernel {
+  template <class U, class Lo, class Hi, class G>
+  KOKKOS_INLINE_FUNCTION void operator()(U u0, U u1, Lo lo0, Lo lo1, Hi hi0, Hi hi1, G sum) const {
+    for (int k = 0; k < 3; ++k) {
+      const double a = u0(k) - u1(k);
+      lo0(k).update(a);
+      lo1(k).update(-a);
+      hi0(k).update(a * u1(k));
+      hi1(k).update(a * u0(k));
+      sum(0) += a;
+    }
+  }
+};
+
+// min and max through a hex mesh's faces, exactly as serial; a global sum.
+TYPED_TEST(Warp, MinMaxAndReductionsMatchSerial) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  using L = typename TypeParam::layout;
+  const HexMesh m = make_hex_mesh(9, 7, 5, {true, 2});
+  Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
+  Dat<double, 3, L, Mem> u(m.cells, "u"), lo(m.cells, "lo"), hi(m.cells, "hi"),
+      lo_ref(m.cells, "lo_ref"), hi_ref(m.cells, "hi_ref");
+  test::randomise(u, 7);
+  test::randomise(lo_ref, 8, 0, 2);
+  test::randomise(hi_ref, 9, -2, 0);
+  copy_values(lo, lo_ref);
+  copy_values(hi, hi_ref);
+  Global<double> sum_ref("sum", 0.5), sum("sum", 0.5);
+  auto serial = make_plan(Space(), exec::Serial{}, m.faces);
+  par_loop(exec::Serial{}, serial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
+           min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1),
+           reduce_sum(sum_ref));
+  auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(96), m.faces, fc);
+  par_loop(exec::WarpCombine{}, plan, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
+           min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1), reduce_sum(sum));
+  EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0);
+  EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0);
+  EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-10 * (1 + std::fabs(sum_ref.value())));
+  EXPECT_NE(sum.value(), 0.5);
+}
+
+struct AddOne {
+  template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1; }
+};
+
+TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  using Mem = Space::memory_space;
+  const QuadMesh m = make_quad_mesh(8, 8);
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  auto message = [&](auto &&f) {
+    try {
+      f();
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  for (int b : {0, 16, 100, 2048})
+    EXPECT_NE(message([&] {
+                make_plan(Space(), exec::WarpCombine{}.with_block_size(b), m.edges, pecell);
+              }).find("block size " + std::to_string(b) + " is not a multiple of 32 in [32, 1024]"),
+              std::string::npos);
+  Map<Mem> other("other", m.edges, m.cells, 2, m.edge_cells);
+  Dat<double, 1, AoS, Mem> d(m.cells, "d");
+  auto plan = make_plan(Space(), exec::WarpCombine{}, m.edges, pecell);
+  EXPECT_NE(message([&] {
+              par_loop(exec::WarpCombine{}, plan, "stray", AddOne{}, inc(d, other, 0));
+            }).find("pass that map to make_plan"),
+            std::string::npos);
+  // A map given as read-only is not one to combine through.
+  auto ro = make_plan(Space(), exec::WarpCombine{}, m.edges, read_only(pecell));
+  EXPECT_NE(message([&] {
+              par_loop(exec::WarpCombine{}, ro, "ro", AddOne{}, inc(d, pecell, 0));
+            }).find("pass that map to make_plan"),
+            std::string::npos);
+  // 64 doubles per point at block 1024: 32 warps of 32 x (512 + 2) bytes on
+  // GPUs, one warp's worth on host backends.
+  Dat<double, 64, AoS, Mem> big(m.cells, "big");
+  auto wide = make_plan(Space(), exec::WarpCombine{}.with_block_size(1024), m.edges, pecell);
+  const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+  const std::string msg =
+      message([&] { par_loop(exec::WarpCombine{}, wide, "wide", AddOne{}, inc(big, pecell, 0)); });
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  if ((host ? 1 : 32) * 32 * (512 + 2) > budget)
+    EXPECT_NE(msg.find("bytes of team scratch per block"), std::string::npos) << msg;
+  else
+    EXPECT_EQ(msg, "no error");
+}
+
+} // namespace
