@@ -21,14 +21,8 @@ std::vector<std::pair<bool, int>> decode(const detail::WarpLinks &t, int warp) {
   const int entries = 32 * t.group_size;
   std::vector<std::pair<bool, int>> out;
   for (int i = 0; i < entries; ++i) {
-    if (t.narrow) {
-      const int b = t.bytes[std::size_t(warp) * entries + i];
-      out.push_back({(b & 0x80) != 0, (b & 0x7F) == 0 ? -1 : b & 0x7F});
-    } else {
-      const std::size_t at = 2 * (std::size_t(warp) * entries + i);
-      const int l = t.bytes[at] | t.bytes[at + 1] << 8;
-      out.push_back({(l & 0x8000) != 0, (l & 0x7FFF) == 0 ? -1 : l & 0x7FFF});
-    }
+    const int b = t.bytes[std::size_t(warp) * entries + i];
+    out.push_back({(b & 0x80) != 0, (b & 0x7F) == 0 ? -1 : b & 0x7F});
   }
   return out;
 }
@@ -43,7 +37,7 @@ TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
        {std::vector<int>{0, 1}, std::vector<int>{1}, std::vector<int>{1, 0, 1}}) {
     const auto t = detail::build_warp_links(40, conn, slots);
     const int m = int(slots.size());
-    EXPECT_TRUE(t.narrow);
+    EXPECT_EQ(t.bytes.size(), std::size_t(2 * 32 * m));
     EXPECT_EQ(t.references, 40 * m);
     std::int64_t leaders = 0;
     int longest = 0;
@@ -66,15 +60,11 @@ TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
     EXPECT_EQ(t.leaders, leaders);
     EXPECT_EQ(t.longest_chain, longest);
   }
-  // Four references per element (128 entries) still fit one byte; five
-  // need two.
-  EXPECT_TRUE(detail::build_warp_links(40, conn, {0, 1, 0, 1}).narrow);
-  const auto wide = detail::build_warp_links(40, conn, {0, 1, 0, 1, 1});
-  EXPECT_FALSE(wide.narrow);
-  EXPECT_EQ(wide.bytes.size(), std::size_t(2 * 160 * 2));
-  const auto links = decode(wide, 0);
-  EXPECT_FALSE(links[0].first);
-  EXPECT_EQ(links[0].second, 5); // element 5 is the next on point 0 through slot 0
+  // Four references per element (128 entries) fit a byte; more are
+  // combined in chunks, so a chunk of five is an error.
+  EXPECT_EQ(detail::build_warp_links(40, conn, {0, 1, 0, 1}).bytes.size(), std::size_t(2 * 128));
+  EXPECT_THROW(detail::build_warp_links(40, conn, {0, 1, 0, 1, 1}), Error);
+  EXPECT_THROW(detail::build_warp_links(40, conn, {}), Error);
 }
 
 struct EdgeKernel {
@@ -120,10 +110,10 @@ TYPED_TEST(Warp, EdgeIncrementsMatchSerialForEveryBlockSizeAndNumbering) {
           << (shuffle ? "shuffled" : "generated") << ", block " << block << ": " << plan.summary();
       const std::string s = plan.summary();
       EXPECT_NE(s.find("global combines per reference"), std::string::npos) << s;
-      // Per warp: 64 references of 4 doubles and a 2-byte link; host
+      // Per warp: 64 references of 4 doubles and a next byte; host
       // backends run a team's warps in turn in one warp's scratch.
       constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
-      EXPECT_EQ(plan.scratch_bytes("edge"), (host ? 1 : block / 32) * (64 * 4 * 8 + 64 * 2)) << s;
+      EXPECT_EQ(plan.scratch_bytes("edge"), (host ? 1 : block / 32) * (64 * 4 * 8 + 64)) << s;
     }
   }
 }
@@ -164,6 +154,46 @@ TYPED_TEST(Warp, ContentionTailsAndRepeatedSlotsMatchSerial) {
     par_loop(exec::WarpCombine{}, plan, "c", body, read(w), inc(acc, map, 0), inc(acc, map, 1),
              inc(acc, map, 0));
     EXPECT_LT(test::max_rel_err(acc, ref), 1e-12) << n << " elements: " << plan.summary();
+  }
+}
+
+// Six references per element to one dat: two chunks (four and two), each
+// combined within the warp; tails and shuffled points as before.
+struct SixReferencesKernel {
+  template <class W, class A>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, A a0, A a1, A a2, A b0, A b1, A b2) const {
+    a0(0) += w(0);
+    a1(0) += 2 * w(0);
+    a2(0) -= w(0);
+    b0(0) += 0.5;
+    b1(0).update(-0.25);
+    b2(0) += w(0) * w(0);
+  }
+};
+
+TYPED_TEST(Warp, MoreThanFourReferencesCombineInChunks) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  using L = typename TypeParam::layout;
+  for (bool shuffle : {false, true}) {
+    const TriMesh m =
+        make_tri_mesh(13, 11, {shuffle, 5}); // 286 triangles: 9 warps, the last partial
+    const Set tris = m.cells;
+    Map<Mem> tn("tri_nodes", tris, m.nodes, 3, m.cell_nodes);
+    Dat<double, 1, L, Mem> w(tris, "w"), acc(m.nodes, "acc"), ref(m.nodes, "ref");
+    test::randomise(w, 6);
+    test::randomise(ref, 7);
+    copy_values(acc, ref);
+    auto serial = make_plan(Space(), exec::Serial{}, tris);
+    par_loop(exec::Serial{}, serial, "six", SixReferencesKernel{}, read(w), inc(ref, tn, 0),
+             inc(ref, tn, 1), inc(ref, tn, 2), inc(ref, tn, 0), inc(ref, tn, 1), inc(ref, tn, 2));
+    auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(96), tris, tn);
+    par_loop(exec::WarpCombine{}, plan, "six", SixReferencesKernel{}, read(w), inc(acc, tn, 0),
+             inc(acc, tn, 1), inc(acc, tn, 2), inc(acc, tn, 0), inc(acc, tn, 1), inc(acc, tn, 2));
+    EXPECT_LT(test::max_rel_err(acc, ref), 1e-12) << plan.summary();
+    const std::string s = plan.summary();
+    EXPECT_NE(s.find("slots 0 1 2 0:"), std::string::npos) << s; // the first chunk
+    EXPECT_NE(s.find("slots 1 2:"), std::string::npos) << s;     // the second
   }
 }
 

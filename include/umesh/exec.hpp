@@ -159,8 +159,9 @@ struct Segmented {
 /// consecutive elements folds the increments (and min/max) that reach one
 /// point through warp-private team scratch before anything goes to global
 /// memory: the first reference of each point in the warp adds the others'
-/// values along a chain the plan gives (one or two bytes per element and
-/// argument), then issues one global atomic per component. No block
+/// values along a chain the plan gives (a byte per element and argument;
+/// more than four references to one dat through one map are combined four
+/// at a time), then issues one global atomic per component. No block
 /// barriers, no colourings, no staging, one launch per loop; indirect reads
 /// go through the cache as under exec::Atomic. It pays where the atomic
 /// kernel is bound by the L2's atomic traffic (the H100) and a warp's

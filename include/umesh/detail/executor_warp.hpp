@@ -16,6 +16,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <initializer_list>
 #include <map>
 #include <sstream>
@@ -28,20 +29,24 @@ namespace umesh {
 namespace detail {
 
 // Binding of one loop: combining indirect arguments are grouped by (dat,
-// map); each group gets its links and a place in every warp's scratch.
+// map) and each group cut into chunks of up to warp_chunk arguments in
+// order; each chunk gets its links and a place in every warp's scratch.
 // Everything else binds as for the atomic executor. Two passes: the first
 // (before lay_out) only collects the groups and their slots.
 template <class PlanT> struct WarpBinding {
   PlanT &plan;
   const std::string &loop;
   int warp_bytes = 0;
+  struct Chunk {
+    const std::uint8_t *links;
+    int size, values, nexts;
+  };
   struct Group {
     const void *dat, *map;
     int map_index, value_bytes;
     std::vector<int> slots;
-    int values = 0, nexts = 0, bound = 0;
-    const std::uint8_t *links = nullptr;
-    bool narrow = false;
+    std::vector<Chunk> chunks;
+    int bound = 0;
   };
   std::vector<Group> groups;
   bool laid_out = false;
@@ -49,7 +54,7 @@ template <class PlanT> struct WarpBinding {
   template <Access A, class T, int D, class L, class M, class MM>
   auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
     WarpCombineDev<A, T, D, L> dev{
-        dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot, nullptr, false, 0, 0, 0, 0};
+        dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot, nullptr, 0, 0, 0, 0};
     Group *g = nullptr;
     for (auto &x : groups)
       if (x.dat == a.dat.view().data() && x.map == a.map.view().data())
@@ -60,31 +65,35 @@ template <class PlanT> struct WarpBinding {
                           a.map.view().data(),
                           plan.map_index(a.map, loop),
                           int(D * sizeof(T)),
+                          {},
                           {}});
         g = &groups.back();
       }
       g->slots.push_back(a.slot);
       return dev;
     }
-    dev.links = g->links;
-    dev.narrow = g->narrow;
-    dev.group_size = int(g->slots.size());
-    dev.index = g->bound++;
-    dev.values = g->values;
-    dev.nexts = g->nexts;
+    const int j = g->bound++;
+    const Chunk &c = g->chunks[j / warp_chunk];
+    dev.links = c.links;
+    dev.group_size = c.size;
+    dev.index = j % warp_chunk;
+    dev.values = c.values;
+    dev.nexts = c.nexts;
     return dev;
   }
 
   void lay_out() {
-    for (auto &g : groups) {
-      const auto &l = plan.links(g.map_index, g.slots);
-      g.links = l.bytes.data();
-      g.narrow = l.narrow;
-      const int entries = 32 * int(g.slots.size());
-      g.values = warp_bytes;
-      g.nexts = g.values + (g.value_bytes * entries + 15) / 16 * 16;
-      warp_bytes = g.nexts + (2 * entries + 15) / 16 * 16;
-    }
+    for (auto &g : groups)
+      for (std::size_t first = 0; first < g.slots.size(); first += warp_chunk) {
+        const std::vector<int> slots(g.slots.begin() + first,
+                                     g.slots.begin() +
+                                         std::min(g.slots.size(), first + std::size_t(warp_chunk)));
+        const int entries = 32 * int(slots.size());
+        Chunk c{plan.links(g.map_index, slots).bytes.data(), int(slots.size()), warp_bytes, 0};
+        c.nexts = c.values + (g.value_bytes * entries + 15) / 16 * 16;
+        warp_bytes = c.nexts + (entries + 15) / 16 * 16;
+        g.chunks.push_back(c);
+      }
     laid_out = true;
   }
 };
@@ -96,10 +105,9 @@ public:
   using memory_space = typename Space::memory_space;
   using exec_type = exec::WarpCombine;
 
-  /// One group's links on the device, with the host's metrics.
+  /// One chunk's links on the device, with the host's metrics.
   struct Links {
     Kokkos::View<std::uint8_t *, memory_space> bytes;
-    bool narrow = false;
     std::int64_t references = 0, leaders = 0;
     int longest_chain = 0;
   };
@@ -149,7 +157,6 @@ public:
     Kokkos::deep_copy(
         l.bytes, Kokkos::View<const std::uint8_t *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                      w.bytes.data(), w.bytes.size()));
-    l.narrow = w.narrow;
     l.references = w.references;
     l.leaders = w.leaders;
     l.longest_chain = w.longest_chain;
@@ -168,8 +175,7 @@ public:
       for (int s : key.second)
         os << ' ' << s;
       os << ": " << (l.references ? double(l.leaders) / double(l.references) : 1.0)
-         << " global combines per reference, chains up to " << l.longest_chain << ", "
-         << (l.narrow ? 1 : 2) << " B links";
+         << " global combines per reference, chains up to " << l.longest_chain;
     }
     for (const auto &[loop, bytes] : scratch_)
       os << "; loop '" << loop << "': scratch " << bytes << " B/block";

@@ -23,27 +23,43 @@ namespace umesh::detail {
 /// Phase 0 stores followers' values and links, phase 1 walks the chains.
 template <int Phase> struct WarpCtx : TeamCtx { static constexpr int phase = Phase; };
 
+KOKKOS_INLINE_FUNCTION void prefetch_l1(const void *p) {
+#if defined(__CUDA_ARCH__)
+  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
+#else
+  (void)p;
+#endif
+}
+
 template <Access A, class T, int Dim> struct WarpBuffer : CombineBuffer<A, T, Dim> {
   int point;
-  unsigned link; // warp_link_follower | next entry (warp_link_end: none)
+  unsigned link; // the entry's link byte (warp_links.hpp)
 };
 
-// Argument `index` of a group of `group_size` combining references to one
+// Argument `index` of a chunk of `group_size` combining references to one
 // dat through one map. `values` and `nexts` are byte offsets into the warp's
-// scratch: [Dim][32 * group_size] values of T, [32 * group_size] next links.
+// scratch: [Dim][32 * group_size] values of T, [32 * group_size] next bytes.
+// The link is prefetched into L1 when the kernel is called, so that its
+// latency hides behind the kernel's own loads, and read after the kernel:
+// on the H100 this matched loading it before the kernel on res_calc and ran
+// the face flux 7% faster (perf/results/h100-warp/run4).
 template <Access A, class T, int Dim, class Layout> struct WarpCombineDev {
   using storage_type = WarpBuffer<A, T, Dim>;
   using reduce_type = Empty;
   DatPtr<T, Dim, Layout> dat;
   const int *map;
   int arity, slot;
-  const std::uint8_t *links; // the group's WarpLinks::bytes
-  bool narrow;
+  const std::uint8_t *links; // the chunk's WarpLinks::bytes
   int group_size, index;
   int values, nexts;
 
+  // 32-bit: the plan refuses link arrays of 2^32 bytes or more.
+  KOKKOS_INLINE_FUNCTION const std::uint8_t *link_of(int e) const {
+    return links + (unsigned(e >> 5) * group_size + index) * 32 + (e & 31);
+  }
   template <class Ctx>
-  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
+  KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, storage_type &buf, Empty &) const {
+    prefetch_l1(link_of(ctx.e));
     return CombineAccessor<T, AoS, A, false>{buf.v, {}};
   }
   KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
@@ -51,25 +67,22 @@ template <Access A, class T, int Dim, class Layout> struct WarpCombineDev {
 
   template <int P>
   KOKKOS_INLINE_FUNCTION void finish(const WarpCtx<P> &ctx, storage_type &buf) const {
-    const int entries = 32 * group_size, entry = 32 * index + (ctx.e & 31);
+    const int entries = 32 * group_size;
     T *vals = scratch_at<T>(ctx.scratch, values);
-    std::uint16_t *next = scratch_at<std::uint16_t>(ctx.scratch, nexts);
+    std::uint8_t *next = scratch_at<std::uint8_t>(ctx.scratch, nexts);
     if constexpr (P == 0) {
-      buf.point = map_entry(map, ctx.e, arity, slot);
-      // 32-bit: the plan refuses link arrays of 2^32 bytes or more.
-      const unsigned at = (unsigned(ctx.e >> 5) * group_size + index) * 32 + (ctx.e & 31);
-      const unsigned l = narrow ? (links[at] & 0x80u) << 8 | (links[at] & 0x7Fu)
-                                : reinterpret_cast<const std::uint16_t *>(links)[at];
-      buf.link = l & warp_link_end ? l : l | warp_link_end; // next 0: none
-      if (buf.link & warp_link_follower) {                  // only followers are read by others
+      buf.point = map_entry(map, ctx.e, arity, slot); // read arguments often loaded it already
+      buf.link = *link_of(ctx.e);
+      if (buf.link & warp_link_follower) { // only followers are read by others
+        const int entry = 32 * index + (ctx.e & 31);
         for (int k = 0; k < Dim; ++k)
           vals[k * entries + entry] = buf.v[k];
-        next[entry] = std::uint16_t(buf.link & warp_link_end);
+        next[entry] = std::uint8_t(buf.link & warp_link_next);
       }
     } else {
       if (buf.link & warp_link_follower)
         return;
-      for (unsigned n = buf.link; n != warp_link_end; n = next[n])
+      for (unsigned n = buf.link; n != 0; n = next[n])
         for (int k = 0; k < Dim; ++k)
           buf.v[k] = Combine<A>::apply(buf.v[k], vals[k * entries + n]);
       T *g = dat.at(buf.point);
