@@ -21,6 +21,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -115,6 +116,18 @@ public:
   template <class... Maps>
   Plan(const Space &space, exec::WarpCombine options, Set set, const Maps &...maps)
       : detail::PlanBase<Space>(space, std::move(set), maps...), options_(options) {
+    constexpr bool on_host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+#ifdef KOKKOS_ENABLE_CUDA
+    constexpr bool cuda = std::is_same<Space, Kokkos::Cuda>::value;
+#else
+    constexpr bool cuda = false;
+#endif
+    // The kernel synchronises warps of 32 threads with __syncwarp: other GPU
+    // backends (64-wide wavefronts, sub-groups) would need their own.
+    if (!on_host && !cuda)
+      detail::fail("warp plan for set '", this->set_.name(), "': exec::WarpCombine runs on CUDA ",
+                   "and host backends, not on ", Space::name());
     if (options.block_size < 32 || options.block_size > 1024 || options.block_size % 32 != 0)
       detail::fail("warp plan for set '", this->set_.name(), "': block size ", options.block_size,
                    " is not a multiple of 32 in [32, 1024]");
@@ -130,7 +143,9 @@ public:
     this->build_seconds_ = timer.seconds();
   }
 
-  const exec::WarpCombine &options() const { return options_; }
+  const exec::WarpCombine &options() const {
+    return options_;
+  }
   int num_blocks() const {
     return (this->set_.size() + options_.block_size - 1) / options_.block_size;
   }
