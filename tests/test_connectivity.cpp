@@ -295,49 +295,42 @@ TEST(DeriveFromGmsh, GmshQuadMesh) {
 
 TEST(DeriveErrors, BadCellsAreClearErrors) {
   const Set nodes("nodes", 5), tris("tris", 3);
-  auto message = [](auto &&f) {
-    try {
-      f();
-    } catch (const Error &e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   // Three triangles on the edge 0-1.
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               derive_edges(tris, 3, {0, 1, 2, 1, 0, 3, 0, 1, 4}, nodes);
             }).find("belongs to 3 cells"),
             std::string::npos);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               derive_edges(tris, 3, {0, 1, 2, 1, 0, 3, 0, 1}, nodes);
             }).find("8 node indices, not a multiple of 3"),
             std::string::npos);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               derive_edges(tris, 3, {0, 1, 2, 1, 0, 3}, nodes);
             }).find("has 3 cells but the blocks 2"),
             std::string::npos);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               derive_edges(tris, 3, {0, 1, 2, 1, 0, 3, 0, 1, 5}, nodes);
             }).find("has node 5, outside set 'nodes'"),
             std::string::npos);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               derive_edges(tris, 3, {0, 1, 2, 1, 0, 3, 4, 4, 2}, nodes);
             }).find("repeats node 4"),
             std::string::npos);
-  EXPECT_NE(message([&] { derive_faces(tris, 5, {}, nodes); }).find("cells of 5 nodes"),
+  EXPECT_NE(test::error_message([&] { derive_faces(tris, 5, {}, nodes); }).find("cells of 5 nodes"),
             std::string::npos);
   // 256 one-triangle blocks: more than a side can name.
   const std::vector<int> one{0, 1, 2};
   const std::vector<CellBlock> many(256, CellBlock{3, one});
-  EXPECT_NE(message([&] { derive_edges(Set("t", 256), many, nodes); }).find("at most 255"),
-            std::string::npos);
+  EXPECT_NE(
+      test::error_message([&] { derive_edges(Set("t", 256), many, nodes); }).find("at most 255"),
+      std::string::npos);
   const CellSides edges = derive_edges(Set("t", 1), 3, {0, 1, 2}, nodes);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               side_normals(edges, std::vector<double>(15, 0.0));
             }).find("normals are computed for 3D faces"),
             std::string::npos);
   const CellSides faces = derive_faces(Set("t", 1), 4, {0, 1, 2, 3}, nodes);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               side_normals(faces, std::vector<double>(6, 0.0), true);
             }).find("has no coordinates"),
             std::string::npos);

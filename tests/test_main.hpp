@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <string>
 
 namespace umesh::test {
 
@@ -60,6 +61,16 @@ template <class DatT> void randomise(const DatT &d, unsigned seed, double lo = -
 
 template <class DatT> void poison(const DatT &d) {
   Kokkos::deep_copy(d.view(), std::numeric_limits<typename DatT::value_type>::quiet_NaN());
+}
+
+/// What f() throws as umesh::Error, or "no error".
+template <class F> std::string error_message(F &&f) {
+  try {
+    f();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "no error";
 }
 
 /// Largest |a - b| / max(1, |b|) over all components; infinity where either

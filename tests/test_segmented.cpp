@@ -183,23 +183,15 @@ TEST(Segmented, BadOptionsAndOversizedScratchAreErrors) {
   using Mem = Space::memory_space;
   const QuadMesh m = make_quad_mesh(8, 8);
   Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
-  auto message = [&](auto &&f) {
-    try {
-      f();
-    } catch (const Error &e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               make_plan(Space(), exec::Segmented{}.with_block_size(0), m.edges, pecell);
             }).find("block size 0 is not in [1, 1024]"),
             std::string::npos);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               make_plan(Space(), exec::Segmented{}.with_block_size(1025), m.edges, pecell);
             }).find("block size 1025"),
             std::string::npos);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               make_plan(Space(), exec::Segmented{}.with_max_segments(0), m.edges, pecell);
             }).find("max_segments 0 is not in [1, 64]"),
             std::string::npos);
@@ -207,7 +199,7 @@ TEST(Segmented, BadOptionsAndOversizedScratchAreErrors) {
   Map<Mem> other("other", m.edges, m.cells, 2, m.edge_cells);
   Dat<double, 1, AoS, Mem> d(m.cells, "d");
   auto plan = make_plan(Space(), exec::Segmented{}, m.edges, pecell);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               par_loop(exec::Segmented{}, plan, "stray", AddOne{}, inc(d, other, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
@@ -221,8 +213,8 @@ TEST(Segmented, BadOptionsAndOversizedScratchAreErrors) {
   Dat<double, 64, AoS, Mem> big(chain_points, "big");
   auto wide = make_plan(Space(), exec::Segmented{}.with_block_size(1024), chain_edges, chain);
   const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-  const std::string msg =
-      message([&] { par_loop(exec::Segmented{}, wide, "wide", AddOne{}, inc(big, chain, 0)); });
+  const std::string msg = test::error_message(
+      [&] { par_loop(exec::Segmented{}, wide, "wide", AddOne{}, inc(big, chain, 0)); });
   if (1025 * 64 * 8 > budget)
     EXPECT_NE(msg.find("bytes of team scratch per block"), std::string::npos) << msg;
   else

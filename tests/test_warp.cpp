@@ -248,29 +248,21 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
   using Mem = Space::memory_space;
   const QuadMesh m = make_quad_mesh(8, 8);
   Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
-  auto message = [&](auto &&f) {
-    try {
-      f();
-    } catch (const Error &e) {
-      return std::string(e.what());
-    }
-    return std::string("no error");
-  };
   for (int b : {0, 16, 100, 2048})
-    EXPECT_NE(message([&] {
+    EXPECT_NE(test::error_message([&] {
                 make_plan(Space(), exec::WarpCombine{}.with_block_size(b), m.edges, pecell);
               }).find("block size " + std::to_string(b) + " is not a multiple of 32 in [32, 1024]"),
               std::string::npos);
   Map<Mem> other("other", m.edges, m.cells, 2, m.edge_cells);
   Dat<double, 1, AoS, Mem> d(m.cells, "d");
   auto plan = make_plan(Space(), exec::WarpCombine{}, m.edges, pecell);
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               par_loop(exec::WarpCombine{}, plan, "stray", AddOne{}, inc(d, other, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
   // A map given as read-only is not one to combine through.
   auto ro = make_plan(Space(), exec::WarpCombine{}, m.edges, read_only(pecell));
-  EXPECT_NE(message([&] {
+  EXPECT_NE(test::error_message([&] {
               par_loop(exec::WarpCombine{}, ro, "ro", AddOne{}, inc(d, pecell, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
@@ -279,8 +271,8 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
   Dat<double, 64, AoS, Mem> big(m.cells, "big");
   auto wide = make_plan(Space(), exec::WarpCombine{}.with_block_size(1024), m.edges, pecell);
   const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-  const std::string msg =
-      message([&] { par_loop(exec::WarpCombine{}, wide, "wide", AddOne{}, inc(big, pecell, 0)); });
+  const std::string msg = test::error_message(
+      [&] { par_loop(exec::WarpCombine{}, wide, "wide", AddOne{}, inc(big, pecell, 0)); });
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   if ((host ? 1 : 32) * 32 * (512 + 2) > budget)
     EXPECT_NE(msg.find("bytes of team scratch per block"), std::string::npos) << msg;
