@@ -135,12 +135,12 @@ template <class... Maps> HostMaps host_maps(const Maps &...wrapped) {
 }
 
 /// A device copy of a host vector.
-template <class MemorySpace>
-Kokkos::View<int *, MemorySpace> upload(const std::vector<int> &v, const std::string &label) {
-  Kokkos::View<int *, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
-                                     v.size());
+template <class MemorySpace, class T>
+Kokkos::View<T *, MemorySpace> upload(const std::vector<T> &v, const std::string &label) {
+  Kokkos::View<T *, MemorySpace> d(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                                   v.size());
   Kokkos::deep_copy(
-      d, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
+      d, Kokkos::View<const T *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), v.size()));
   return d;
 }
 

@@ -16,7 +16,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <initializer_list>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -90,15 +89,11 @@ public:
          << (t.references ? 100.0 * double(t.staged_references) / double(t.references) : 100.0)
          << "% of references staged";
     }
-    for (const auto &[loop, bytes] : scratch_)
-      os << "; loop '" << loop << "': scratch " << bytes << " B/block";
+    scratch_.describe(os);
     return os.str();
   }
   /// Scratch bytes per block of the last run of `loop` (0 if never run).
-  int scratch_bytes(const std::string &loop) const {
-    auto it = scratch_.find(loop);
-    return it == scratch_.end() ? 0 : it->second;
-  }
+  int scratch_bytes(const std::string &loop) const { return scratch_.of(loop); }
   const PhaseTimes &phases() const { return phases_; }
 
   /// Runs a loop; block size and segments are the plan's (the tag's are
@@ -123,7 +118,7 @@ private:
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) { launch(name, body, policy.scratch, total); }, args...);
-    scratch_[name] = policy.scratch;
+    scratch_.bytes[name] = policy.scratch;
   }
 
   template <class Body>
@@ -132,12 +127,9 @@ private:
     const int n = this->set_.size();
     if (n == 0)
       return;
-    const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-    if (scratch > budget)
-      detail::fail("loop '", name, "' under the segmented executor needs ", scratch,
-                   " bytes of team scratch per block (block size ", options_.block_size,
-                   "), but the backend grants ", budget,
-                   " per team: use a smaller block size or fewer segments");
+    detail::check_team_scratch<Space>(name, "segmented", scratch,
+                                      "block size " + std::to_string(options_.block_size),
+                                      "use a smaller block size or fewer segments");
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     // GPU: one thread per element, whole warps; host: one thread per team.
     const int team_size = host ? 1 : (options_.block_size + 31) / 32 * 32;
@@ -150,7 +142,7 @@ private:
   std::vector<DeviceTable> tables_;
   std::vector<detail::SegmentTable> host_; // sizes and metrics (arrays on the device)
   PhaseTimes phases_;
-  std::map<std::string, int> scratch_;
+  detail::LoopScratch scratch_;
 };
 
 /// The segmented plan takes the executor's options.

@@ -166,12 +166,7 @@ public:
                    " references per element through map '", this->names_[m], "' need ",
                    w.bytes.size(), " bytes of links; the warp executor indexes at most 2^32 - 1");
     Links l;
-    l.bytes = Kokkos::View<std::uint8_t *, memory_space>(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::WarpCombine::" + this->names_[m]),
-        w.bytes.size());
-    Kokkos::deep_copy(
-        l.bytes, Kokkos::View<const std::uint8_t *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                     w.bytes.data(), w.bytes.size()));
+    l.bytes = detail::upload<memory_space>(w.bytes, "umesh::WarpCombine::" + this->names_[m]);
     l.references = w.references;
     l.leaders = w.leaders;
     l.longest_chain = w.longest_chain;
@@ -192,14 +187,12 @@ public:
       os << ": " << (l.references ? double(l.leaders) / double(l.references) : 1.0)
          << " global combines per reference, chains up to " << l.longest_chain;
     }
-    for (const auto &[loop, bytes] : scratch_)
-      os << "; loop '" << loop << "': scratch " << bytes << " B/block";
+    scratch_.describe(os);
     return os.str();
   }
   /// Scratch bytes per block of the last run of `loop` (0 if never run).
   int scratch_bytes(const std::string &loop) const {
-    auto it = scratch_.find(loop);
-    return it == scratch_.end() ? 0 : it->second;
+    return scratch_.of(loop);
   }
 
   template <class Kernel, class... Args>
@@ -212,7 +205,7 @@ public:
         policy, kernel,
         [&](const auto &body, auto &total) { launch(name, body, policy.warp_bytes, total); },
         args...);
-    scratch_[name] = team_scratch(policy.warp_bytes);
+    scratch_.bytes[name] = team_scratch(policy.warp_bytes);
   }
 
 private:
@@ -229,12 +222,10 @@ private:
     if (n == 0)
       return;
     const int block = options_.block_size, scratch = team_scratch(warp_bytes);
-    const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-    if (scratch > budget)
-      detail::fail("loop '", name, "' under the warp executor needs ", scratch,
-                   " bytes of team scratch per block (", warp_bytes, " per warp, block size ",
-                   block, "), but the backend grants ", budget,
-                   " per team: use a smaller block size");
+    detail::check_team_scratch<Space>(name, "warp", scratch,
+                                      std::to_string(warp_bytes) + " per warp, block size " +
+                                          std::to_string(block),
+                                      "use a smaller block size");
     constexpr bool host = detail::WarpFunctor<Body, Space>::host;
     const int team_size = host ? 1 : block;
     const detail::WarpFunctor<Body, Space> f{{body}, n, block, warp_bytes};
@@ -246,7 +237,7 @@ private:
   std::vector<HostConnectivity> conn_;    // per written map, indices set from indices_ when used
   std::vector<std::vector<int>> indices_; // host copies of the written maps
   std::map<std::pair<int, std::vector<int>>, Links> links_;
-  std::map<std::string, int> scratch_;
+  detail::LoopScratch scratch_;
 };
 
 /// The warp plan takes the executor's options.

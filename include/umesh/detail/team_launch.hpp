@@ -1,17 +1,48 @@
 #ifndef UMESH_DETAIL_TEAM_LAUNCH_HPP
 #define UMESH_DETAIL_TEAM_LAUNCH_HPP
 
-// The launch shared by the one-launch team executors (segmented, warp): a
-// league of `teams` teams of `team_size` threads with `scratch` bytes of
-// team scratch each, checked against what the kernel can launch first.
+// What the one-launch team executors (segmented, warp) share: the check of a
+// loop's team scratch against the backend's budget, the record of each
+// loop's scratch for their summaries, and the launch (a league of `teams`
+// teams of `team_size` threads with `scratch` bytes each, checked against
+// what the kernel can launch first).
 
 #include <umesh/detail/hierarchical_checks.hpp> // check_team_size
 
 #include <Kokkos_Core.hpp>
 
+#include <map>
+#include <sstream>
 #include <string>
 
 namespace umesh::detail {
+
+/// Fails naming the loop, both numbers, `what` (how the scratch is made up)
+/// and `remedy` when `scratch` bytes per team exceed the backend's budget.
+template <class Space>
+void check_team_scratch(const std::string &loop, const char *executor, int scratch,
+                        const std::string &what, const char *remedy) {
+  const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+  if (scratch > budget)
+    fail("loop '", loop, "' under the ", executor, " executor needs ", scratch,
+         " bytes of team scratch per block (", what, "), but the backend grants ", budget,
+         " per team: ", remedy);
+}
+
+/// Team scratch per block of each loop's last run.
+struct LoopScratch {
+  std::map<std::string, int> bytes;
+  /// 0 if `loop` never ran.
+  int of(const std::string &loop) const {
+    auto it = bytes.find(loop);
+    return it == bytes.end() ? 0 : it->second;
+  }
+  /// "; loop 'name': scratch N B/block" per loop, for plan summaries.
+  void describe(std::ostream &os) const {
+    for (const auto &[loop, b] : bytes)
+      os << "; loop '" << loop << "': scratch " << b << " B/block";
+  }
+};
 
 template <class Space, class Body, class Functor>
 void launch_teams(const Space &space, const std::string &loop, const char *executor,

@@ -20,8 +20,9 @@
 
 namespace umesh::detail {
 
-/// Phase 0 stores followers' values and links, phase 1 walks the chains.
-template <int Phase> struct WarpCtx : TeamCtx { static constexpr int phase = Phase; };
+/// Phase 0 stores followers' values and links, phase 1 walks the chains
+/// (WarpCombineDev::finish picks its half from the type).
+template <int Phase> struct WarpCtx : TeamCtx {};
 
 KOKKOS_INLINE_FUNCTION void prefetch_l1(const void *p) {
 #if defined(__CUDA_ARCH__)
