@@ -12,13 +12,14 @@
 #include <cstdio>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace umesh::perf {
 
 /// Executors an app's '--exec all' runs, in order ('auto' is named apart).
 inline std::vector<std::string> executor_names() {
-  return {"serial", "atomic", "gather", "colour", "scatterview", "hierarchical"};
+  return {"serial", "atomic", "gather", "colour", "scatterview", "hierarchical", "warp"};
 }
 
 /// Calls f(tag) with the tag of the executor called `name` (one of
@@ -36,11 +37,26 @@ template <class F> bool with_executor(const std::string &name, F &&f) {
     f(exec::ScatterView{});
   else if (name == "hierarchical")
     f(exec::Hierarchical{});
+  else if (name == "warp")
+    f(exec::WarpCombine{});
   else if (name == "auto")
     f(exec::Auto{});
   else
     return false;
   return true;
+}
+
+/// The executor Exec as an app's run options `o` configure it (members
+/// hierarchical, warp and autotune), or Exec{} for executors without options.
+template <class Exec, class O> Exec executor_from(const O &o) {
+  if constexpr (std::is_same<Exec, exec::Hierarchical>::value)
+    return o.hierarchical;
+  else if constexpr (std::is_same<Exec, exec::WarpCombine>::value)
+    return o.warp;
+  else if constexpr (std::is_same<Exec, exec::Auto>::value)
+    return o.autotune;
+  else
+    return Exec{};
 }
 
 /// Replaces '--exec all' by `all`; on a GPU backend (memory space `Mem` not

@@ -1,8 +1,9 @@
 #ifndef UMESH_APPS_COMMON_HIERARCHICAL_CLI_HPP
 #define UMESH_APPS_COMMON_HIERARCHICAL_CLI_HPP
 
-// The hierarchical executor's options on an app's command line (miniAero,
-// LULESH): one definition, so that every app spells and checks them alike.
+// The team executors' options on an app's command line (miniAero, LULESH):
+// the hierarchical executor's and the warp executor's block size. One
+// definition, so that every app spells and checks them alike.
 
 #include <umesh/exec.hpp>
 
@@ -14,11 +15,12 @@ namespace umesh::perf {
 
 struct HierarchicalCli {
   int block = 256, blocks_per_team = 1, team_size = 0;
+  int warp_block = exec::WarpCombine{}.block_size;
   std::string staging = "all", combine = "colours", writeback = "coloured";
   bool no_fallback = false;
 
   /// --block, --staging, --no-fallback, --combine, --writeback,
-  /// --blocks-per-team, --team-size.
+  /// --blocks-per-team, --team-size, --warp-block.
   void add_to(CLI::App &app) {
     app.add_option("--block", block, "hierarchical block size")
         ->check(CLI::Range(1, 100000))
@@ -51,12 +53,18 @@ struct HierarchicalCli {
                    "size (0: one per element of a block)")
         ->check(CLI::Range(0, 1024))
         ->capture_default_str();
+    app.add_option("--warp-block", warp_block,
+                   "warp executor: threads per block, a multiple of 32 from 32 to 1024")
+        ->check(CLI::Range(32, 1024))
+        ->capture_default_str();
   }
 
   /// Why the values cannot run together, or empty.
   std::string problem() const {
     if (team_size % 32 != 0)
       return "--team-size: " + std::to_string(team_size) + " is not 0 or a multiple of 32";
+    if (warp_block % 32 != 0)
+      return "--warp-block: " + std::to_string(warp_block) + " is not a multiple of 32";
     return {};
   }
 
@@ -75,6 +83,8 @@ struct HierarchicalCli {
         .with_team_size(team_size)
         .with_fallback(!no_fallback);
   }
+  /// The warp executor these options describe.
+  exec::WarpCombine warp() const { return exec::WarpCombine{}.with_block_size(warp_block); }
 };
 
 } // namespace umesh::perf

@@ -35,8 +35,7 @@ struct Options {
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
 // forces stored, then summed per node over its elements' corners).
-const std::vector<std::string> kAllExecs = {"serial", "atomic",      "gather",
-                                            "colour", "scatterview", "hierarchical"};
+const std::vector<std::string> kAllExecs = umesh::perf::executor_names();
 
 [[noreturn]] void refuse(const std::string &why) {
   std::fprintf(stderr, "umesh_lulesh: %s\nrun 'umesh_lulesh --help' for the options\n",
@@ -67,7 +66,8 @@ Options parse(int argc, char **argv) {
   exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--exec", o.execs,
                  "umesh executors of the scatter loops, or 'all': serial, atomic, gather "
-                 "(LULESH's own strategy), colour, scatterview, hierarchical; also auto (each "
+                 "(LULESH's own strategy), colour, scatterview, hierarchical, warp (warp "
+                 "pre-aggregation, --warp-block); also auto (each "
                  "loop times every strategy on its first call and keeps the fastest; not part "
                  "of 'all'). On a GPU backend 'all' leaves out serial (one GPU thread)")
       ->delimiter(',')
@@ -147,6 +147,7 @@ int main(int argc, char **argv) {
       std::printf("device copy bandwidth: %.1f GB/s\n", copy_gbps);
     RunOptions ro;
     ro.hierarchical = opt.hierarchical.options();
+    ro.warp = opt.hierarchical.warp();
     ro.autotune = umesh::exec::Auto{}
                       .with_block_sizes({opt.hierarchical.block})
                       .with_tuning_file(opt.tuning_file);

@@ -11,6 +11,7 @@
 #include "kernels.hpp"
 #include "problem.hpp"
 
+#include "common/exec_names.hpp"
 #include "common/loop_timers.hpp"
 
 #include <umesh/umesh.hpp>
@@ -30,6 +31,7 @@ using umesh::perf::LoopTimers;
 /// How the scatter loops run (beyond the executor tag).
 struct RunOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
+  umesh::exec::WarpCombine warp;
   umesh::exec::Auto autotune;
 };
 
@@ -120,21 +122,9 @@ public:
 
 private:
   std::unique_ptr<PlanT<Exec>> make_scatter_plan() const {
-    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
-      return std::make_unique<PlanT<Exec>>(Space(), opt_.hierarchical, elems_, elem_nodes_);
-    else if constexpr (std::is_same<Exec, umesh::exec::Auto>::value)
-      return std::make_unique<PlanT<Exec>>(Space(), opt_.autotune, elems_, elem_nodes_);
-    else
-      return std::make_unique<PlanT<Exec>>(Space(), elems_, elem_nodes_);
+    return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), elems_, elem_nodes_));
   }
-  Exec exec() const {
-    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
-      return opt_.hierarchical;
-    else if constexpr (std::is_same<Exec, umesh::exec::Auto>::value)
-      return opt_.autotune;
-    else
-      return Exec{};
-  }
+  Exec exec() const { return umesh::perf::executor_from<Exec>(opt_); }
 
   auto read_x(int slot) const { return umesh::read(x_, elem_nodes_, slot); }
   auto read_xd(int slot) const { return umesh::read(xd_, elem_nodes_, slot); }

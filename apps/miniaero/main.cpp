@@ -62,8 +62,9 @@ Options parse(int argc, char **argv) {
   app.add_option("--input", o.input, "miniAero input file")->capture_default_str();
   app.add_option("--exec", o.execs,
                  "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
-                 "thread): serial, atomic, gather, colour, scatterview, hierarchical (umesh "
-                 "executors), miniaero-atomic, miniaero-cellflux (miniAero's own strategies); "
+                 "thread): serial, atomic, gather, colour, scatterview, hierarchical, warp (umesh "
+                 "executors; warp: warp pre-aggregation, --warp-block), miniaero-atomic, "
+                 "miniaero-cellflux (miniAero's own strategies); "
                  "also auto (umesh's tuner: each loop times every strategy on its first call "
                  "and keeps the fastest; not part of 'all')")
       ->delimiter(',')
@@ -307,6 +308,7 @@ int run(const Options &opt, int rank, int ranks) {
           SolverOptions so;
           so.cell_stencil = opt.cell_stencil;
           so.hierarchical = opt.hierarchical.options();
+          so.warp = opt.hierarchical.warp();
           so.autotune = umesh::exec::Auto{}
                             .with_block_sizes({opt.hierarchical.block})
                             .with_tuning_file(opt.tuning_file);

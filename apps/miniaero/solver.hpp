@@ -6,6 +6,7 @@
 // template parameter and the physics is written once (kernels.hpp).
 
 #include "backend.hpp"
+#include "common/exec_names.hpp"
 #include "common/loop_timers.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
@@ -24,6 +25,7 @@ using umesh::perf::LoopTimers;
 /// Options of a umesh run that are not in miniaero.inp.
 struct SolverOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
+  umesh::exec::WarpCombine warp;
   /// exec::Auto: what it tries, and where it remembers its choices.
   umesh::exec::Auto autotune;
   umesh::Reorder reorder = umesh::Reorder::none;
@@ -210,20 +212,11 @@ private:
                          umesh::reorder_name(opt_.reorder) + "-b" + std::to_string(o.block_size) +
                          ".plan");
       return std::make_unique<PlanT<Exec>>(Space(), o, set, map);
-    } else if constexpr (std::is_same<Exec, umesh::exec::Auto>::value) {
-      return std::make_unique<PlanT<Exec>>(Space(), opt_.autotune, set, map);
     } else {
-      return std::make_unique<PlanT<Exec>>(Space(), set, map);
+      return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), set, map));
     }
   }
-  Exec exec() const {
-    if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value)
-      return opt_.hierarchical;
-    else if constexpr (std::is_same<Exec, umesh::exec::Auto>::value)
-      return opt_.autotune;
-    else
-      return Exec{};
-  }
+  Exec exec() const { return umesh::perf::executor_from<Exec>(opt_); }
 
   template <class Kernel, class... Args>
   void loop(const char *timer, PlanT<Exec> &plan, const char *name, const Kernel &k,
