@@ -5,7 +5,8 @@
 // reference on the same random inputs, on every enabled execution space and
 // both layouts. Each test_executors*.cpp instantiates it for a few executors
 // (their instantiations compile in parallel): adding an executor is one such
-// file.
+// file. test_executors_auto.cpp is a program of its own, the others make up
+// test_executors.
 #include "test_support.hpp"
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // The executor suite for the executors without team scratch, and a check of
 // the serial reference itself against a plain host loop. The other
-// executors' instantiations: test_executors_*.cpp (same program).
+// executors' instantiations: test_executors_scratch.cpp and _warp.cpp (same
+// program), test_executors_auto.cpp (a program of its own).
 #include "executor_suite.hpp"
 #include "test_main.hpp"
 

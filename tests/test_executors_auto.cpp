@@ -1,6 +1,7 @@
-// The executor suite for exec::Auto (which instantiates every executor)
-// (part of test_executors; the suite: executor_suite.hpp).
+// The executor suite for exec::Auto (which instantiates every executor): a
+// program of its own beside test_executors (the suite: executor_suite.hpp).
 #include "executor_suite.hpp"
+#include "test_main.hpp"
 
 namespace umesh::test {
 

@@ -10,6 +10,7 @@
 #include "common/exec_names.hpp"
 #include "common/hierarchical_cli.hpp"
 #include "common/output.hpp"
+#include "common/ranks.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -31,6 +32,7 @@ struct Options {
   int expect_cycles = -1;
   double expect_energy = 0, energy_rtol = 1e-6;
   bool timers = false;
+  bool distributed = false; // --distributed, or more than one MPI rank
 };
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
@@ -92,6 +94,11 @@ Options parse(int argc, char **argv) {
                "time every loop (fenced, so the run is slower), print the median per loop, and "
                "measure the device's copy bandwidth first");
   app.add_option("--csv", o.csv, "write a row per run (times, grind time, FOM) to this file");
+  app.add_flag("--distributed", o.distributed,
+               "run over the MPI ranks (umesh::dist) even on one rank; on more than one rank "
+               "('mpirun -np N umesh_lulesh ...') it always does: elements in contiguous slabs "
+               "per rank, halos of nodes and neighbouring elements exchanged by the loops as "
+               "their accesses need");
   umesh::perf::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
@@ -104,11 +111,14 @@ Options parse(int argc, char **argv) {
   return o;
 }
 
-std::unique_ptr<SolverBase> make(const std::string &exec, bool soa, const Mesh &m, const Params &p,
-                                 const RunOptions &ro) {
+std::unique_ptr<SolverBase> make(const std::string &exec, bool soa, bool distributed, const Mesh &m,
+                                 const Params &p, const RunOptions &ro) {
   std::unique_ptr<SolverBase> out;
-  if (!umesh::perf::with_executor(
-          exec, [&](auto tag) { out = make_solver<decltype(tag)>(soa, m, p, ro); }))
+  if (!umesh::perf::with_executor(exec, [&](auto tag) {
+        using E = decltype(tag);
+        out = soa ? make_solver<E, umesh::SoA>(distributed, m, p, ro)
+                  : make_solver<E, umesh::AoS>(distributed, m, p, ro);
+      }))
     throw umesh::Error("umesh_lulesh: no executor called '" + exec + "'");
   return out;
 }
@@ -116,16 +126,27 @@ std::unique_ptr<SolverBase> make(const std::string &exec, bool soa, const Mesh &
 const std::vector<std::string> kLoops = {"stress", "hourglass", "nodes",      "kinematics",
                                          "monoq",  "eos",       "constraints"};
 
+int run(const Options &opt, int rank, int ranks);
+
 } // namespace
 
 int main(int argc, char **argv) {
-  const Options opt = parse(argc, argv);
-  Kokkos::ScopeGuard guard(argc, argv);
+  // Options before MPI: --help and bad values exit here.
+  return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+}
+
+namespace {
+
+int run(const Options &opt, int rank, int ranks) {
   const Params &p = opt.params;
   int failures = 0;
   try {
+#if !defined(UMESH_APP_MPI)
+    if (opt.distributed)
+      throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");
+#endif
     std::ofstream csv;
-    if (!opt.csv.empty()) {
+    if (!opt.csv.empty() && rank == 0) {       // one rank writes
       csv = umesh::perf::open_output(opt.csv); // fails now, not after the runs
       csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps";
       for (const auto &l : kLoops)
@@ -136,6 +157,8 @@ int main(int argc, char **argv) {
       std::printf("Running problem size %d^3 per domain until completion (umesh, %s)\n"
                   "Total number of elements: %lld\n\n",
                   p.size, Space::name(), (long long)p.size * p.size * p.size);
+    if (opt.distributed)
+      std::printf("distributed over %d MPI rank%s\n", ranks, ranks == 1 ? "" : "s");
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(p);
     if (!p.quiet)
@@ -159,7 +182,7 @@ int main(int argc, char **argv) {
                     exec == "gather" ? " (LULESH's own strategy)" : "", layout.c_str());
         std::fflush(stdout);
         Kokkos::Timer build;
-        auto solver = make(exec, layout == "soa", mesh, p, ro);
+        auto solver = make(exec, layout == "soa", opt.distributed, mesh, p, ro);
         solver->timers().enable(opt.timers);
         Kokkos::fence();
         const double build_s = build.seconds();
@@ -232,8 +255,13 @@ int main(int argc, char **argv) {
     if (opt.expect_cycles >= 0 || opt.expect_energy != 0)
       std::printf("%d of %d runs pass the checks\n", runs - failures, runs);
   } catch (const umesh::Error &e) {
-    std::fprintf(stderr, "%s\n", e.what());
+    if (ranks > 1)
+      std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
+    else
+      std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
   return failures == 0 ? 0 : 1;
 }
+
+} // namespace

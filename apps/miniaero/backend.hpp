@@ -8,8 +8,10 @@
 
 #include "problem.hpp"
 
+#include "common/backend_loops.hpp"
+
 #include <umesh/umesh.hpp>
-#if defined(UMESH_MINIAERO_MPI)
+#if defined(UMESH_APP_MPI)
 #include <umesh/dist.hpp>
 #endif
 
@@ -33,8 +35,7 @@ struct BoundarySet {
 };
 
 /// One process: the whole mesh.
-struct LocalBackend {
-  static constexpr bool distributed = false;
+struct LocalBackend : umesh::perf::LocalLoops {
   template <int D, class L> using Dat = umesh::Dat<double, D, L, Mem>;
 
   struct Parts {
@@ -64,10 +65,6 @@ struct LocalBackend {
       umesh::copy_from_host(d, *values);
     return d;
   }
-  template <class... A> static void par_loop(A &&...a) { umesh::par_loop(std::forward<A>(a)...); }
-  template <class DatT> static auto view(const DatT &d) { return d.view(); }
-  /// After a write that bypassed the loops (deep_copy): nothing to track.
-  template <class DatT> static void written(const DatT &) {}
   /// [cell][5] on the host.
   template <class DatT> static std::vector<double> gather(const Parts &, const DatT &u) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u.view());
@@ -79,13 +76,12 @@ struct LocalBackend {
   }
 };
 
-#if defined(UMESH_MINIAERO_MPI)
+#if defined(UMESH_APP_MPI)
 /// MPI ranks (umesh::dist): cells in contiguous slabs of the generated
 /// order (x-slabs of miniAero's box), each interior face on the rank of its
 /// first cell, each boundary face on the rank of its cell; halos of cells
 /// exchanged by the loops as their accesses need.
-struct DistBackend {
-  static constexpr bool distributed = true;
+struct DistBackend : umesh::perf::DistLoops {
   template <int D, class L> using Dat = umesh::dist::Dat<double, D, L, Mem>;
   using PartitionT = umesh::dist::Partition<Mem>;
 
@@ -141,12 +137,6 @@ struct DistBackend {
       d.set_global(*values);
     return d;
   }
-  template <class... A> static void par_loop(A &&...a) {
-    umesh::dist::par_loop(std::forward<A>(a)...);
-  }
-  template <class DatT> static auto view(const DatT &d) { return d.local().view(); }
-  /// After a write that bypassed the loops (deep_copy): halo copies are stale.
-  template <class DatT> static void written(const DatT &d) { d.mark_halo_stale(); }
   /// [cell][5] of the whole mesh, on every rank.
   template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &u) {
     return u.gather_global(p.comm);

@@ -11,11 +11,9 @@
 #include "common/exec_names.hpp"
 #include "common/hierarchical_cli.hpp"
 #include "common/output.hpp"
+#include "common/ranks.hpp"
 
 #include <umesh/umesh.hpp>
-#if defined(UMESH_MINIAERO_MPI)
-#include <mpi.h>
-#endif
 
 #include <algorithm>
 #include <cstdio>
@@ -144,7 +142,9 @@ std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool 
                                         const Input &in, const Mesh &m, const SolverOptions &opt) {
   std::unique_ptr<SolverBase> out;
   if (umesh::perf::with_executor(exec, [&](auto tag) {
-        out = make_umesh_solver<decltype(tag)>(soa, distributed, in, m, opt);
+        using E = decltype(tag);
+        out = soa ? make_umesh_solver<E, umesh::SoA>(distributed, in, m, opt)
+                  : make_umesh_solver<E, umesh::AoS>(distributed, in, m, opt);
       }))
     return out;
   if (distributed)
@@ -152,33 +152,6 @@ std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool 
                        " (miniAero's own strategy) runs in one process only");
   return make_reference_solver(exec == "miniaero-atomic", in, m);
 }
-
-// MPI's lifetime around the run where the app has it (rank 0 prints and
-// writes files; every rank computes).
-struct Ranks {
-  int rank = 0, size = 1;
-#if defined(UMESH_MINIAERO_MPI)
-  Ranks(int &argc, char **&argv) {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-  }
-  ~Ranks() {
-    MPI_Finalize();
-  }
-  // The worst status over the ranks (so that every rank exits alike).
-  int agree(int status) const {
-    int worst = status;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return worst;
-  }
-#else
-  Ranks(int &, char **&) {}
-  int agree(int status) const {
-    return status;
-  }
-#endif
-};
 
 // Compulsory bytes of one face-flux call: every face's geometry and cell
 // pair once, every cell's inputs once, the flux read and written once.
@@ -250,17 +223,8 @@ int run(const Options &opt, int rank, int ranks);
 } // namespace
 
 int main(int argc, char **argv) {
-  Options opt = parse(argc, argv); // before MPI: --help and bad values exit here
-  const Ranks ranks(argc, argv);
-  opt.distributed = opt.distributed || ranks.size > 1;
-  if (ranks.rank > 0) // one rank reports; the others compute
-    std::freopen("/dev/null", "w", stdout);
-  int status = 0;
-  {
-    Kokkos::ScopeGuard guard(argc, argv);
-    status = run(opt, ranks.rank, ranks.size);
-  }
-  return ranks.agree(status);
+  // Options before MPI: --help and bad values exit here.
+  return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
 }
 
 namespace {

@@ -349,13 +349,13 @@ private:
   std::unique_ptr<PlanT<Exec>> face_plan_;
 };
 
-/// Builds the solver for an executor tag and layout (SoA or AoS), in one
-/// process or (`distributed`, MPI builds) over the ranks of MPI_COMM_WORLD;
-/// defined once per executor in solver_instance.cpp so the instantiations
-/// compile in parallel.
-template <class Exec>
-std::unique_ptr<SolverBase> make_umesh_solver(bool soa, bool distributed, const Input &in,
-                                              const Mesh &m, const SolverOptions &opt);
+/// Builds the solver for an executor tag and layout (umesh::SoA or AoS), in
+/// one process or (`distributed`, MPI builds) over the ranks of
+/// MPI_COMM_WORLD; defined once per executor and layout in
+/// solver_instance.cpp so the instantiations compile in parallel.
+template <class Exec, class Layout>
+std::unique_ptr<SolverBase> make_umesh_solver(bool distributed, const Input &in, const Mesh &m,
+                                              const SolverOptions &opt);
 
 /// miniAero's own strategies (reference.hpp): atomics, or the cell-flux
 /// array summed by apply_cell_flux.

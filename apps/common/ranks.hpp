@@ -1,0 +1,64 @@
+#ifndef UMESH_APPS_COMMON_RANKS_HPP
+#define UMESH_APPS_COMMON_RANKS_HPP
+
+// MPI's lifetime around an app's run, where the app is built with MPI
+// (UMESH_APP_MPI): rank 0 prints and writes files, every rank computes, and
+// every rank exits with the worst status of all. Without MPI: one rank.
+
+#include <Kokkos_Core.hpp>
+#if defined(UMESH_APP_MPI)
+#include <mpi.h>
+#endif
+
+#include <cstdio>
+
+namespace umesh::perf {
+
+class Ranks {
+public:
+  int rank = 0, size = 1;
+#if defined(UMESH_APP_MPI)
+  Ranks(int &argc, char **&argv) {
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (rank > 0) // one rank reports; the others compute
+      std::freopen("/dev/null", "w", stdout);
+  }
+  ~Ranks() {
+    MPI_Finalize();
+  }
+  /// The worst status over the ranks (so that every rank exits alike).
+  int agree(int status) const {
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return worst;
+  }
+#else
+  Ranks(int &, char **&) {}
+  int agree(int status) const {
+    return status;
+  }
+#endif
+  Ranks(const Ranks &) = delete;
+  Ranks &operator=(const Ranks &) = delete;
+};
+
+/// An app's main after parsing its options: MPI, then Kokkos, around
+/// run(opt, rank, ranks); opt.distributed is set on more than one rank.
+/// Returns the worst exit status over the ranks.
+template <class Options, class Run>
+int run_on_ranks(int &argc, char **&argv, Options opt, Run run) {
+  const Ranks ranks(argc, argv);
+  opt.distributed = opt.distributed || ranks.size > 1;
+  int status = 0;
+  {
+    Kokkos::ScopeGuard guard(argc, argv);
+    status = run(opt, ranks.rank, ranks.size);
+  }
+  return ranks.agree(status);
+}
+
+} // namespace umesh::perf
+
+#endif

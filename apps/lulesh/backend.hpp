@@ -1,0 +1,192 @@
+#ifndef UMESH_LULESH_BACKEND_HPP
+#define UMESH_LULESH_BACKEND_HPP
+
+// Where LULESH's mesh and data live: in one process (LocalBackend) or spread
+// over MPI ranks (DistBackend, umesh::dist). The solver's loops are the same
+// under both; a backend says how sets, maps and dats are made from the
+// global mesh, how a loop runs and how values come back.
+
+#include "problem.hpp"
+
+#include "common/backend_loops.hpp"
+
+#include <umesh/umesh.hpp>
+#if defined(UMESH_APP_MPI)
+#include <umesh/dist.hpp>
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace lulesh {
+
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
+using MapT = umesh::Map<Mem>;
+
+/// Where a dat lives: on the nodes, on the elements (the loop set of the
+/// element loops), or on the elements as the neighbour map's targets (the
+/// monotonic Q reads its neighbours' gradients there; one process: the
+/// elements themselves).
+enum class On { nodes, elems, neighbour_elems };
+
+/// Each region's elements in the local element numbering.
+inline std::vector<Kokkos::View<int *, Mem>>
+region_views(const std::vector<std::vector<int>> &lists) {
+  std::vector<Kokkos::View<int *, Mem>> out;
+  for (const auto &l : lists) {
+    Kokkos::View<int *, Mem> v("region", l.size());
+    Kokkos::deep_copy(v, Kokkos::View<const int *, Kokkos::HostSpace>(l.data(), l.size()));
+    out.push_back(v);
+  }
+  return out;
+}
+
+/// One process: the whole mesh.
+struct LocalBackend : umesh::perf::LocalLoops {
+  template <class T, int D, class L> using Dat = umesh::Dat<T, D, L, Mem>;
+
+  struct Parts {
+    umesh::Set nodes, elems;
+    MapT elem_nodes, neighbours;
+    std::vector<Kokkos::View<int *, Mem>> regions;
+  };
+  static std::shared_ptr<Parts> parts(const Mesh &m) {
+    const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
+    return std::make_shared<Parts>(
+        Parts{nodes, elems, MapT("elem_nodes", elems, nodes, 8, m.elem_nodes),
+              MapT("elem_neighbours", elems, elems, 6, m.neighbours), region_views(m.regions)});
+  }
+  /// A dat, zero or set from global values `[item][D]`.
+  template <class T, int D, class L>
+  static Dat<T, D, L> make(const Parts &p, On on, const std::string &name,
+                           const std::vector<T> *values = nullptr) {
+    // The neighbour map reads the element dat itself (for_neighbours): no
+    // copy is needed, so none is allocated.
+    Dat<T, D, L> d(on == On::nodes   ? p.nodes
+                   : on == On::elems ? p.elems
+                                     : umesh::Set("unused", 0),
+                   name);
+    if (values)
+      umesh::copy_from_host(d, *values);
+    return d;
+  }
+  /// The element dat the neighbour map reads: the dat itself.
+  template <class DatT> static const DatT &for_neighbours(const DatT &d, const DatT &) { return d; }
+  /// One element's first component, on the host.
+  template <class DatT> static double element_value(const Parts &, const DatT &d, int elem) {
+    double v = 0;
+    Kokkos::deep_copy(v, Kokkos::subview(d.view(), elem, 0));
+    return v;
+  }
+  /// [elem] of a one-component element dat, whole mesh.
+  template <class DatT> static std::vector<double> gather(const Parts &, const DatT &d) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
+    std::vector<double> out(h.extent(0));
+    for (std::size_t i = 0; i < out.size(); ++i)
+      out[i] = h(i, 0);
+    return out;
+  }
+};
+
+#if defined(UMESH_APP_MPI)
+/// MPI ranks (umesh::dist): elements in contiguous slabs of LULESH's
+/// element order (z-slabs of the cube), each node on the rank of the first
+/// element that reaches it; halos of nodes (positions, velocities, forces)
+/// and of neighbouring elements (the monotonic Q's gradients) exchanged by
+/// the loops as their accesses need.
+struct DistBackend : umesh::perf::DistLoops {
+  template <class T, int D, class L> using Dat = umesh::dist::Dat<T, D, L, Mem>;
+  using PartitionT = umesh::dist::Partition<Mem>;
+
+  struct Parts {
+    umesh::Set nodes, elems; // this rank's: owned then halo nodes; owned elements
+    MapT elem_nodes, neighbours;
+    umesh::Set global_nodes, global_elems;
+    std::vector<Kokkos::View<int *, Mem>> regions;
+    std::unique_ptr<PartitionT> partition;
+    std::vector<int> element_owner;
+    MPI_Comm comm = MPI_COMM_WORLD;
+  };
+  static std::shared_ptr<Parts> parts(const Mesh &m, MPI_Comm comm = MPI_COMM_WORLD) {
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
+    std::vector<int> owner(m.num_elems);
+    for (int e = 0; e < m.num_elems; ++e)
+      owner[e] = int(std::int64_t(e) * size / std::max(1, m.num_elems));
+    // The neighbour map's targets are the elements again, owned where the
+    // elements are: their owned points are this rank's elements, in the
+    // same order, then a halo of neighbours.
+    auto partition = std::make_unique<PartitionT>(
+        comm, elems, owner,
+        std::vector<umesh::dist::MapSpec>{{"elem_nodes", nodes, 8, m.elem_nodes},
+                                          {"elem_neighbours", elems, 6, m.neighbours}},
+        std::vector<umesh::dist::PointOwners>{{elems, owner}});
+    const auto &mine = partition->elements()->global_ids;
+    std::vector<int> local_of(m.num_elems, -1);
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      local_of[mine[i]] = int(i);
+    std::vector<std::vector<int>> regions;
+    for (const auto &r : m.regions) {
+      regions.emplace_back();
+      for (int e : r)
+        if (local_of[e] >= 0)
+          regions.back().push_back(local_of[e]);
+    }
+    auto p = std::make_shared<Parts>(
+        Parts{partition->part(nodes)->local, partition->elements()->local,
+              partition->map("elem_nodes"), partition->map("elem_neighbours"), nodes, elems,
+              region_views(regions), nullptr, std::move(owner), comm});
+    p->partition = std::move(partition);
+    return p;
+  }
+  template <class T, int D, class L>
+  static Dat<T, D, L> make(const Parts &p, On on, const std::string &name,
+                           const std::vector<T> *values = nullptr) {
+    const auto &part = on == On::elems   ? p.partition->elements()
+                       : on == On::nodes ? p.partition->part(p.global_nodes)
+                                         : p.partition->part(p.global_elems);
+    Dat<T, D, L> d(part, name);
+    if (values)
+      d.set_global(*values);
+    return d;
+  }
+  /// The element dat the neighbour map reads: `copy` (on the neighbour
+  /// map's targets) takes `d`'s owned values; its halo is refreshed by the
+  /// loop that reads it.
+  template <class DatT> static const DatT &for_neighbours(const DatT &d, const DatT &copy) {
+    const int owned = d.part().owned;
+    Kokkos::deep_copy(Kokkos::subview(copy.local().view(), std::make_pair(0, owned), Kokkos::ALL),
+                      d.local().view());
+    copy.mark_halo_stale();
+    return copy;
+  }
+  /// One element's first component, on every rank (from its owner).
+  template <class DatT> static double element_value(const Parts &p, const DatT &d, int elem) {
+    int rank = 0;
+    MPI_Comm_rank(p.comm, &rank);
+    const int owner = p.element_owner[elem];
+    double v = 0;
+    if (rank == owner) {
+      const auto &ids = d.part().global_ids;
+      const int local = int(std::lower_bound(ids.begin(), ids.end(), elem) - ids.begin());
+      Kokkos::deep_copy(v, Kokkos::subview(d.local().view(), local, 0));
+    }
+    MPI_Bcast(&v, 1, MPI_DOUBLE, owner, p.comm);
+    return v;
+  }
+  /// [elem] of a one-component element dat, whole mesh, on every rank.
+  template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &d) {
+    return d.gather_global(p.comm);
+  }
+};
+#endif
+
+} // namespace lulesh
+
+#endif
