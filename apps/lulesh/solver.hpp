@@ -67,7 +67,7 @@ public:
       : params_(p), opt_(o), parts_(std::move(parts)), nodes_(parts_->nodes), elems_(parts_->elems),
         elem_nodes_(parts_->elem_nodes), neighbours_(parts_->neighbours),
         x_(make<double, 3>(On::nodes, "x", &m.coords)),
-        symmetry_(make<int, 1>(On::nodes, "symmetry", &m.node_symmetry)),
+        symmetry_(make<int, 1>(On::nodes, "symmetry", &m.node_symmetry)), e_(blast(m, p)),
         bc_(make<int, 1>(On::elems, "elem_bc", &m.elem_bc)) {
     Kokkos::deep_copy(B::view(v_), 1.0);
     for (std::size_t r = 0; r < parts_->regions.size(); ++r)
@@ -82,13 +82,8 @@ public:
             inc_node(nodal_mass_, 0), inc_node(nodal_mass_, 1), inc_node(nodal_mass_, 2),
             inc_node(nodal_mass_, 3), inc_node(nodal_mass_, 4), inc_node(nodal_mass_, 5),
             inc_node(nodal_mass_, 6), inc_node(nodal_mass_, 7));
-    // The blast: all the energy in the element at the origin.
-    const double e0 = initial_energy(p.size);
-    std::vector<double> e(m.num_elems, 0.0);
-    e[0] = e0;
-    e_ = make<double, 1>(On::elems, "e", &e);
     const double volo0 = B::element_value(*parts_, volo_, 0);
-    clock_.deltatime = 0.5 * std::cbrt(volo0) / std::sqrt(2.0 * e0);
+    clock_.deltatime = 0.5 * std::cbrt(volo0) / std::sqrt(2.0 * initial_energy(p.size));
   }
 
   void step() override {
@@ -112,6 +107,12 @@ public:
   }
 
 private:
+  // The blast: all the energy in the element at the origin.
+  Scalar blast(const Mesh &m, const Params &p) const {
+    std::vector<double> e(m.num_elems, 0.0);
+    e[0] = initial_energy(p.size);
+    return make<double, 1>(On::elems, "e", &e);
+  }
   template <class T, int D>
   DatT<T, D> make(On on, const std::string &name, const std::vector<T> *values = nullptr) const {
     return B::template make<T, D, Layout>(*parts_, on, name, values);
@@ -241,7 +242,7 @@ private:
   Vector x_, xd_ = node3("xd"), force_ = node3("force");
   Scalar nodal_mass_ = make<double, 1>(On::nodes, "nodal_mass");
   DatT<int, 1> symmetry_;
-  Scalar e_ = elem("e"), p_ = elem("p"), q_ = elem("q"), ql_ = elem("ql"), qq_ = elem("qq");
+  Scalar e_, p_ = elem("p"), q_ = elem("q"), ql_ = elem("ql"), qq_ = elem("qq");
   Scalar v_ = elem("v"), volo_ = elem("volo"), vnew_ = elem("vnew"), delv_ = elem("delv");
   Scalar vdov_ = elem("vdov"), arealg_ = elem("arealg"), ss_ = elem("ss");
   Scalar elem_mass_ = elem("elem_mass"), determ_ = elem("determ");
