@@ -37,6 +37,7 @@ struct Options {
   std::vector<int> blocks_per_team{
       1};                         // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
   std::vector<int> team_sizes{0}; // GPU threads per team; 0: one per element of a block
+  std::vector<int> warp_registers{0, 64, 40}; // exec::WarpCombine::max_registers (CUDA)
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -111,6 +112,12 @@ Options parse(int argc, char **argv) {
             return std::stoi(t) % 32 ? t + " is not 0 or a multiple of 32" : std::string();
           },
           "0 or a multiple of 32"))
+      ->capture_default_str();
+  app.add_option("--warp-registers", o.warp_registers,
+                 "warp executor's register budgets per thread on CUDA: 0 (the compiler's "
+                 "choice), 64, 40 (blocks of at most 512); host backends run 0 only")
+      ->delimiter(',')
+      ->check(CLI::IsMember({0, 40, 64}))
       ->capture_default_str();
   app.add_option("--numbering", o.numberings, "generated meshes' numberings")
       ->delimiter(',')

@@ -30,6 +30,15 @@ template <class... S, class... E> struct Expand<List<S...>, E...> {
 };
 template <class... E>
 using ExecutorConfigs = typename test::ToTypes<typename Expand<test::Spaces, E...>::type>::type;
+/// The same in one layout L only: an executor whose instantiations are heavy
+/// splits its configurations over two files that compile in parallel.
+template <class L, class S, class... E> using ConfigsIn = List<Config<S, E, L>...>;
+template <class L, class Spaces, class... E> struct ExpandIn;
+template <class L, class... S, class... E> struct ExpandIn<L, List<S...>, E...> {
+  using type = typename test::Cat<ConfigsIn<L, S, E...>..., List<>>::type;
+};
+template <class L, class... E>
+using LayoutConfigs = typename test::ToTypes<typename ExpandIn<L, test::Spaces, E...>::type>::type;
 
 // A res_calc-like edge kernel: reads node coordinates and cell states through
 // two maps, increments both cells, reads a direct edge weight and reduces.

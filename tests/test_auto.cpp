@@ -87,6 +87,9 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
        {"hier-reads/p2/b32", "hier-all/sa/ga/p2/b32", "hier-inc/sa/ga/p4/b32", "segmented/sa/b32"})
     EXPECT_EQ(summary.find(name) != std::string::npos, gpu) << summary << "\n" << name;
   EXPECT_EQ(summary.find("hier-all/ga/p2"), std::string::npos) << summary;
+  // Warp register budgets are launch bounds: GPU backends only.
+  for (const char *name : {"warp/r64/b32", "warp/r40/b32"})
+    EXPECT_EQ(summary.find(name) != std::string::npos, gpu) << summary << "\n" << name;
   EXPECT_NE(summary.find(plan.choice("edge")), std::string::npos);
 }
 
@@ -254,6 +257,10 @@ TEST(AutoOptions, BadOptionsAreClearErrors) {
                Error);
   EXPECT_THROW(make_plan(S(), exec::Auto{}.with_blocks_per_team({1, 0}), mesh.m.edges, mesh.pecell),
                Error);
+  EXPECT_NE(test::error_message([&] {
+              make_plan(S(), exec::Auto{}.with_warp_registers({0, 48}), mesh.m.edges, mesh.pecell);
+            }).find("warp register budget 48 is not 0, 40 or 64"),
+            std::string::npos);
   auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell);
   EXPECT_THROW(plan.choice("never ran"), Error);
 }

@@ -239,6 +239,68 @@ TYPED_TEST(Warp, MinMaxAndReductionsMatchSerial) {
   EXPECT_NE(sum.value(), 0.5);
 }
 
+// Register budgets are launch bounds (CUDA; host backends ignore them): the
+// results are the serial executor's under each, at the block sizes each
+// allows, and with the min/max and reduction arguments.
+TYPED_TEST(Warp, RegisterBudgetsMatchSerial) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  using L = typename TypeParam::layout;
+  const QuadMesh m = make_quad_mesh(31, 17, {true, 5});
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  Dat<double, 4, L, Mem> q(m.cells, "q"), res(m.cells, "res"), ref(m.cells, "ref"),
+      start(m.cells, "start");
+  Dat<double, 1, L, Mem> w(m.edges, "w");
+  test::randomise(q, 21);
+  test::randomise(w, 22);
+  test::randomise(start, 23);
+  copy_values(ref, start);
+  auto serial = make_plan(Space(), exec::Serial{}, m.edges);
+  par_loop(exec::Serial{}, serial, "edge", EdgeKernel{}, read(w), read(q, pecell, 0),
+           read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1));
+  for (int block : {64, 512, 1024})
+    for (int registers : {0, 64, 40}) {
+      if (registers == 40 && block > 512)
+        continue; // an error (BadOptionsAndOversizedScratchAreErrors)
+      auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(block), m.edges, pecell);
+      copy_values(res, start);
+      par_loop(exec::WarpCombine{}.with_max_registers(registers), plan, "edge", EdgeKernel{},
+               read(w), read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0),
+               inc(res, pecell, 1));
+      EXPECT_LT(test::max_rel_err(res, ref), 1e-12)
+          << "block " << block << ", max_registers " << registers;
+    }
+
+  const HexMesh h = make_hex_mesh(7, 6, 5, {true, 3});
+  Map<Mem> fc("face_cells", h.faces, h.cells, 2, h.face_cells);
+  Dat<double, 3, L, Mem> u(h.cells, "u"), lo(h.cells, "lo"), hi(h.cells, "hi"),
+      lo_ref(h.cells, "lo_ref"), hi_ref(h.cells, "hi_ref"), lo0(h.cells, "lo0"),
+      hi0(h.cells, "hi0");
+  test::randomise(u, 24);
+  test::randomise(lo0, 25, 0, 2);
+  test::randomise(hi0, 26, -2, 0);
+  copy_values(lo_ref, lo0);
+  copy_values(hi_ref, hi0);
+  Global<double> sum_ref("sum", 0.25);
+  auto hserial = make_plan(Space(), exec::Serial{}, h.faces);
+  par_loop(exec::Serial{}, hserial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
+           min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1),
+           reduce_sum(sum_ref));
+  auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(128), h.faces, fc);
+  for (int registers : {64, 40}) {
+    copy_values(lo, lo0);
+    copy_values(hi, hi0);
+    Global<double> sum("sum", 0.25);
+    par_loop(exec::WarpCombine{}.with_max_registers(registers), plan, "mm", MinMaxKernel{},
+             read(u, fc, 0), read(u, fc, 1), min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0),
+             max(hi, fc, 1), reduce_sum(sum));
+    EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << "max_registers " << registers;
+    EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << "max_registers " << registers;
+    EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-10 * (1 + std::fabs(sum_ref.value())))
+        << "max_registers " << registers;
+  }
+}
+
 struct AddOne {
   template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1; }
 };
@@ -256,6 +318,22 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
   Map<Mem> other("other", m.edges, m.cells, 2, m.edge_cells);
   Dat<double, 1, AoS, Mem> d(m.cells, "d");
   auto plan = make_plan(Space(), exec::WarpCombine{}, m.edges, pecell);
+  for (int r : {-1, 32, 48, 255})
+    EXPECT_NE(test::error_message([&] {
+                par_loop(exec::WarpCombine{}.with_max_registers(r), plan, "budget", AddOne{},
+                         inc(d, pecell, 0));
+              })
+                  .find("max_registers " + std::to_string(r) +
+                        " is not 0 (the compiler's choice), "
+                        "40 or 64"),
+              std::string::npos)
+        << r;
+  auto large = make_plan(Space(), exec::WarpCombine{}.with_block_size(544), m.edges, pecell);
+  EXPECT_NE(test::error_message([&] {
+              par_loop(exec::WarpCombine{}.with_max_registers(40), large, "budget", AddOne{},
+                       inc(d, pecell, 0));
+            }).find("max_registers 40 needs blocks of at most 512 threads (this plan's are 544)"),
+            std::string::npos);
   EXPECT_NE(test::error_message([&] {
               par_loop(exec::WarpCombine{}, plan, "stray", AddOne{}, inc(d, other, 0));
             }).find("pass that map to make_plan"),

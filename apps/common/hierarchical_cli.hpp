@@ -2,8 +2,9 @@
 #define UMESH_APPS_COMMON_HIERARCHICAL_CLI_HPP
 
 // The team executors' options on an app's command line (miniAero, LULESH):
-// the hierarchical executor's and the warp executor's block size. One
-// definition, so that every app spells and checks them alike.
+// the hierarchical executor's, and the warp executor's block size and
+// register budget. One definition, so that every app spells and checks them
+// alike.
 
 #include <umesh/exec.hpp>
 
@@ -16,11 +17,12 @@ namespace umesh::perf {
 struct HierarchicalCli {
   int block = 256, blocks_per_team = 1, team_size = 0;
   int warp_block = exec::WarpCombine{}.block_size;
+  int warp_registers = exec::WarpCombine{}.max_registers;
   std::string staging = "all", combine = "colours", writeback = "coloured";
   bool no_fallback = false;
 
   /// --block, --staging, --no-fallback, --combine, --writeback,
-  /// --blocks-per-team, --team-size, --warp-block.
+  /// --blocks-per-team, --team-size, --warp-block, --warp-registers.
   void add_to(CLI::App &app) {
     app.add_option("--block", block, "hierarchical block size")
         ->check(CLI::Range(1, 100000))
@@ -57,6 +59,12 @@ struct HierarchicalCli {
                    "warp executor: threads per block, a multiple of 32 from 32 to 1024")
         ->check(CLI::Range(32, 1024))
         ->capture_default_str();
+    app.add_option("--warp-registers", warp_registers,
+                   "warp executor on CUDA: registers per thread the kernel may hold, 0 (the "
+                   "compiler's choice), 64 or 40 (blocks of at most 512); more resident warps, "
+                   "or spills where the body needs more; host backends ignore it")
+        ->check(CLI::IsMember({0, 40, 64}))
+        ->capture_default_str();
   }
 
   /// Why the values cannot run together, or empty.
@@ -65,6 +73,9 @@ struct HierarchicalCli {
       return "--team-size: " + std::to_string(team_size) + " is not 0 or a multiple of 32";
     if (warp_block % 32 != 0)
       return "--warp-block: " + std::to_string(warp_block) + " is not a multiple of 32";
+    if (warp_registers == 40 && warp_block > 512)
+      return "--warp-registers 40 needs --warp-block of at most 512, not " +
+             std::to_string(warp_block);
     return {};
   }
 
@@ -84,7 +95,9 @@ struct HierarchicalCli {
         .with_fallback(!no_fallback);
   }
   /// The warp executor these options describe.
-  exec::WarpCombine warp() const { return exec::WarpCombine{}.with_block_size(warp_block); }
+  exec::WarpCombine warp() const {
+    return exec::WarpCombine{}.with_block_size(warp_block).with_max_registers(warp_registers);
+  }
 };
 
 } // namespace umesh::perf

@@ -167,10 +167,20 @@ struct Segmented {
 /// kernel is bound by the L2's atomic traffic (the H100) and a warp's
 /// elements share points (local numberings: generated meshes, RCM, GPS).
 /// Any numbering gives correct results. block_size (threads per team, a
-/// multiple of 32) is a plan option.
+/// multiple of 32) is a plan option; max_registers is the loop's.
 struct WarpCombine {
   int block_size = 128;
+  /// Per loop, CUDA: registers per thread the kernel may hold, which sets
+  /// how many warps an SM keeps resident: 0 (the compiler's choice), 64
+  /// (at least half of the SM's warps) or 40 (three quarters; blocks of at
+  /// most 512). A body that needs more spills to local memory. No value
+  /// wins everywhere: on the H100 (perf/results/h100-warp/run6, best rows)
+  /// 64 ran the main job's face flux 1.13x faster than the compiler's choice,
+  /// res_calc 1.03x and integrate_stress 2.2x slower; 40 ran res_calc 1.04x
+  /// faster and the face flux 1.62x slower. Host backends ignore it.
+  int max_registers = 0;
   WarpCombine &with_block_size(int b) { return block_size = b, *this; }
+  WarpCombine &with_max_registers(int r) { return max_registers = r, *this; }
 };
 
 /// Measures, remembers, runs the fastest: on the first call of a loop it
@@ -187,6 +197,9 @@ struct Auto {
   /// Blocks per team tried for the variants that pipeline (staging 'reads',
   /// '/sa/ga'), on GPU backends only (host backends run one block per team).
   std::vector<int> blocks_per_team{1, 2, 4};
+  /// Warp executor's register budgets tried (WarpCombine::max_registers), on
+  /// CUDA only (host backends have one kernel); 40 at blocks up to 512.
+  std::vector<int> warp_registers{0, 64, 40};
   int trials = 3;         ///< timed runs per candidate (median), after one warm-up
   double prune = 3.0;     ///< a candidate whose warm-up takes this many times the fastest warm-up
                           ///< is not timed further
@@ -199,6 +212,7 @@ struct Auto {
 
   Auto &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
   Auto &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
+  Auto &with_warp_registers(std::vector<int> r) { return warp_registers = std::move(r), *this; }
   Auto &with_trials(int t) { return trials = t, *this; }
   Auto &with_time_limit(double s) { return time_limit = s, *this; }
   Auto &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }

@@ -16,7 +16,10 @@
 # Environment: NX, NY (mesh, default 2400 x 1200 quads), BLOCKS (block sizes,
 # default 448, the paper's), ITERATIONS (cuda_fot's iterations per case, default
 # 100), ARCH (default sm_90), DEPS (prefix holding METIS and Scotch headers and
-# libraries; default: the offline bundle's, unpacked by setup.sh).
+# libraries; default: the offline bundle's, unpacked by setup.sh), LAYOUTS
+# ("aos soa" by default; one of them makes the copy's driver skip the other's
+# cases, so that one layout fits a device call), UMESH (1 by default; 0 skips
+# umesh's run after each block size, for calls that time umesh apart).
 #
 # Time: cuda_fot plans on one host thread, per block size and layout: three
 # hierarchical colourings (about 12 s each at 2400 x 1200), GPS (5 s) and a
@@ -48,7 +51,9 @@ done
 export PATH="$PATH:/usr/local/cuda/bin"
 command -v nvcc >/dev/null || die "nvcc not found (PATH, /usr/local/cuda/bin)"
 NX="${NX:-2400}" NY="${NY:-1200}" BLOCKS="${BLOCKS:-448}"
-ITERATIONS="${ITERATIONS:-100}" ARCH="${ARCH:-sm_90}"
+ITERATIONS="${ITERATIONS:-100}" ARCH="${ARCH:-sm_90}" LAYOUTS="${LAYOUTS:-aos soa}" UMESH="${UMESH:-1}"
+case "$LAYOUTS" in "aos soa" | aos | soa) ;; *) die "LAYOUTS='$LAYOUTS': give 'aos soa', aos or soa" ;; esac
+[[ "$UMESH" == 0 || "$UMESH" == 1 ]] || die "UMESH='$UMESH': give 0 or 1"
 DEPS="${DEPS:-$HOME/.cache/umesh/deps/usr}"
 [[ -f "$DEPS/include/metis.h" && -f "$DEPS/include/scotch/scotch.h" ]] ||
   die "METIS or Scotch headers not under DEPS=$DEPS (run ./setup.sh --bundle DIR once, or set DEPS)"
@@ -61,6 +66,15 @@ echo "== building cuda_fot's res_calc ($ARCH) in $work"
 cp -r "$src" "$work/src"
 sed -i 's/deviceProp\.computeMode/cudaComputeModeDefault/g; s/deviceProp\.clockRate/1/g' \
   "$work/src/helper_cuda.h"
+# One layout: its driver's call for the other is made dead code.
+skip=""
+[[ "$LAYOUTS" == aos ]] && skip=true
+[[ "$LAYOUTS" == soa ]] && skip=false
+if [[ -n "$skip" ]]; then
+  sed -i "s/^  measurement<$skip>(input_dir/  if (false) measurement<$skip>(input_dir/" "$work/src/res_calc.cu"
+  grep -q "if (false) measurement<$skip>" "$work/src/res_calc.cu" ||
+    die "cannot leave out a layout: res_calc.cu's driver is not the one this script knows"
+fi
 make -C "$work/src" res_calc CUDA_HOME=/usr/local/cuda VERBOSE=yes \
   NVCCFLAGS="-arch=$ARCH --use_fast_math -std=c++17 -include numeric -include cstdint -include algorithm -include limits -Xcompiler -fopenmp" \
   METIS_FLAGS="-I$DEPS/include -L$libdir -lmetis" \
@@ -73,7 +87,7 @@ mkdir -p "$work/mesh"
 
 echo "block,layout,ordering,algorithm,ms_per_iteration" >"$out/cuda_fot.csv"
 for b in ${BLOCKS//,/ }; do
-  echo "== cuda_fot res_calc, block $b, $ITERATIONS iterations (non-reordered, GPS, METIS; AoS and SoA)"
+  echo "== cuda_fot res_calc, block $b, $ITERATIONS iterations (non-reordered, GPS, METIS; layouts: $LAYOUTS)"
   SECONDS=0
   "$work/src/res_calc" "$work/mesh" "$ITERATIONS" "$b" >"$out/cuda_fot_block$b.log" 2>&1 ||
     die "cuda_fot's res_calc failed at block $b (log: $out/cuda_fot_block$b.log)"
@@ -87,6 +101,7 @@ for b in ${BLOCKS//,/ }; do
     alg != "" && $1 == "time:" {printf "%s,%s,%s,%s,%.4f\n", b, layout, ord, alg, $2 / it; alg = ""}
   ' "$out/cuda_fot_block$b.log" >>"$out/cuda_fot.csv"
   echo "   cuda_fot took ${SECONDS} s"
+  [[ "$UMESH" == 1 ]] || continue
   # cuda_fot's hierarchical res_calc stages the increments only (reads come
   # from global memory): umesh's hier-inc is the same algorithm.
   echo "== umesh res_calc, block $b (every variant; cuda_fot's algorithm is hier-inc)"
@@ -102,6 +117,7 @@ rows=$(($(wc -l <"$out/cuda_fot.csv") - 1))
 echo
 echo "cuda_fot (ms per iteration; $out/cuda_fot.csv):"
 column -s, -t <"$out/cuda_fot.csv" 2>/dev/null || cat "$out/cuda_fot.csv"
+[[ "$UMESH" == 1 ]] || exit 0
 echo
 echo "umesh, same mesh and block sizes (best per executor; $out/umesh_block*.csv):"
 awk -F, 'FNR > 1 && $6 != "" {k = $2; if (!(k in best) || $6 < best[k]) {best[k] = $6; cfg[k] = $3 " " $4 " block " $5}}

@@ -56,6 +56,7 @@ struct AutoCandidate {
   int block_size = 0;
   std::string name;
   bool scratch_atomics = false; // segmented
+  int max_registers = 0;        // warp
 };
 
 /// What tuning found for one loop.
@@ -97,6 +98,9 @@ public:
     for (int b : options_.block_sizes)
       if (b < 1)
         detail::fail("exec::Auto: block size ", b, " (must be >= 1)");
+    for (int r : options_.warp_registers)
+      if (r != 0 && r != 40 && r != 64)
+        detail::fail("exec::Auto: warp register budget ", r, " is not 0, 40 or 64");
     add_candidates();
     if (options_.tuning_file.empty())
       if (const char *env = std::getenv("UMESH_TUNING_FILE"))
@@ -212,10 +216,18 @@ private:
                b,
                std::string(sa ? "segmented/sa" : "segmented") + "/b" + std::to_string(b),
                sa});
-    // Warp pre-aggregation at the block sizes that are whole warps.
+    // Warp pre-aggregation at the block sizes that are whole warps, under
+    // each register budget on GPU backends.
     for (int b : options_.block_sizes)
       if (b % 32 == 0 && b <= 1024)
-        add({C::warp, {}, b, "warp/b" + std::to_string(b)});
+        for (int r : host ? std::vector<int>{0} : options_.warp_registers)
+          if (r != 40 || b <= 512)
+            add({C::warp,
+                 {},
+                 b,
+                 std::string(r ? "warp/r" + std::to_string(r) : "warp") + "/b" + std::to_string(b),
+                 false,
+                 r});
     if (candidates_.empty())
       detail::fail("exec::Auto: no candidate left by with_candidates");
   }
@@ -281,7 +293,8 @@ private:
       auto &plan = warp_[c.block_size];
       if (!plan)
         plan = make_warp_(c.block_size);
-      return plan->run(exec::WarpCombine{}, name, kernel, args...);
+      return plan->run(exec::WarpCombine{}.with_max_registers(c.max_registers), name, kernel,
+                       args...);
     }
     }
   }

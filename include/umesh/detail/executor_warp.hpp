@@ -195,15 +195,28 @@ public:
     return scratch_.of(loop);
   }
 
+  /// Runs one loop; block_size comes from the plan, max_registers from
+  /// `loop_options`.
   template <class Kernel, class... Args>
-  void run(const exec::WarpCombine &, const std::string &name, const Kernel &kernel,
+  void run(const exec::WarpCombine &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
+    const int registers = loop_options.max_registers;
+    if (registers != 0 && registers != 40 && registers != 64)
+      detail::fail("loop '", name, "' under the warp executor: max_registers ", registers,
+                   " is not 0 (the compiler's choice), 40 or 64");
+    if (registers == 40 && options_.block_size > 512)
+      detail::fail("loop '", name,
+                   "' under the warp executor: max_registers 40 needs blocks of at ",
+                   "most 512 threads (this plan's are ", options_.block_size,
+                   "): use max_registers 64 or 0, or a plan with smaller blocks");
     detail::WarpBinding<Plan> policy{*this, name, 0, {}, false};
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
     policy.lay_out();
     detail::run_loop<Space>(
         policy, kernel,
-        [&](const auto &body, auto &total) { launch(name, body, policy.warp_bytes, total); },
+        [&](const auto &body, auto &total) {
+          launch(name, body, policy.warp_bytes, registers, total);
+        },
         args...);
     scratch_.bytes[name] = team_scratch(policy.warp_bytes);
   }
@@ -216,7 +229,7 @@ private:
   }
 
   template <class Body>
-  void launch(const std::string &name, const Body &body, int warp_bytes,
+  void launch(const std::string &name, const Body &body, int warp_bytes, int registers,
               typename Body::reduce_value &total) {
     const int n = this->set_.size();
     if (n == 0)
@@ -229,6 +242,19 @@ private:
     constexpr bool host = detail::WarpFunctor<Body, Space>::host;
     const int team_size = host ? 1 : block;
     const detail::WarpFunctor<Body, Space> f{{body}, n, block, warp_bytes};
+    // A register budget is a launch bound: an SM's 65536 registers over
+    // (threads per block x blocks per SM). One kernel per budget, on CUDA only.
+#ifdef KOKKOS_ENABLE_CUDA
+    if constexpr (std::is_same<Space, Kokkos::Cuda>::value) {
+      if (registers == 64)
+        return detail::launch_teams<Space, Kokkos::LaunchBounds<1024, 1>>(
+            this->space_, name, "warp", f, num_blocks(), team_size, block, scratch, body, total);
+      if (registers == 40)
+        return detail::launch_teams<Space, Kokkos::LaunchBounds<512, 3>>(
+            this->space_, name, "warp", f, num_blocks(), team_size, block, scratch, body, total);
+    }
+#endif
+    (void)registers;
     detail::launch_teams(this->space_, name, "warp", f, num_blocks(), team_size, block, scratch,
                          body, total);
   }

@@ -44,11 +44,11 @@ struct LoopScratch {
   }
 };
 
-template <class Space, class Body, class Functor>
+template <class Space, class... Traits, class Body, class Functor>
 void launch_teams(const Space &space, const std::string &loop, const char *executor,
                   const Functor &f, int teams, int team_size, int block_size, int scratch,
                   const Body &body, typename Body::reduce_value &total) {
-  using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
+  using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>, Traits...>;
   // Light weight: the functor goes as a kernel argument (see launch_range).
   const auto make_policy = [&](int threads) {
     return Kokkos::Experimental::require(
