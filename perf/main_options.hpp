@@ -37,7 +37,7 @@ struct Options {
   std::vector<int> blocks_per_team{
       1};                         // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
   std::vector<int> team_sizes{0}; // GPU threads per team; 0: one per element of a block
-  std::vector<int> warp_registers{0, 64, 40}; // exec::WarpCombine::max_registers (CUDA)
+  std::vector<int> warp_registers = exec::WarpCombine::register_budgets(); // CUDA
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -117,7 +117,7 @@ Options parse(int argc, char **argv) {
                  "warp executor's register budgets per thread on CUDA: 0 (the compiler's "
                  "choice), 64, 40 (blocks of at most 512); host backends run 0 only")
       ->delimiter(',')
-      ->check(CLI::IsMember({0, 40, 64}))
+      ->check(CLI::IsMember(exec::WarpCombine::register_budgets()))
       ->capture_default_str();
   app.add_option("--numbering", o.numberings, "generated meshes' numberings")
       ->delimiter(',')

@@ -173,9 +173,7 @@ int main(int argc, char **argv) {
       }
       const QuadMesh m = make_quad_mesh(o.nx, o.ny);
       // Contiguous strips of the edge numbering (rows of the grid).
-      std::vector<int> owner(m.edges.size());
-      for (std::size_t e = 0; e < owner.size(); ++e)
-        owner[e] = int(e * std::size_t(size) / owner.size());
+      const std::vector<int> owner = umesh::dist::contiguous_owners(m.edges.size(), size);
       std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
       std::mt19937_64 rng(42);
       std::uniform_real_distribution<double> u(0, 1);

@@ -63,7 +63,7 @@ struct HierarchicalCli {
                    "warp executor on CUDA: registers per thread the kernel may hold, 0 (the "
                    "compiler's choice), 64 or 40 (blocks of at most 512); more resident warps, "
                    "or spills where the body needs more; host backends ignore it")
-        ->check(CLI::IsMember({0, 40, 64}))
+        ->check(CLI::IsMember(exec::WarpCombine::register_budgets()))
         ->capture_default_str();
   }
 

@@ -16,7 +16,6 @@
 #endif
 
 #include <algorithm>
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -116,9 +115,7 @@ struct DistBackend : umesh::perf::DistLoops {
     int size = 1;
     MPI_Comm_size(comm, &size);
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
-    std::vector<int> owner(m.num_elems);
-    for (int e = 0; e < m.num_elems; ++e)
-      owner[e] = int(std::int64_t(e) * size / std::max(1, m.num_elems));
+    std::vector<int> owner = umesh::dist::contiguous_owners(m.num_elems, size);
     // The neighbour map's targets are the elements again, owned where the
     // elements are: their owned points are this rank's elements, in the
     // same order, then a halo of neighbours.

@@ -97,9 +97,7 @@ struct DistBackend : umesh::perf::DistLoops {
     int size = 1;
     MPI_Comm_size(comm, &size);
     const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
-    std::vector<int> cell_owner(m.num_cells);
-    for (int c = 0; c < m.num_cells; ++c)
-      cell_owner[c] = int(std::int64_t(c) * size / std::max(1, m.num_cells));
+    const std::vector<int> cell_owner = umesh::dist::contiguous_owners(m.num_cells, size);
     std::vector<int> face_owner(faces.size());
     for (int f = 0; f < faces.size(); ++f)
       face_owner[f] = cell_owner[m.face_cells[2 * std::size_t(f)]];

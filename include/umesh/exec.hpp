@@ -179,6 +179,9 @@ struct WarpCombine {
   /// res_calc 1.03x and integrate_stress 2.2x slower; 40 ran res_calc 1.04x
   /// faster and the face flux 1.62x slower. Host backends ignore it.
   int max_registers = 0;
+  /// The budgets max_registers takes, the default first.
+  static std::vector<int> register_budgets() { return {0, 64, 40}; }
+  static bool is_register_budget(int r) { return r == 0 || r == 64 || r == 40; }
   WarpCombine &with_block_size(int b) { return block_size = b, *this; }
   WarpCombine &with_max_registers(int r) { return max_registers = r, *this; }
 };
@@ -199,7 +202,7 @@ struct Auto {
   std::vector<int> blocks_per_team{1, 2, 4};
   /// Warp executor's register budgets tried (WarpCombine::max_registers), on
   /// CUDA only (host backends have one kernel); 40 at blocks up to 512.
-  std::vector<int> warp_registers{0, 64, 40};
+  std::vector<int> warp_registers = WarpCombine::register_budgets();
   int trials = 3;         ///< timed runs per candidate (median), after one warm-up
   double prune = 3.0;     ///< a candidate whose warm-up takes this many times the fastest warm-up
                           ///< is not timed further

@@ -99,7 +99,7 @@ public:
       if (b < 1)
         detail::fail("exec::Auto: block size ", b, " (must be >= 1)");
     for (int r : options_.warp_registers)
-      if (r != 0 && r != 40 && r != 64)
+      if (!exec::WarpCombine::is_register_budget(r))
         detail::fail("exec::Auto: warp register budget ", r, " is not 0, 40 or 64");
     add_candidates();
     if (options_.tuning_file.empty())

@@ -201,7 +201,7 @@ public:
   void run(const exec::WarpCombine &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     const int registers = loop_options.max_registers;
-    if (registers != 0 && registers != 40 && registers != 64)
+    if (!exec::WarpCombine::is_register_budget(registers))
       detail::fail("loop '", name, "' under the warp executor: max_registers ", registers,
                    " is not 0 (the compiler's choice), 40 or 64");
     if (registers == 40 && options_.block_size > 512)

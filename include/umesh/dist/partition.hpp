@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,6 +48,15 @@ struct PointOwners {
   Set set;
   std::vector<int> owner;
 };
+
+/// Owners that deal `n` items to `ranks` ranks in contiguous blocks of
+/// nearly equal size, in item order: slabs of a generated mesh's numbering.
+inline std::vector<int> contiguous_owners(int n, int ranks) {
+  std::vector<int> owner(std::size_t(std::max(0, n)));
+  for (int i = 0; i < n; ++i)
+    owner[i] = int(std::int64_t(i) * ranks / n);
+  return owner;
+}
 
 /// Distributes the loop set `elements` and the targets of `maps` over the
 /// ranks of `comm`: element e goes to rank `element_owner[e]`; a point goes
@@ -186,9 +196,10 @@ private:
   // rank's elements, grouped by owner; the exchange lists follow.
   std::shared_ptr<SetPart> make_part(const Set &s, std::vector<int> owner,
                                      const std::vector<MapSpec> &maps) {
+    const std::vector<int> blocks = contiguous_owners(s.size(), size_);
     for (int p = 0; p < s.size(); ++p)
       if (owner[p] < 0)
-        owner[p] = int(std::int64_t(p) * size_ / std::max(1, s.size()));
+        owner[p] = blocks[p];
     // reached[r]: the points rank r's elements reach (every rank computes
     // every rank's, from the same global data, so no communication).
     std::vector<std::vector<char>> reached(size_, std::vector<char>(s.size(), 0));
