@@ -2,9 +2,11 @@
 // whose edges are dealt to the ranks, then a cell update, as one time step;
 // checked against the serial reference on the whole mesh, then timed: time
 // per step (the slowest rank's median) and the share spent in halo exchange.
-// One GPU per rank with Kokkos' --kokkos-num-devices=N.
+// One GPU per rank with Kokkos' --kokkos-num-devices=N; each rank's device and
+// its copy bandwidth are printed first, so a scaling run shows where it ran.
 #include "kernels.hpp"
 
+#include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/output.hpp"
 
@@ -16,6 +18,8 @@
 #include <cstdio>
 #include <fstream>
 #include <random>
+#include <string>
+#include <type_traits>
 
 namespace {
 
@@ -39,6 +43,46 @@ struct Update {
     }
   }
 };
+
+// The device this rank runs on: the CUDA device number and UUID as
+// nvidia-smi -L prints it (or the space's name on host backends), for the log.
+std::string device_label() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<Space, Kokkos::Cuda>) {
+    const int id = Space().cuda_device();
+    std::string label = "cuda device " + std::to_string(id);
+    cudaDeviceProp prop;
+    if (cudaGetDeviceProperties(&prop, id) != cudaSuccess)
+      return label;
+    char uuid[64];
+    const auto *u = reinterpret_cast<const unsigned char *>(prop.uuid.bytes);
+    std::snprintf(uuid, sizeof uuid,
+                  "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0],
+                  u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13],
+                  u[14], u[15]);
+    return label + " (" + prop.name + ", " + uuid + ")";
+  }
+#endif
+  return Space::name();
+}
+
+// Every rank's device and copy bandwidth, printed by rank 0 in rank order;
+// returns the lowest bandwidth (the yardstick for the slowest rank).
+double report_devices(int rank, int size) {
+  const double gbps = perf::copy_bandwidth_gbps();
+  const std::string label = device_label();
+  char line[256];
+  std::snprintf(line, sizeof line, "rank %d: %s, copy bandwidth %.1f GB/s", rank, label.c_str(),
+                gbps);
+  std::vector<char> all(std::size_t(size) * sizeof line);
+  MPI_Gather(line, sizeof line, MPI_CHAR, all.data(), sizeof line, MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (rank == 0)
+    for (int r = 0; r < size; ++r)
+      std::printf("  %s\n", all.data() + std::size_t(r) * sizeof line);
+  double lowest = 0;
+  MPI_Allreduce(&gbps, &lowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  return lowest;
+}
 
 struct Result {
   double step_ms = 0, exchange_share = 0, max_rel_err = -1;
@@ -168,7 +212,7 @@ int main(int argc, char **argv) {
     try {
       if (!o.csv.empty() && rank == 0) {
         std::ofstream csv = umesh::perf::open_output(o.csv);
-        csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err\n";
+        csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps\n";
         umesh::perf::close_output(csv, o.csv);
       }
       const QuadMesh m = make_quad_mesh(o.nx, o.ny);
@@ -186,6 +230,7 @@ int main(int argc, char **argv) {
       if (rank == 0)
         std::printf("res_calc on %d ranks: %d x %d quads, %d edges, %d cells, device %s\n", size,
                     o.nx, o.ny, m.edges.size(), m.cells.size(), Space::name());
+      const double copy_gbps = report_devices(rank, size);
       for (const auto &e : o.execs) {
         Result r;
         const bool soa = o.layout == "soa";
@@ -221,7 +266,7 @@ int main(int argc, char **argv) {
             std::ofstream csv(o.csv, std::ios::app);
             csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
                 << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
-                << r.max_rel_err << '\n';
+                << r.max_rel_err << ',' << copy_gbps << '\n';
           }
         }
       }
