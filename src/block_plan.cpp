@@ -12,6 +12,10 @@
 #include <numeric>
 #include <sstream>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace umesh {
 
 namespace {
@@ -26,6 +30,110 @@ void for_written_points(const std::vector<BlockPlanMap> &maps, const std::vector
     const auto &c = maps[m].conn;
     for (int s = 0; s < c.arity; ++s)
       f(base[m] + c.indices[std::size_t(e) * c.arity + s]);
+  }
+}
+
+// f(b, scratch) for every block, in parallel (OpenMP where built), each
+// thread with a Scratch of its own. Every phase below writes only block b's
+// entries from f(b, ...), so plans do not depend on the thread count.
+template <class Scratch, class F> void for_blocks(int nblocks, F &&f) {
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+  {
+    Scratch scratch;
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 64)
+#endif
+    for (int b = 0; b < nblocks; ++b)
+      f(b, scratch);
+  }
+}
+
+// The distinct points of one block: a small open-addressing table (point ->
+// value), sized to the block and cleared per block, so that threads need no
+// table over the whole point set and the lookups stay in cache.
+class PointTable {
+public:
+  /// Empties the table for a block of at most `refs` point references.
+  void reset(std::size_t refs) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * refs)
+      capacity *= 2;
+    if (keys_.size() < capacity) {
+      keys_.assign(capacity, -1);
+      values_.resize(capacity);
+    } else {
+      for (std::size_t slot : used_)
+        keys_[slot] = -1;
+    }
+    used_.clear();
+    mask_ = capacity - 1;
+  }
+  /// The value of point p; a new point gets the number of points before it.
+  int insert(int p) {
+    std::size_t slot = find_slot(p);
+    if (keys_[slot] < 0) {
+      keys_[slot] = p;
+      values_[slot] = int(used_.size());
+      used_.push_back(slot);
+    }
+    return values_[slot];
+  }
+  int size() const { return int(used_.size()); }
+  /// For a point already inserted.
+  int &operator[](int p) { return values_[find_slot(p)]; }
+
+private:
+  std::size_t find_slot(int p) const {
+    std::size_t slot = (std::uint32_t(p) * 2654435761u) & mask_;
+    while (keys_[slot] >= 0 && keys_[slot] != p)
+      slot = (slot + 1) & mask_;
+    return slot;
+  }
+  std::vector<int> keys_, values_;
+  std::vector<std::size_t> used_;
+  std::size_t mask_ = 0;
+};
+
+// CSR of one list per block: list(b, out, scratch) leaves block b's list in
+// out. Each thread builds the lists of one contiguous range of blocks into a
+// buffer of its own (and has a Scratch of its own), then copies the buffer
+// into place once the offsets are known.
+template <class Scratch, class List>
+void block_lists(int nblocks, std::vector<int> &offsets, std::vector<int> &items, List &&list) {
+  offsets.assign(std::size_t(nblocks) + 1, 0);
+  std::vector<std::vector<int>> buffers;
+#ifdef _OPENMP
+#pragma omp parallel
+#endif
+  {
+#ifdef _OPENMP
+    const int threads = omp_get_num_threads(), thread = omp_get_thread_num();
+#pragma omp single
+#else
+    const int threads = 1, thread = 0;
+#endif
+    buffers.resize(threads);
+    const int lo = int(std::int64_t(nblocks) * thread / threads);
+    const int hi = int(std::int64_t(nblocks) * (thread + 1) / threads);
+    std::vector<int> l, &mine = buffers[thread];
+    Scratch scratch;
+    for (int b = lo; b < hi; ++b) {
+      list(b, l, scratch);
+      offsets[std::size_t(b) + 1] = int(l.size());
+      mine.insert(mine.end(), l.begin(), l.end());
+    }
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+    {
+      std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+      items.resize(std::size_t(offsets.back()));
+    }
+    std::copy(mine.begin(), mine.end(), items.begin() + offsets[lo]);
+    std::vector<int>().swap(mine);
   }
 }
 
@@ -82,22 +190,24 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   int total_points = 0;
   const std::vector<int> base = point_bases(conn, total_points);
 
-  // Block colouring over the union of the points each block writes.
+  // Block colouring over the set of points each block writes (the greedy
+  // colouring itself is sequential; the sets are built in parallel).
   clock.start("block colouring");
-  std::vector<int> boff(nblocks + 1, 0), bpts;
-  {
-    std::vector<int> stamp(stage ? total_points : 0, -1);
-    for (int b = 0; b < nblocks && stage; ++b) {
-      for (int j = starts[b]; j < starts[b + 1]; ++j)
-        for_written_points(maps, base, seq[j], [&](int p) {
-          if (stamp[p] != b) {
-            stamp[p] = b;
-            bpts.push_back(p);
-          }
-        });
-      boff[b + 1] = int(bpts.size());
-    }
-  }
+  std::vector<int> boff(std::size_t(nblocks) + 1, 0), bpts;
+  int written_arity = 0;
+  for (const auto &m : maps)
+    written_arity += m.written ? m.conn.arity : 0;
+  if (stage)
+    block_lists<PointTable>(nblocks, boff, bpts,
+                            [&](int b, std::vector<int> &l, PointTable &table) {
+                              l.clear();
+                              table.reset(std::size_t(starts[b + 1] - starts[b]) * written_arity);
+                              for (int j = starts[b]; j < starts[b + 1]; ++j)
+                                for_written_points(maps, base, seq[j], [&](int p) {
+                                  if (table.insert(p) == int(l.size()))
+                                    l.push_back(p);
+                                });
+                            });
   // Without `stage` (a renumbering that only needs the element order), one
   // block colour stands in.
   const Colouring bc = stage ? colour_items(nblocks, boff, bpts, total_points, true)
@@ -113,110 +223,127 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
       plan.block_order[fill[bc.colour[b]]++] = b;
   }
 
-  // Thread colouring inside each block (smallest free colour), then threads
-  // sorted by colour. Points are renumbered locally per block.
+  // Thread colouring inside each block (smallest free colour over the
+  // block's points, numbered locally), in parallel over blocks; then each
+  // block's threads sorted by colour.
   clock.start("thread colouring");
   plan.elem.resize(n);
   plan.thread_colour.resize(n);
-  plan.block_start.resize(nblocks + 1);
-  plan.thread_colour_offsets.assign(nblocks + 1, 0);
-  std::vector<int> local_of(total_points, -1);
+  plan.block_start.assign(starts.begin(), starts.end());
+  plan.thread_colour_offsets.assign(std::size_t(nblocks) + 1, 0);
+  std::vector<int> colour_of(n), colours(nblocks);
+  struct ColourScratch {
+    std::vector<int> off, pts;
+    PointTable table;
+  };
+  for_blocks<ColourScratch>(nblocks, [&](int b, ColourScratch &s) {
+    const int begin = starts[b], end = starts[b + 1];
+    s.off.assign(1, 0);
+    s.pts.clear();
+    s.table.reset(std::size_t(end - begin) * written_arity);
+    for (int j = begin; j < end; ++j) {
+      for_written_points(maps, base, seq[j], [&](int p) { s.pts.push_back(s.table.insert(p)); });
+      s.off.push_back(int(s.pts.size()));
+    }
+    const Colouring tc = colour_items(end - begin, s.off, s.pts, s.table.size(), false);
+    std::copy(tc.colour.begin(), tc.colour.end(), colour_of.begin() + begin);
+    colours[b] = tc.num_colours();
+  });
   long long colour_sum = 0;
   for (int b = 0; b < nblocks; ++b) {
+    plan.thread_colour_offsets[b + 1] = plan.thread_colour_offsets[b] + colours[b] + 1;
+    colour_sum += colours[b];
+    plan.max_thread_colours = std::max(plan.max_thread_colours, colours[b]);
+  }
+  plan.colour_start.resize(std::size_t(plan.thread_colour_offsets[nblocks]));
+  for_blocks<std::vector<int>>(nblocks, [&](int b, std::vector<int> &fill) {
     const int begin = starts[b], end = starts[b + 1];
-    plan.block_start[b] = begin;
-    std::vector<int> off{0}, pts, touched;
+    fill.assign(std::size_t(colours[b]) + 1, 0);
+    for (int j = begin; j < end; ++j)
+      ++fill[colour_of[j] + 1];
+    std::partial_sum(fill.begin(), fill.end(), fill.begin());
+    for (int c = 0; c <= colours[b]; ++c)
+      plan.colour_start[plan.thread_colour_offsets[b] + c] = begin + fill[c];
     for (int j = begin; j < end; ++j) {
-      for_written_points(maps, base, seq[j], [&](int p) {
-        if (local_of[p] < 0) {
-          local_of[p] = int(touched.size());
-          touched.push_back(p);
-        }
-        pts.push_back(local_of[p]);
-      });
-      off.push_back(int(pts.size()));
-    }
-    const Colouring tc = colour_items(end - begin, off, pts, int(touched.size()), false);
-    for (int p : touched)
-      local_of[p] = -1;
-    std::vector<int> fill(tc.num_colours() + 1, 0);
-    for (int c = 0; c < tc.num_colours(); ++c)
-      fill[c + 1] = fill[c] + tc.colour_sizes[c];
-    plan.thread_colour_offsets[b] = int(plan.colour_start.size());
-    for (int c = 0; c <= tc.num_colours(); ++c)
-      plan.colour_start.push_back(begin + fill[c]);
-    for (int j = begin; j < end; ++j) {
-      const int c = tc.colour[j - begin];
+      const int c = colour_of[j];
       const int i = begin + fill[c]++;
       plan.elem[i] = seq[j];
       plan.thread_colour[i] = c;
     }
-    colour_sum += tc.num_colours();
-    plan.max_thread_colours = std::max(plan.max_thread_colours, tc.num_colours());
-  }
-  plan.block_start[nblocks] = n;
-  plan.thread_colour_offsets[nblocks] = int(plan.colour_start.size());
+  });
   plan.mean_thread_colours = nblocks ? double(colour_sum) / nblocks : 0;
 
-  // Staged points and local maps, per map. A block's list holds first the
-  // points no other (block, written map) list holds -- its own, which a
-  // one-launch writeback adds without atomics -- then the shared ones, each
-  // part ascending.
+  // Staged points and local maps, per map, in parallel over blocks. A
+  // block's list holds first the points no other (block, written map) list
+  // holds -- its own, which a one-launch writeback adds without atomics --
+  // then the shared ones, each part ascending.
   clock.start("staging lists");
   long long accesses = 0, staged_total = 0, lines_total = 0;
   std::vector<int> lists_holding(stage ? total_points : 0, 0);
+  std::vector<int> lines(stage ? nblocks : 0);
   for (std::size_t m = 0; m < maps.size() && stage; ++m) {
     BlockPlan::Staged st;
     st.arity = maps[m].conn.arity;
-    st.point_offsets.assign(nblocks + 1, 0);
-    std::vector<char> seen(maps[m].conn.target_size, 0);
-    for (int b = 0; b < nblocks; ++b) {
-      const int first = int(st.points.size());
-      for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)
-        for (int s = 0; s < st.arity; ++s) {
-          const int p = maps[m].conn.indices[std::size_t(plan.elem[i]) * st.arity + s];
-          if (!seen[p]) {
-            seen[p] = 1;
-            st.points.push_back(p);
-          }
-        }
-      std::sort(st.points.begin() + first, st.points.end());
-      int prev_line = -1;
-      for (int j = first; j < int(st.points.size()); ++j) {
+    const int *indices = maps[m].conn.indices;
+    block_lists<PointTable>(
+        nblocks, st.point_offsets, st.points, [&](int b, std::vector<int> &l, PointTable &table) {
+          l.clear();
+          table.reset(std::size_t(plan.block_start[b + 1] - plan.block_start[b]) * st.arity);
+          for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)
+            for (int s = 0; s < st.arity; ++s) {
+              const int p = indices[std::size_t(plan.elem[i]) * st.arity + s];
+              if (table.insert(p) == int(l.size()))
+                l.push_back(p);
+            }
+          std::sort(l.begin(), l.end());
+        });
+    int *holding = lists_holding.data() + base[m];
+    const bool written = maps[m].written;
+    for_blocks<char>(nblocks, [&](int b, char &) {
+      int prev_line = -1, count = 0;
+      for (int j = st.point_offsets[b]; j < st.point_offsets[b + 1]; ++j) {
         const int p = st.points[j];
-        seen[p] = 0;
-        if (maps[m].written)
-          ++lists_holding[base[m] + p];
-        lines_total += p / 4 != prev_line;
+        if (written) {
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+          ++holding[p];
+        }
+        count += p / 4 != prev_line;
         prev_line = p / 4;
       }
-      st.point_offsets[b + 1] = int(st.points.size());
-      st.max_points = std::max(st.max_points, int(st.points.size()) - first);
+      lines[b] = count;
+    });
+    for (int b = 0; b < nblocks; ++b) {
+      lines_total += lines[b];
+      st.max_points = std::max(st.max_points, st.point_offsets[b + 1] - st.point_offsets[b]);
     }
     plan.staged.push_back(std::move(st));
   }
   for (std::size_t m = 0; m < plan.staged.size(); ++m) {
     auto &st = plan.staged[m];
     const auto &c = maps[m].conn;
+    // Read-only maps are never written back: their points count as owned.
+    const int *holding = lists_holding.data() + base[m];
+    const bool written = maps[m].written;
+    const auto owned = [&](int p) { return !written || holding[p] == 1; };
     st.owned.assign(nblocks, 0);
     st.local.resize(std::size_t(n) * st.arity);
-    std::vector<int> local(c.target_size, -1);
-    for (int b = 0; b < nblocks; ++b) {
+    for_blocks<PointTable>(nblocks, [&](int b, PointTable &position) {
       const auto first = st.points.begin() + st.point_offsets[b];
       const auto last = st.points.begin() + st.point_offsets[b + 1];
-      // Read-only maps are never written back: their points count as owned.
-      const auto shared = std::stable_partition(
-          first, last, [&](int p) { return !maps[m].written || lists_holding[base[m] + p] == 1; });
+      // Owned points first, then shared, each ascending (a stable partition
+      // of the ascending list).
+      const auto shared = std::stable_partition(first, last, owned);
       st.owned[b] = int(shared - first);
+      position.reset(std::size_t(last - first));
       for (auto it = first; it != last; ++it)
-        local[*it] = int(it - first);
+        position.insert(*it);
       for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)
         for (int s = 0; s < st.arity; ++s)
           st.local[std::size_t(i) * st.arity + s] =
-              local[c.indices[std::size_t(plan.elem[i]) * st.arity + s]];
-      for (auto it = first; it != last; ++it)
-        local[*it] = -1;
-    }
+              position[c.indices[std::size_t(plan.elem[i]) * st.arity + s]];
+    });
     accesses += std::int64_t(n) * st.arity;
     staged_total += std::int64_t(st.points.size());
   }

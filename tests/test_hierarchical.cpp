@@ -5,7 +5,12 @@
 
 #include <random>
 #include <set>
+#include <string>
 #include <type_traits>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace {
 using namespace umesh;
@@ -654,6 +659,63 @@ TEST(BlockPlan, Invariants) {
         EXPECT_GE(p.reuse, 1.0);
       }
     }
+}
+
+// The plan is built in parallel over blocks (OpenMP where built): it must be
+// the same plan on one thread as on several, field by field, for contiguous
+// and parted blocks, two written maps to one set and a read-only map.
+TEST(BlockPlan, SameOnOneThreadAsOnSeveral) {
+#ifdef _OPENMP
+  const int original = omp_get_max_threads(), threads = std::max(2, original);
+#endif
+  Set from("elems", 20000), to("pts", 3000), to2("cells", 2500);
+  const auto c1 = make_random_connectivity(from, to, 4, 3);
+  const auto c2 = make_random_connectivity(from, to, 2, 4);
+  const auto c3 = make_random_connectivity(from, to2, 3, 5);
+  const std::vector<BlockPlanMap> maps{{{c1.data(), 4, 0, 3000}, true},
+                                       {{c2.data(), 2, 0, 3000}, true},
+                                       {{c3.data(), 3, 1, 2500}, false}};
+  std::vector<int> part(20000);
+  std::mt19937 rng(6);
+  for (int &p : part)
+    p = int(rng() % 150);
+  for (const auto &parts : {std::vector<int>{}, part})
+    for (int block : {7, 128, 1000}) {
+#ifdef _OPENMP
+      omp_set_num_threads(1);
+#endif
+      const BlockPlan one = build_block_plan(20000, maps, block, parts);
+#ifdef _OPENMP
+      omp_set_num_threads(threads);
+#endif
+      const BlockPlan many = build_block_plan(20000, maps, block, parts);
+      SCOPED_TRACE("block " + std::to_string(block) + (parts.empty() ? "" : ", parted"));
+      EXPECT_EQ(one.elem, many.elem);
+      EXPECT_EQ(one.block_start, many.block_start);
+      EXPECT_EQ(one.thread_colour, many.thread_colour);
+      EXPECT_EQ(one.thread_colour_offsets, many.thread_colour_offsets);
+      EXPECT_EQ(one.colour_start, many.colour_start);
+      EXPECT_EQ(one.block_colour, many.block_colour);
+      EXPECT_EQ(one.block_order, many.block_order);
+      EXPECT_EQ(one.block_colour_offsets, many.block_colour_offsets);
+      ASSERT_EQ(one.staged.size(), 3u);
+      ASSERT_EQ(many.staged.size(), 3u);
+      for (std::size_t m = 0; m < 3; ++m) {
+        EXPECT_EQ(one.staged[m].point_offsets, many.staged[m].point_offsets) << "map " << m;
+        EXPECT_EQ(one.staged[m].points, many.staged[m].points) << "map " << m;
+        EXPECT_EQ(one.staged[m].owned, many.staged[m].owned) << "map " << m;
+        EXPECT_EQ(one.staged[m].local, many.staged[m].local) << "map " << m;
+        EXPECT_EQ(one.staged[m].max_points, many.staged[m].max_points) << "map " << m;
+      }
+      EXPECT_EQ(one.max_thread_colours, many.max_thread_colours);
+      EXPECT_EQ(one.mean_thread_colours, many.mean_thread_colours);
+      EXPECT_EQ(one.reuse, many.reuse);
+      EXPECT_EQ(one.mean_cache_lines, many.mean_cache_lines);
+      EXPECT_GT(one.num_block_colours(), 1); // random maps: blocks do conflict
+    }
+#ifdef _OPENMP
+  omp_set_num_threads(original);
+#endif
 }
 
 // METIS blocks: correct answers, blocks within block_size, and more reuse
