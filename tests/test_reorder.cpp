@@ -7,6 +7,13 @@
 #include <fstream>
 #include <iterator>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace {
 
@@ -105,6 +112,122 @@ TEST(Reorder, RcmIsABijectionAndNarrowsTheBandwidth) {
   const std::vector<int> two = {0, 1, 1, 2, 3, 4, 4, 5};
   const Graph g2 = point_graph(4, {{two.data(), 2, 0, 6}});
   EXPECT_NO_THROW(Permutation{order_rcm(g2)});
+}
+
+// Reverse Cuthill-McKee as one queue: the order order_rcm must give, built
+// the plain way (roots as order_rcm documents them).
+std::vector<int> one_queue_rcm(const Graph &g) {
+  const int n = g.num_vertices();
+  auto degree = [&](int v) { return g.offsets[v + 1] - g.offsets[v]; };
+  std::vector<int> mark(n, -1), level(n, 0); // mark: the sweep that reached a vertex
+  // Breadth-first from root, marking with `stamp`; appends to out; returns
+  // the depth.
+  auto sweep = [&](int root, int stamp, bool by_degree, std::vector<int> &out) {
+    const std::size_t first = out.size();
+    out.push_back(root);
+    mark[root] = stamp;
+    level[root] = 0;
+    for (std::size_t h = first; h < out.size(); ++h) {
+      const int u = out[h];
+      const std::size_t group = out.size();
+      for (int j = g.offsets[u]; j < g.offsets[u + 1]; ++j) {
+        const int w = g.adjacency[j];
+        if (mark[w] != stamp) {
+          mark[w] = stamp;
+          level[w] = level[u] + 1;
+          out.push_back(w);
+        }
+      }
+      if (by_degree)
+        std::stable_sort(out.begin() + group, out.end(),
+                         [&](int a, int b) { return degree(a) < degree(b); });
+    }
+    return level[out.back()];
+  };
+  const int placed = -2;
+  std::vector<int> sequence, visit;
+  int stamp = 0;
+  for (int start = 0; start < n; ++start) {
+    if (mark[start] == placed)
+      continue;
+    int root = start, depth = -1;
+    for (int it = 0; it < 8; ++it) {
+      visit.clear();
+      const int d = sweep(root, stamp++, false, visit);
+      if (d <= depth)
+        break;
+      depth = d;
+      int best = visit.back();
+      for (auto v = visit.rbegin(); v != visit.rend() && level[*v] == d; ++v)
+        if (degree(*v) < degree(best))
+          best = *v;
+      root = best;
+    }
+    sweep(root, placed, true, sequence);
+  }
+  std::vector<int> new_of_old(n);
+  for (int i = 0; i < n; ++i)
+    new_of_old[sequence[i]] = n - 1 - i;
+  return new_of_old;
+}
+
+// order_rcm builds wide breadth-first levels in parallel: the order must be
+// the one-queue order whatever the thread count, on graphs whose levels are
+// wide (random cliques, a star), with repeated neighbours and self loops,
+// and with many components.
+TEST(Reorder, RcmIsTheOneQueueOrderOnAnyThreadCount) {
+  std::vector<std::pair<std::string, Graph>> graphs;
+  for (int seed = 0; seed < 2; ++seed) {
+    Set e("e", 30000), p("p", 50000);
+    const auto c = make_random_connectivity(e, p, 4, 100 + seed);
+    graphs.push_back({"random cliques", point_graph(e.size(), {{c.data(), 4, 0, p.size()}})});
+  }
+  {
+    std::vector<int> star;
+    for (int i = 1; i < 10000; ++i)
+      star.insert(star.end(), {0, i});
+    graphs.push_back({"star", point_graph(9999, {{star.data(), 2, 0, 10003}})});
+  }
+  {
+    Set e("e", 40000), p("p", 20000);
+    const auto c = make_random_connectivity(e, p, 3, 77);
+    const Graph g = point_graph(e.size(), {{c.data(), 3, 0, p.size()}});
+    Graph d;
+    d.offsets = {0};
+    for (int v = 0; v < g.num_vertices(); ++v) {
+      for (int j = g.offsets[v]; j < g.offsets[v + 1]; ++j) {
+        d.adjacency.push_back(g.adjacency[j]);
+        if (j % 3 == 0)
+          d.adjacency.push_back(g.adjacency[j]); // repeated
+      }
+      d.adjacency.push_back(v); // self loop
+      d.offsets.push_back(int(d.adjacency.size()));
+    }
+    graphs.push_back({"repeats and self loops", d});
+  }
+  {
+    Set e("e", 20000), p("p", 60000); // sparse: many small components
+    const auto c = make_random_connectivity(e, p, 2, 5);
+    graphs.push_back({"components", point_graph(e.size(), {{c.data(), 2, 0, p.size()}})});
+  }
+  const HexMesh m = make_hex_mesh(30, 30, 30, {true, 4});
+  graphs.push_back(
+      {"hex nodes", point_graph(m.cells.size(), {{m.cell_nodes.data(), 8, 0, m.nodes.size()}})});
+#ifdef _OPENMP
+  const int original = omp_get_max_threads();
+#endif
+  for (const auto &[name, g] : graphs) {
+    const std::vector<int> expected = one_queue_rcm(g);
+    for (int threads : {1, 2, 3, 4}) { // the parallel levels need 3 or more
+#ifdef _OPENMP
+      omp_set_num_threads(threads);
+#endif
+      EXPECT_EQ(order_rcm(g), expected) << name << ", " << threads << " threads";
+    }
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(original);
+#endif
 }
 
 TEST(Reorder, BuiltinPartsRespectTheBlockSizeAndCoverEveryElement) {
