@@ -58,7 +58,8 @@ public:
   /// Empties the table for a block of at most `refs` point references.
   void reset(std::size_t refs) {
     std::size_t capacity = 16;
-    while (capacity < 2 * refs)
+    int bits = 4;
+    for (; capacity < 2 * refs; ++bits)
       capacity *= 2;
     if (keys_.size() < capacity) {
       keys_.assign(capacity, -1);
@@ -69,6 +70,7 @@ public:
     }
     used_.clear();
     mask_ = capacity - 1;
+    shift_ = 32 - bits;
   }
   /// The value of point p; a new point gets the number of points before it.
   int insert(int p) {
@@ -85,8 +87,10 @@ public:
   int &operator[](int p) { return values_[find_slot(p)]; }
 
 private:
+  // Fibonacci hashing: the product's high bits, so that points differing
+  // only in high bits (strided numberings) spread too.
   std::size_t find_slot(int p) const {
-    std::size_t slot = (std::uint32_t(p) * 2654435761u) & mask_;
+    std::size_t slot = std::uint32_t(std::uint32_t(p) * 2654435761u) >> shift_;
     while (keys_[slot] >= 0 && keys_[slot] != p)
       slot = (slot + 1) & mask_;
     return slot;
@@ -94,6 +98,7 @@ private:
   std::vector<int> keys_, values_;
   std::vector<std::size_t> used_;
   std::size_t mask_ = 0;
+  int shift_ = 28;
 };
 
 // CSR of one list per block: list(b, out, scratch) leaves block b's list in
