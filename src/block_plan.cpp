@@ -12,9 +12,7 @@
 #include <numeric>
 #include <sstream>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
+#include "thread_ranges.hpp"
 
 namespace umesh {
 
@@ -49,6 +47,8 @@ template <class Scratch, class F> void for_blocks(int nblocks, F &&f) {
       f(b, scratch);
   }
 }
+
+struct NoScratch {};
 
 // The distinct points of one block: a small open-addressing table (point ->
 // value), sized to the block and cleared per block, so that threads need no
@@ -102,44 +102,28 @@ private:
 };
 
 // CSR of one list per block: list(b, out, scratch) leaves block b's list in
-// out. Each thread builds the lists of one contiguous range of blocks into a
-// buffer of its own (and has a Scratch of its own), then copies the buffer
-// into place once the offsets are known.
+// out. Each thread builds the lists of one contiguous range of blocks (with
+// a Scratch of its own), then the threads' lists are joined in order.
 template <class Scratch, class List>
 void block_lists(int nblocks, std::vector<int> &offsets, std::vector<int> &items, List &&list) {
   offsets.assign(std::size_t(nblocks) + 1, 0);
-  std::vector<std::vector<int>> buffers;
+  items.clear();
+  std::vector<std::size_t> sizes;
 #ifdef _OPENMP
 #pragma omp parallel
 #endif
   {
-#ifdef _OPENMP
-    const int threads = omp_get_num_threads(), thread = omp_get_thread_num();
-#pragma omp single
-#else
-    const int threads = 1, thread = 0;
-#endif
-    buffers.resize(threads);
-    const int lo = int(std::int64_t(nblocks) * thread / threads);
-    const int hi = int(std::int64_t(nblocks) * (thread + 1) / threads);
-    std::vector<int> l, &mine = buffers[thread];
+    const detail::ThreadRange r = detail::thread_range(nblocks);
+    std::vector<int> l, mine;
     Scratch scratch;
-    for (int b = lo; b < hi; ++b) {
+    for (int b = r.lo; b < r.hi; ++b) {
       list(b, l, scratch);
       offsets[std::size_t(b) + 1] = int(l.size());
       mine.insert(mine.end(), l.begin(), l.end());
     }
-#ifdef _OPENMP
-#pragma omp barrier
-#pragma omp single
-#endif
-    {
-      std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-      items.resize(std::size_t(offsets.back()));
-    }
-    std::copy(mine.begin(), mine.end(), items.begin() + offsets[lo]);
-    std::vector<int>().swap(mine);
+    detail::append_in_thread_order(r, mine, items, sizes);
   }
+  std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
 }
 
 } // namespace
@@ -304,7 +288,7 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
         });
     int *holding = lists_holding.data() + base[m];
     const bool written = maps[m].written;
-    for_blocks<char>(nblocks, [&](int b, char &) {
+    for_blocks<NoScratch>(nblocks, [&](int b, NoScratch &) {
       int prev_line = -1, count = 0;
       for (int j = st.point_offsets[b]; j < st.point_offsets[b + 1]; ++j) {
         const int p = st.points[j];

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <climits>
-#include <cstdint>
-#include <numeric>
 #include <vector>
+
+#include "thread_ranges.hpp"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -44,15 +44,15 @@ public:
     return mark_[v] == stamp;
   }
 
+  struct Levels {
+    int depth;              ///< levels after the root's
+    std::size_t last_start; ///< where the last level starts in `out`
+  };
   /// Appends to `out` the vertices of root's component in the order of a
   /// one-queue breadth-first sweep: each vertex reached by the first vertex
   /// of the queue adjacent to it, each vertex's new neighbours in adjacency
   /// order, stably sorted by increasing degree when `by_degree`. Marks them
   /// with `stamp` (vertices already carrying it are not reached again).
-  struct Levels {
-    int depth;              ///< levels after the root's
-    std::size_t last_start; ///< where the last level starts in `out`
-  };
   Levels sweep(int root, int stamp, bool by_degree, std::vector<int> &out) {
     std::size_t begin = out.size();
     out.push_back(root);
@@ -100,20 +100,14 @@ private:
   void next_level_parallel(std::size_t begin, std::size_t end, int stamp, bool by_degree,
                            std::vector<int> &out) {
     const int width = int(end - begin);
-    std::vector<std::size_t> offsets;
+    std::vector<std::size_t> sizes;
 #ifdef _OPENMP
 #pragma omp parallel
 #endif
     {
-#ifdef _OPENMP
-      const int threads = omp_get_num_threads(), thread = omp_get_thread_num();
-#else
-      const int threads = 1, thread = 0;
-#endif
-      const int lo = int(std::int64_t(width) * thread / threads);
-      const int hi = int(std::int64_t(width) * (thread + 1) / threads);
-      const int *level = out.data() + begin; // `out` grows only between barriers
-      for (int i = lo; i < hi; ++i) {
+      const detail::ThreadRange r = detail::thread_range(width);
+      const int *level = out.data() + begin; // `out` grows only in the join below
+      for (int i = r.lo; i < r.hi; ++i) {
         const int u = level[i];
         for (int j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
           const int w = g_.adjacency[j];
@@ -131,7 +125,7 @@ private:
       // Children of level vertex i (u): new, i their parent, each listed
       // once (a graph may repeat a neighbour).
       std::vector<int> mine;
-      for (int i = lo; i < hi; ++i) {
+      for (int i = r.lo; i < r.hi; ++i) {
         const int u = level[i];
         const std::size_t first = mine.size();
         for (int j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
@@ -142,20 +136,7 @@ private:
         }
         sort_group(mine.begin() + std::ptrdiff_t(first), mine.end(), by_degree);
       }
-#ifdef _OPENMP
-#pragma omp single
-#endif
-      offsets.assign(std::size_t(threads) + 1, 0);
-      offsets[std::size_t(thread) + 1] = mine.size();
-#ifdef _OPENMP
-#pragma omp barrier
-#pragma omp single
-#endif
-      {
-        std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
-        out.resize(end + offsets.back());
-      }
-      std::copy(mine.begin(), mine.end(), out.begin() + std::ptrdiff_t(end + offsets[thread]));
+      detail::append_in_thread_order(r, mine, out, sizes); // every thread's checks are done
       for (int w : mine) {
         mark_[w] = stamp;
         parent_[w] = INT_MAX;
