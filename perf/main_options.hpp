@@ -37,7 +37,8 @@ struct Options {
   std::vector<int> blocks_per_team{
       1};                         // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
   std::vector<int> team_sizes{0}; // GPU threads per team; 0: one per element of a block
-  std::vector<int> warp_registers = exec::WarpCombine::register_budgets(); // CUDA
+  std::vector<int> warp_registers = exec::WarpCombine::register_budgets();  // CUDA
+  std::vector<int> hier_registers = exec::Hierarchical::register_budgets(); // CUDA
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -112,6 +113,13 @@ Options parse(int argc, char **argv) {
             return std::stoi(t) % 32 ? t + " is not 0 or a multiple of 32" : std::string();
           },
           "0 or a multiple of 32"))
+      ->capture_default_str();
+  app.add_option("--hier-registers", o.hier_registers,
+                 "hierarchical register budgets per thread on CUDA, for one block per team "
+                 "combined by colours or atomics: 0 (the compiler's choice), 48 (rows /r48); "
+                 "host backends run 0 only")
+      ->delimiter(',')
+      ->check(CLI::IsMember(exec::Hierarchical::register_budgets()))
       ->capture_default_str();
   app.add_option("--warp-registers", o.warp_registers,
                  "warp executor's register budgets per thread on CUDA: 0 (the compiler's "

@@ -261,6 +261,10 @@ TEST(AutoOptions, BadOptionsAreClearErrors) {
               make_plan(S(), exec::Auto{}.with_warp_registers({0, 48}), mesh.m.edges, mesh.pecell);
             }).find("warp register budget 48 is not 0, 40 or 64"),
             std::string::npos);
+  EXPECT_NE(test::error_message([&] {
+              make_plan(S(), exec::Auto{}.with_hier_registers({0, 40}), mesh.m.edges, mesh.pecell);
+            }).find("hierarchical register budget 40 is not 0 or 48"),
+            std::string::npos);
   auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell);
   EXPECT_THROW(plan.choice("never ran"), Error);
 }

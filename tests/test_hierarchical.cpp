@@ -294,31 +294,90 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
       }
 }
 
+// Runs the two-maps loop 'edge' under `options` and expects an Error that
+// names the loop and says every one of `said`.
+template <class S, class L>
+void expect_clear_error(const exec::Hierarchical &options, const std::vector<std::string> &said) {
+  using Mem = typename S::memory_space;
+  Set elems("elems", 3000), pts("pts", 900);
+  Map<Mem> m("m", elems, pts, 2, make_random_connectivity(elems, pts, 2, 5));
+  Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u");
+  auto plan = make_plan(S(), options, elems, m);
+  try {
+    par_loop(options, plan, "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1), inc(u, m, 0),
+             inc(u, m, 1), inc(u, m, 1));
+    ADD_FAILURE() << "no error for " << exec::variant_name(options) << " block "
+                  << options.block_size;
+  } catch (const Error &e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("loop 'edge'"), std::string::npos) << msg;
+    for (const auto &f : said)
+      EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+  }
+}
+
 TYPED_TEST(Hierarchical, AtomicCombiningWithoutStagingIsAClearError) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
-  using Mem = typename S::memory_space;
-  Set elems("elems", 100), pts("pts", 40);
-  Map<Mem> m("m", elems, pts, 2, make_random_connectivity(elems, pts, 2, 3));
-  Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u");
   for (auto staging : {exec::Staging::none, exec::Staging::reads})
     for (auto options : {exec::Hierarchical{}.with_combine(exec::Combine::atomics),
                          exec::Hierarchical{}.with_combine(exec::Combine::gather),
-                         exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)}) {
-      options.with_staging(staging);
-      auto plan = make_plan(S(), options, elems, m);
-      try {
-        par_loop(options, plan, "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1), inc(u, m, 0),
-                 inc(u, m, 1), inc(u, m, 1));
-        ADD_FAILURE() << "no error for staging " << exec::staging_name(staging)
-                      << " with atomic combining";
-      } catch (const Error &e) {
-        const std::string msg = e.what();
-        const std::string named = std::string("staging '") + exec::staging_name(staging) + "'";
-        for (const char *f : {"loop 'edge'", named.c_str(), "exec::Atomic"})
-          EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+                         exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)})
+      expect_clear_error<S, L>(
+          options.with_staging(staging),
+          {std::string("staging '") + exec::staging_name(staging) + "'", "exec::Atomic"});
+}
+
+// A register budget (CUDA: a launch bound on the one-block kernel; host
+// backends run their one kernel) changes nothing in the results, with
+// thread colours or scratch atomics, coloured or atomic write-back, and on a
+// reduction.
+TYPED_TEST(Hierarchical, RegisterBudgetMatchesSerial) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  constexpr bool cuda =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
+  unsigned seed = 7000;
+  for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none})
+    for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
+        if (!exec::stages_increments(staging) &&
+            (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))
+          continue;
+        for (int block : {7, 96, 256}) {
+          const auto options = exec::Hierarchical{}
+                                   .with_block_size(block)
+                                   .with_staging(staging)
+                                   .with_combine(combine)
+                                   .with_writeback(writeback)
+                                   .with_max_registers(48)
+                                   .with_fallback(block >= 96);
+          const std::string summary = check_against_serial<S, L, 2>(options, seed += 10);
+          check_against_serial<S, L, 4>(options, seed += 10);
+          EXPECT_EQ(summary.find("at most 48 registers") != std::string::npos, cuda) << summary;
+        }
       }
-    }
+}
+
+TYPED_TEST(Hierarchical, RegisterBudgetOutsideItsKernelsIsAClearError) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  const auto inc_atomic = exec::Hierarchical{}
+                              .with_staging(exec::Staging::increments)
+                              .with_combine(exec::Combine::atomics)
+                              .with_writeback(exec::Writeback::atomic);
+  expect_clear_error<S, L>(exec::Hierarchical{}.with_max_registers(47),
+                           {"max_registers 47", "or 48"});
+  expect_clear_error<S, L>(exec::Hierarchical{}.with_max_registers(64),
+                           {"max_registers 64", "or 48"});
+  expect_clear_error<S, L>(
+      exec::Hierarchical{}.with_combine(exec::Combine::gather).with_max_registers(48),
+      {"max_registers 48", "gather"});
+  expect_clear_error<S, L>(
+      exec::Hierarchical(inc_atomic).with_blocks_per_team(2).with_max_registers(48),
+      {"max_registers 48", "pipelined", "blocks_per_team 2"});
+  expect_clear_error<S, L>(exec::Hierarchical{}.with_block_size(1024).with_max_registers(48),
+                           {"max_registers 48", "640 threads", "1024"});
 }
 
 // min and max through staged maps: read two points' values, fold their

@@ -16,13 +16,14 @@ namespace umesh::perf {
 
 struct HierarchicalCli {
   int block = 256, blocks_per_team = 1, team_size = 0;
+  int registers = exec::Hierarchical{}.max_registers;
   int warp_block = exec::WarpCombine{}.block_size;
   int warp_registers = exec::WarpCombine{}.max_registers;
   std::string staging = "all", combine = "colours", writeback = "coloured";
   bool no_fallback = false;
 
   /// --block, --staging, --no-fallback, --combine, --writeback,
-  /// --blocks-per-team, --team-size, --warp-block, --warp-registers.
+  /// --blocks-per-team, --team-size, --registers, --warp-block, --warp-registers.
   void add_to(CLI::App &app) {
     app.add_option("--block", block, "hierarchical block size")
         ->check(CLI::Range(1, 100000))
@@ -55,6 +56,12 @@ struct HierarchicalCli {
                    "size (0: one per element of a block)")
         ->check(CLI::Range(0, 1024))
         ->capture_default_str();
+    app.add_option("--registers", registers,
+                   "hierarchical on CUDA, one block per team combined by colours or atomics: "
+                   "registers per thread the kernel may hold, 0 (the compiler's choice) or 48 "
+                   "(teams of at most 640 threads); host backends ignore it")
+        ->check(CLI::IsMember(exec::Hierarchical::register_budgets()))
+        ->capture_default_str();
     app.add_option("--warp-block", warp_block,
                    "warp executor: threads per block, a multiple of 32 from 32 to 1024")
         ->check(CLI::Range(32, 1024))
@@ -73,6 +80,9 @@ struct HierarchicalCli {
       return "--team-size: " + std::to_string(team_size) + " is not 0 or a multiple of 32";
     if (warp_block % 32 != 0)
       return "--warp-block: " + std::to_string(warp_block) + " is not a multiple of 32";
+    if (registers != 0 && combine == "gather")
+      return "--registers " + std::to_string(registers) +
+             " applies to --combine colours or atomics, not gather";
     if (warp_registers == 40 && warp_block > 512)
       return "--warp-registers 40 needs --warp-block of at most 512, not " +
              std::to_string(warp_block);
@@ -92,6 +102,7 @@ struct HierarchicalCli {
         .with_writeback(writeback == "atomic" ? exec::Writeback::atomic : exec::Writeback::coloured)
         .with_blocks_per_team(blocks_per_team)
         .with_team_size(team_size)
+        .with_max_registers(registers)
         .with_fallback(!no_fallback);
   }
   /// The warp executor these options describe.

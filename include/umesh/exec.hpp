@@ -95,6 +95,20 @@ struct Hierarchical {
   /// shared by more elements and a larger block needs no larger team. Host
   /// backends run one thread per team whatever this says.
   int team_size = 0;
+  /// CUDA, per loop: registers per thread the team kernel may hold (a launch
+  /// bound), which sets how many of its warps an SM keeps resident: 0 (the
+  /// compiler's choice) or 48 (up to 42 warps an SM; teams of at most 640
+  /// threads). For blocks run one per team and combined by thread colours or
+  /// scratch atomics: with gather, or several blocks per team where they
+  /// pipeline, a budget is an Error. No value wins everywhere: on the H100
+  /// (perf/results/h100-colour-bytes) 48 ran res_calc's full staging 1.12x
+  /// faster at block 256 (built-in blocks) and staged increments up to 1.05x
+  /// slower. Host backends run their one kernel whatever it says (the
+  /// checks above still apply).
+  int max_registers = 0;
+  /// The budgets max_registers takes, the default first.
+  static std::vector<int> register_budgets() { return {0, 48}; }
+  static bool is_register_budget(int r) { return r == 0 || r == 48; }
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
   /// to increments-only staging, then to no staging ('reads' straight to no
@@ -128,6 +142,7 @@ struct Hierarchical {
   Hierarchical &with_team_size(int n) { return team_size = n, *this; }
   Hierarchical &with_combine(Combine c) { return combine = c, *this; }
   Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
+  Hierarchical &with_max_registers(int r) { return max_registers = r, *this; }
 };
 
 /// Block reduction over point segments: teams of `block_size` consecutive
@@ -203,6 +218,9 @@ struct Auto {
   /// Warp executor's register budgets tried (WarpCombine::max_registers), on
   /// CUDA only (host backends have one kernel); 40 at blocks up to 512.
   std::vector<int> warp_registers = WarpCombine::register_budgets();
+  /// Hierarchical register budgets tried (Hierarchical::max_registers), on
+  /// CUDA only, for one block per team without gather, blocks up to 640.
+  std::vector<int> hier_registers = Hierarchical::register_budgets();
   int trials = 3;         ///< timed runs per candidate (median), after one warm-up
   double prune = 3.0;     ///< a candidate whose warm-up takes this many times the fastest warm-up
                           ///< is not timed further
@@ -216,6 +234,7 @@ struct Auto {
   Auto &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
   Auto &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
   Auto &with_warp_registers(std::vector<int> r) { return warp_registers = std::move(r), *this; }
+  Auto &with_hier_registers(std::vector<int> r) { return hier_registers = std::move(r), *this; }
   Auto &with_trials(int t) { return trials = t, *this; }
   Auto &with_time_limit(double s) { return time_limit = s, *this; }
   Auto &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }
@@ -305,7 +324,8 @@ inline std::string variant_name(const Hierarchical &h) {
                                          : "") +
          (h.writeback == Writeback::atomic ? "/ga" : "") +
          (pipelinable(h) && h.blocks_per_team > 1 ? "/p" + std::to_string(h.blocks_per_team) : "") +
-         (h.team_size > 0 ? "/t" + std::to_string(h.team_size) : "");
+         (h.team_size > 0 ? "/t" + std::to_string(h.team_size) : "") +
+         (h.max_registers > 0 ? "/r" + std::to_string(h.max_registers) : "");
 }
 
 } // namespace umesh::exec

@@ -101,6 +101,9 @@ public:
     for (int r : options_.warp_registers)
       if (!exec::WarpCombine::is_register_budget(r))
         detail::fail("exec::Auto: warp register budget ", r, " is not 0, 40 or 64");
+    for (int r : options_.hier_registers)
+      if (!exec::Hierarchical::is_register_budget(r))
+        detail::fail("exec::Auto: hierarchical register budget ", r, " is not 0 or 48");
     add_candidates();
     if (options_.tuning_file.empty())
       if (const char *env = std::getenv("UMESH_TUNING_FILE"))
@@ -201,9 +204,17 @@ private:
                 detail::fail("exec::Auto: blocks_per_team must be at least 1, got ", n);
               if (n > 1 && (host || !exec::pipelinable(h)))
                 continue; // would run one block per team: the n = 1 candidate
-              const auto hn = exec::Hierarchical(h).with_blocks_per_team(n);
-              std::string name = exec::variant_name(hn) + "/b" + std::to_string(b);
-              add({C::hierarchical, hn, b, std::move(name)});
+              // Register budgets (GPU backends) where they apply: one block
+              // per team, no gather, teams of at most 640 threads.
+              for (int r : host ? std::vector<int>{0} : options_.hier_registers) {
+                if (r != 0 &&
+                    (n > 1 || b > 640 ||
+                     (exec::stages_increments(staging) && combine == exec::Combine::gather)))
+                  continue;
+                const auto hn = exec::Hierarchical(h).with_blocks_per_team(n).with_max_registers(r);
+                std::string name = exec::variant_name(hn) + "/b" + std::to_string(b);
+                add({C::hierarchical, hn, b, std::move(name)});
+              }
             }
           }
     // Segmented: per-point entries, and scratch atomics on GPU backends

@@ -100,6 +100,16 @@ public:
         for (int i = host_.block_start[b]; i < host_.block_start[b + 1]; ++i)
           blocks_are_ranges_ = blocks_are_ranges_ && host_.elem[i] >= host_.block_start[b] &&
                                host_.elem[i] < host_.block_start[b + 1];
+      // GPUs, blocks that are element ranges not in colour order: each
+      // thread's colour as a byte per element (BlockPlanDev::element_colour).
+      constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+      if (!host && blocks_are_ranges_ && !identity && host_.max_thread_colours <= 256) {
+        std::vector<std::uint8_t> colour(n);
+        for (int i = 0; i < n; ++i)
+          colour[host_.elem[i]] = std::uint8_t(host_.thread_colour[i]);
+        element_colour_ =
+            detail::upload<memory_space>(colour, "umesh::Hierarchical::element_colour");
+      }
       thread_colour_offsets_ = upload(host_.thread_colour_offsets, "thread_colour_offsets");
       colour_start_ = upload(host_.colour_start, "colour_start");
       for (const auto &st : host_.staged)
@@ -142,6 +152,8 @@ public:
         os << ", " << r.blocks_per_team << " blocks per team";
       if (r.team_size > 0)
         os << ", " << r.team_size << " threads per team";
+      if (r.max_registers > 0)
+        os << ", at most " << r.max_registers << " registers per thread";
       if (r.used != r.asked)
         os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
            << " B, budget " << r.budget << " B)";
@@ -178,6 +190,7 @@ public:
                  loop_options.combine,
                  loop_options.writeback};
     launched_blocks_per_team_ = 1;
+    launched_registers_ = 0;
     r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
     if (r.need > r.budget) {
       // 'reads' falls back to no staging: staged increments would change how
@@ -208,6 +221,7 @@ public:
     }
     r.blocks_per_team = launched_blocks_per_team_;
     r.team_size = launched_team_size_;
+    r.max_registers = launched_registers_;
     loops_[name] = r;
   }
 
@@ -225,9 +239,11 @@ private:
     exec::Writeback writeback;
     int blocks_per_team = 1; // as launched
     int team_size = 0;       // threads per team as launched
+    int max_registers = 0;   // the register budget the one-block kernel ran under
   };
   int launched_blocks_per_team_ = 1; // by the last launch
   int launched_team_size_ = 0;
+  int launched_registers_ = 0; // 0 unless the last launch ran under a budget
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
@@ -290,7 +306,6 @@ private:
   template <detail::PipeKind Pipe, class Body>
   void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
               int scratch, int team_scratch, typename Body::reduce_value &total, bool pipelined) {
-    using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>>;
     // Atomic writeback: every block in one launch. Staging 'none' (no
     // scratch to combine in) always takes both colourings; 'reads' (global
     // atomics) neither.
@@ -301,9 +316,10 @@ private:
                                                loop_options.staging == exec::Staging::none);
     // (Gather needs no thread colours: each element writes only its own entries.)
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-    const detail::BlockPlanDev dev{block_order_.data(),  block_start_.data(),
-                                   elem_.data(),         thread_colour_offsets_.data(),
-                                   colour_start_.data(), blocks_are_ranges_};
+    const detail::BlockPlanDev dev{block_order_.data(),   block_start_.data(),
+                                   elem_.data(),          thread_colour_offsets_.data(),
+                                   colour_start_.data(),  blocks_are_ranges_,
+                                   element_colour_.data()};
     // GPU: one thread per element of the largest block, whole warps, or the
     // loop's team size (run checked it is smaller). Host backends: one
     // thread per team, blocks spread over the threads.
@@ -328,14 +344,16 @@ private:
       // Light weight: the functor goes as a kernel argument. Kokkos 3 copies
       // functors over 512 bytes to constant memory after waiting for the
       // previous such launch, a host round trip between block colours.
-      const auto make_policy = [&](int threads) {
-        return Kokkos::Experimental::require(
-            TeamPolicy(this->space_, league, threads)
-                .set_scratch_size(
-                    0, Kokkos::PerTeam(pipelined ? 3 * aligned + team_scratch : scratch)),
-            Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-      };
-      const auto run = [&](auto f) {
+      // `bounds`: a Kokkos::LaunchBounds (the register budget).
+      const auto run = [&](auto f, auto bounds) {
+        using Bounded = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>, decltype(bounds)>;
+        const auto make_policy = [&](int threads) {
+          return Kokkos::Experimental::require(
+              Bounded(this->space_, league, threads)
+                  .set_scratch_size(
+                      0, Kokkos::PerTeam(pipelined ? 3 * aligned + team_scratch : scratch)),
+              Kokkos::Experimental::WorkItemProperty::HintLightWeight);
+        };
         f.blocks_per_team = pipelined ? loop_options.blocks_per_team : 1;
         f.num_blocks = blocks;
         f.team_bytes = pipelined ? team_scratch : 0;
@@ -354,29 +372,48 @@ private:
           Kokkos::parallel_for(label, make_policy(team_size), f);
         }
       };
+      const Kokkos::LaunchBounds<> unbounded;
       const int order_begin = one_launch ? -1 : offsets[c];
       const bool thread_per_element = team_size >= options_.block_size;
       // Gather, pipelined or not, is a kernel of its own (ModeCtx).
       if constexpr (Pipe == detail::PipeKind::combines) {
         if (loop_options.combine == exec::Combine::gather) {
           if (pipelined)
-            run(detail::HierarchicalFunctor<Body, Space, Pipe, true>{
-                {body}, dev, order_begin, aligned, thread_per_element, colour_rounds});
+            run(
+                detail::HierarchicalFunctor<Body, Space, Pipe, true>{
+                    {body}, dev, order_begin, aligned, thread_per_element, colour_rounds},
+                unbounded);
           else
-            run(detail::HierarchicalFunctor<Body, Space, detail::PipeKind::none, true>{
-                {body}, dev, order_begin, scratch, thread_per_element, colour_rounds});
+            run(
+                detail::HierarchicalFunctor<Body, Space, detail::PipeKind::none, true>{
+                    {body}, dev, order_begin, scratch, thread_per_element, colour_rounds},
+                unbounded);
           continue;
         }
       }
       if constexpr (Pipe != detail::PipeKind::none) {
         if (pipelined) {
-          run(detail::HierarchicalFunctor<Body, Space, Pipe>{
-              {body}, dev, order_begin, aligned, thread_per_element, colour_rounds});
+          run(
+              detail::HierarchicalFunctor<Body, Space, Pipe>{
+                  {body}, dev, order_begin, aligned, thread_per_element, colour_rounds},
+              unbounded);
           continue;
         }
       }
-      run(detail::HierarchicalFunctor<Body, Space>{
-          {body}, dev, order_begin, scratch, thread_per_element, colour_rounds});
+      const detail::HierarchicalFunctor<Body, Space> one_block{
+          {body}, dev, order_begin, scratch, thread_per_element, colour_rounds};
+      // A register budget is a launch bound: 65536 registers an SM over
+      // (threads x blocks); <640, 2> caps a thread at 48. CUDA only.
+#ifdef KOKKOS_ENABLE_CUDA
+      if constexpr (std::is_same<Space, Kokkos::Cuda>::value) {
+        if (loop_options.max_registers == 48) {
+          launched_registers_ = 48;
+          run(one_block, Kokkos::LaunchBounds<640, 2>{});
+          continue;
+        }
+      }
+#endif
+      run(one_block, unbounded);
     }
   }
 
@@ -385,6 +422,7 @@ private:
   BlockPlan host_;
   IntView block_order_, block_start_, elem_, thread_colour_offsets_, colour_start_;
   bool blocks_are_ranges_ = false;
+  Kokkos::View<std::uint8_t *, memory_space> element_colour_; // see BlockPlanDev
   struct StagedDev {
     IntView point_offsets, points, owned;
     Kokkos::View<detail::LocalIndex *, memory_space> local;

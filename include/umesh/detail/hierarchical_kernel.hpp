@@ -313,6 +313,11 @@ struct BlockPlanDev {
   // blocks, renumbered meshes): threads need no thread-colour order, so
   // without colour rounds position i runs element i.
   bool blocks_are_ranges;
+  // Per element, its thread colour; set when blocks are ranges whose
+  // elements are not in colour order. A GPU thread then runs element
+  // begin + rank and waits for its colour's round: a byte read off the
+  // critical path instead of the element indirection before every load.
+  const std::uint8_t *element_colour = nullptr;
 };
 
 // Pipe: the several-blocks-per-team kernel (PipeKind::reads, or
@@ -406,14 +411,17 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
       // in registers for the thread's colour.
       const int i = begin + team.team_rank();
       const bool active = i < end;
+      const bool colour_bytes = colour_rounds && plan.element_colour;
+      const int mine = active && colour_bytes ? plan.element_colour[i] : -1;
       typename Body::storage st{};
-      const ModeCtx<Gather> ctx{
-          {active ? (by_position ? i : plan.element(i)) : 0, i, b, scratch, i - begin, scratch}};
+      const ModeCtx<Gather> ctx{{active ? (by_position || colour_bytes ? i : plan.element(i)) : 0,
+                                 i, b, scratch, i - begin, scratch}};
       if (active)
         body.compute(ctx, st, red);
       for (int c = 0; c < ncol; ++c) {
-        if (active && (!colour_rounds ||
-                       (i >= plan.colour_start[c0 + c] && i < plan.colour_start[c0 + c + 1])))
+        if (active && (!colour_rounds || (colour_bytes ? mine == c
+                                                       : i >= plan.colour_start[c0 + c] &&
+                                                             i < plan.colour_start[c0 + c + 1])))
           body.finish(ctx, st);
         team.team_barrier();
       }
