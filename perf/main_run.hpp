@@ -173,18 +173,17 @@ inline std::vector<exec::Hierarchical> hierarchical_variants_one_team_size(const
   return out;
 }
 
-// Register budgets multiply the variants they apply to (one block per team,
-// no gather) on CUDA; host backends have one kernel.
-inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o, bool host) {
+// Register budgets multiply the variants they apply to at `block_size`
+// (exec::register_budget_problem) on CUDA; host backends have one kernel.
+inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o, bool host,
+                                                             int block_size) {
   std::vector<exec::Hierarchical> out;
   for (const auto &h : hierarchical_variants_one_team_size(o))
     for (int t : o.team_sizes)
       for (int r : host ? std::vector<int>{0} : o.hier_registers) {
-        const bool gathers =
-            exec::stages_increments(h.staging) && h.combine == exec::Combine::gather;
-        if (r != 0 && (gathers || (exec::pipelinable(h) && h.blocks_per_team > 1)))
-          continue;
-        out.push_back(exec::Hierarchical(h).with_team_size(t).with_max_registers(r));
+        const auto v = exec::Hierarchical(h).with_team_size(t).with_max_registers(r);
+        if (exec::register_budget_problem(v, block_size).empty())
+          out.push_back(v);
       }
   return out;
 }
@@ -261,7 +260,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
         }
     } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
-        for (const auto &variant : hierarchical_variants(o, host)) {
+        for (const auto &variant : hierarchical_variants(o, host, plan.options().block_size)) {
           // Team sizes apply on GPUs, below a block's threads.
           const int block_threads = (plan.options().block_size + 31) / 32 * 32;
           if (variant.team_size > 0 && (host || variant.team_size >= block_threads))

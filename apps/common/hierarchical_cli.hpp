@@ -80,9 +80,8 @@ struct HierarchicalCli {
       return "--team-size: " + std::to_string(team_size) + " is not 0 or a multiple of 32";
     if (warp_block % 32 != 0)
       return "--warp-block: " + std::to_string(warp_block) + " is not a multiple of 32";
-    if (registers != 0 && combine == "gather")
-      return "--registers " + std::to_string(registers) +
-             " applies to --combine colours or atomics, not gather";
+    if (const std::string why = exec::register_budget_problem(options(), block); !why.empty())
+      return "--registers: " + why;
     if (warp_registers == 40 && warp_block > 512)
       return "--warp-registers 40 needs --warp-block of at most 512, not " +
              std::to_string(warp_block);

@@ -104,7 +104,7 @@ struct Hierarchical {
   /// (perf/results/h100-colour-bytes) 48 ran res_calc's full staging 1.12x
   /// faster at block 256 (built-in blocks) and staged increments up to 1.05x
   /// slower. Host backends run their one kernel whatever it says (the
-  /// checks above still apply).
+  /// errors still apply: register_budget_problem).
   int max_registers = 0;
   /// The budgets max_registers takes, the default first.
   static std::vector<int> register_budgets() { return {0, 48}; }
@@ -311,6 +311,29 @@ inline bool pipelinable(const Hierarchical &h) {
   return h.staging == Staging::reads ||
          (stages_increments(h.staging) && h.combine != Combine::colours &&
           h.writeback == Writeback::atomic);
+}
+
+/// Why `h`'s register budget cannot run with blocks of `block_size`
+/// elements, or empty when it can (no budget, or one that applies: one
+/// block per team, no gather, teams of at most 640 threads). The value
+/// itself is checked apart (Hierarchical::is_register_budget).
+inline std::string register_budget_problem(const Hierarchical &h, int block_size) {
+  if (h.max_registers == 0)
+    return {};
+  const std::string budget = "max_registers " + std::to_string(h.max_registers);
+  if (stages_increments(h.staging) && h.combine == Combine::gather)
+    return budget +
+           " applies to the kernels that combine by thread colours or scratch atomics, not to "
+           "gather; use max_registers 0";
+  if (h.blocks_per_team > 1 && pipelinable(h))
+    return budget + " applies to one block per team, not to the pipelined kernel " +
+           "(blocks_per_team " + std::to_string(h.blocks_per_team) +
+           "); use max_registers 0 or blocks_per_team 1";
+  const int threads = h.team_size > 0 ? h.team_size : (block_size + 31) / 32 * 32;
+  if (threads > 640)
+    return budget + " needs teams of at most 640 threads (blocks of " + std::to_string(block_size) +
+           " elements): use max_registers 0, a team_size of 640 or less, or smaller blocks";
+  return {};
 }
 
 /// "hier-<staging>", then "/sa" for scratch atomics or "/sg" for scratch

@@ -86,6 +86,7 @@ mkdir -p "$work/mesh"
 "$build/perf/umesh_export_cuda_fot" --nx "$NX" --ny "$NY" --out "$work/mesh"
 
 echo "block,layout,ordering,algorithm,ms_per_iteration" >"$out/cuda_fot.csv"
+failed="" # block sizes whose cuda_fot run exited with an error
 for b in ${BLOCKS//,/ }; do
   echo "== cuda_fot res_calc, block $b, $ITERATIONS iterations (non-reordered, GPS, METIS; layouts: $LAYOUTS)"
   SECONDS=0
@@ -103,7 +104,10 @@ for b in ${BLOCKS//,/ }; do
     alg != "" && $1 == "time:" {printf "%s,%s,%s,%s,%.4f\n", b, layout, ord, alg, $2 / it; alg = ""}
   ' "$out/cuda_fot_block$b.log" >>"$out/cuda_fot.csv"
   echo "   cuda_fot took ${SECONDS} s"
-  [[ $rc == 0 ]] || echo "   cuda_fot's res_calc FAILED at block $b (exit $rc; the cases it finished are in the table; log: $out/cuda_fot_block$b.log)" >&2
+  if [[ $rc != 0 ]]; then
+    failed="$failed $b"
+    echo "   cuda_fot's res_calc FAILED at block $b (exit $rc; the cases it finished are in the table; log: $out/cuda_fot_block$b.log)" >&2
+  fi
   [[ "$UMESH" == 1 ]] || continue
   # cuda_fot's hierarchical res_calc stages the increments only (reads come
   # from global memory): umesh's hier-inc is the same algorithm.
@@ -120,8 +124,11 @@ rows=$(($(wc -l <"$out/cuda_fot.csv") - 1))
 echo
 echo "cuda_fot (ms per iteration; $out/cuda_fot.csv):"
 column -s, -t <"$out/cuda_fot.csv" 2>/dev/null || cat "$out/cuda_fot.csv"
-[[ "$UMESH" == 1 ]] || exit 0
+# A run that failed part-way makes the script fail, after its table.
+finish() { [[ -z "$failed" ]] || die "cuda_fot's res_calc failed at block(s)$failed (see above)"; exit 0; }
+[[ "$UMESH" == 1 ]] || finish
 echo
 echo "umesh, same mesh and block sizes (best per executor; $out/umesh_block*.csv):"
 awk -F, 'FNR > 1 && $6 != "" {k = $2; if (!(k in best) || $6 < best[k]) {best[k] = $6; cfg[k] = $3 " " $4 " block " $5}}
   END {for (k in best) printf "%-16s %9.4f ms  %s\n", k, best[k], cfg[k]}' "$out"/umesh_block*.csv | sort -k2 -n
+finish

@@ -204,14 +204,11 @@ private:
                 detail::fail("exec::Auto: blocks_per_team must be at least 1, got ", n);
               if (n > 1 && (host || !exec::pipelinable(h)))
                 continue; // would run one block per team: the n = 1 candidate
-              // Register budgets (GPU backends) where they apply: one block
-              // per team, no gather, teams of at most 640 threads.
+              // Register budgets (GPU backends) where they apply.
               for (int r : host ? std::vector<int>{0} : options_.hier_registers) {
-                if (r != 0 &&
-                    (n > 1 || b > 640 ||
-                     (exec::stages_increments(staging) && combine == exec::Combine::gather)))
-                  continue;
                 const auto hn = exec::Hierarchical(h).with_blocks_per_team(n).with_max_registers(r);
+                if (!exec::register_budget_problem(hn, b).empty())
+                  continue;
                 std::string name = exec::variant_name(hn) + "/b" + std::to_string(b);
                 add({C::hierarchical, hn, b, std::move(name)});
               }

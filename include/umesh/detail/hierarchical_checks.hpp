@@ -39,22 +39,9 @@ inline void check_loop_options(const std::string &name, const exec::Hierarchical
   if (!exec::Hierarchical::is_register_budget(loop.max_registers))
     fail("loop '", name, "' under the hierarchical executor: max_registers ", loop.max_registers,
          " is not 0 (the compiler's choice) or 48");
-  if (loop.max_registers != 0 && exec::stages_increments(loop.staging) &&
-      loop.combine == exec::Combine::gather)
-    fail("loop '", name, "' under the hierarchical executor: max_registers ", loop.max_registers,
-         " applies to the kernels that combine by thread colours or scratch atomics, not to "
-         "gather; use max_registers 0");
-  if (loop.max_registers != 0 && loop.blocks_per_team > 1 && exec::pipelinable(loop))
-    fail("loop '", name, "' under the hierarchical executor: max_registers ", loop.max_registers,
-         " applies to one block per team, not to the pipelined kernel (blocks_per_team ",
-         loop.blocks_per_team, "); use max_registers 0 or blocks_per_team 1");
+  if (const std::string why = exec::register_budget_problem(loop, block_size); !why.empty())
+    fail("loop '", name, "' under the hierarchical executor: ", why);
   const int block_threads = (block_size + 31) / 32 * 32;
-  if (loop.max_registers == 48 && loop.team_size == 0 && block_threads > 640)
-    fail("loop '", name,
-         "' under the hierarchical executor: max_registers 48 needs teams of at "
-         "most 640 threads (this plan's blocks have ",
-         block_size,
-         " elements): use max_registers 0, a team_size of 640 or less, or smaller blocks");
   if (loop.team_size != 0 &&
       (loop.team_size < 0 || loop.team_size % 32 != 0 || loop.team_size >= block_threads))
     fail("loop '", name, "' under the hierarchical executor: team_size ", loop.team_size,
