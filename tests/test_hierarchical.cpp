@@ -294,6 +294,48 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
       }
 }
 
+// Thread colours past what a byte holds: GPUs read each thread's colour as a
+// byte only up to 256 colours per block and otherwise go through the
+// plan's element order. Every even element increments point 0, so a block
+// of 640 needs at least 320 thread colours, a block of 256 at least 128; the
+// odd elements take few colours, so the colour order is not the element
+// order. Their other references go to 64 points, so that a block's staged
+// points fit the host backends' team scratch.
+TYPED_TEST(Hierarchical, ManyThreadColoursMatchSerial) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  const int n = 2000;
+  Set elems("elems", n), pts("pts", n + 1);
+  std::vector<int> hub(2 * n), few(n);
+  std::mt19937 rng(81);
+  for (int e = 0; e < n; ++e) {
+    hub[2 * e] = e % 2 ? 1 + e : 0;
+    hub[2 * e + 1] = 1 + int(rng() % 64);
+    few[e] = 1 + int(rng() % 64);
+  }
+  Map<Mem> m1("m1", elems, pts, 2, hub);
+  Map<Mem> m2("m2", elems, pts, 1, few);
+  Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u"), u_ref(pts, "u_ref");
+  test::randomise(a, 83);
+  test::randomise(u, 84);
+  copy_values(u_ref, u);
+  for (int block : {256, 640})
+    for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none}) {
+      const auto options = exec::Hierarchical{}.with_block_size(block).with_staging(staging);
+      auto plan = make_plan(S(), options, elems, m1, m2);
+      EXPECT_GE(plan.blocks().max_thread_colours, block / 2) << plan.summary();
+      EXPECT_FALSE(plan.elements_in_block_order()) << plan.summary();
+      par_loop(options, plan, "hub", TwoMapsKernel{}, read(a, m1, 1), read(a, m2, 0), inc(u, m1, 0),
+               inc(u, m1, 1), inc(u, m2, 0));
+      par_loop(S(), exec::Serial{}, elems, "hub", TwoMapsKernel{}, read(a, m1, 1), read(a, m2, 0),
+               inc(u_ref, m1, 0), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
+      EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11)
+          << "block " << block << ", staging " << exec::staging_name(staging) << "; "
+          << plan.summary();
+    }
+}
+
 // Runs the two-maps loop 'edge' under `options` and expects an Error that
 // names the loop and says every one of `said`.
 template <class S, class L>
