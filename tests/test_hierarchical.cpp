@@ -401,6 +401,28 @@ TYPED_TEST(Hierarchical, RegisterBudgetMatchesSerial) {
       }
 }
 
+// A register budget on a loop of 28 arguments (LULESH's hourglass shape),
+// whose CUDA functor goes through constant memory to take its launch bound.
+TYPED_TEST(Hierarchical, RegisterBudgetOnALoopOfManyArgumentsMatchesSerial) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  const HexMesh h = make_hex_mesh(9, 8, 7, {true, 6});
+  for (auto staging : {exec::Staging::increments, exec::Staging::none})
+    for (int registers : {0, 48}) {
+      const auto options =
+          exec::Hierarchical{}.with_block_size(64).with_staging(staging).with_max_registers(
+              registers);
+      test::expect_many_arguments_match_serial<S, L>(
+          h,
+          [&](const auto &cn, const auto &...args) {
+            auto plan = make_plan(S(), options, h.cells, cn);
+            par_loop(options, plan, "hourglass", test::ManyArgumentsKernel{}, args...);
+          },
+          std::string("staging ") + exec::staging_name(staging) + ", max_registers " +
+              std::to_string(registers));
+    }
+}
+
 TYPED_TEST(Hierarchical, RegisterBudgetOutsideItsKernelsIsAClearError) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;

@@ -242,6 +242,24 @@ TYPED_TEST(Warp, MinMaxAndReductionsMatchSerial) {
 // Register budgets are launch bounds (CUDA; host backends ignore them): the
 // results are the serial executor's under each, at the block sizes each
 // allows, and with the min/max and reduction arguments.
+// Register budgets on a loop of 28 arguments (LULESH's hourglass shape),
+// whose CUDA functor goes through constant memory to take its launch bound.
+TYPED_TEST(Warp, RegisterBudgetsOnALoopOfManyArgumentsMatchSerial) {
+  using Space = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  const HexMesh h = make_hex_mesh(9, 8, 7, {true, 6});
+  for (int registers : {0, 64, 40}) {
+    const auto options = exec::WarpCombine{}.with_block_size(128).with_max_registers(registers);
+    test::expect_many_arguments_match_serial<Space, L>(
+        h,
+        [&](const auto &cn, const auto &...args) {
+          auto plan = make_plan(Space(), options, h.cells, cn);
+          par_loop(options, plan, "hourglass", test::ManyArgumentsKernel{}, args...);
+        },
+        "max_registers " + std::to_string(registers));
+  }
+}
+
 TYPED_TEST(Warp, RegisterBudgetsMatchSerial) {
   using Space = typename TypeParam::space;
   using Mem = typename Space::memory_space;

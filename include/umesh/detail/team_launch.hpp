@@ -8,6 +8,7 @@
 // what the kernel can launch first).
 
 #include <umesh/detail/hierarchical_checks.hpp> // check_team_size
+#include <umesh/detail/launch_weight.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -44,29 +45,35 @@ struct LoopScratch {
   }
 };
 
-template <class Space, class... Traits, class Body, class Functor>
+/// `Bounds`: a Kokkos::LaunchBounds (a register budget), none by default.
+template <class Space, class Bounds = Kokkos::LaunchBounds<>, class Body, class Functor>
 void launch_teams(const Space &space, const std::string &loop, const char *executor,
                   const Functor &f, int teams, int team_size, int block_size, int scratch,
                   const Body &body, typename Body::reduce_value &total) {
-  using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>, Traits...>;
-  // Light weight: the functor goes as a kernel argument (see launch_range).
-  const auto make_policy = [&](int threads) {
-    return Kokkos::Experimental::require(
-        TeamPolicy(space, teams, threads).set_scratch_size(0, Kokkos::PerTeam(scratch)),
-        Kokkos::Experimental::WorkItemProperty::HintLightWeight);
-  };
-  const std::string label = std::string("umesh::") + executor + "::" + loop;
-  const auto probe = make_policy(1);
-  if constexpr (Body::has_reduction) {
-    check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size,
-                    block_size, Space::name(), executor);
-    typename Body::reduce_value partial;
-    Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
-    body.join(total, partial);
+  if constexpr (!bounded_launch_fits<Functor, Bounds>()) {
+    fail_bounded_launch(loop, executor, sizeof(Functor));
   } else {
-    check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size, block_size,
-                    Space::name(), executor);
-    Kokkos::parallel_for(label, make_policy(team_size), f);
+    using TeamPolicy = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>, Bounds>;
+    // Light weight where it can: the functor goes as a kernel argument (see
+    // launch_range and launch_weight.hpp).
+    const auto make_policy = [&](int threads) {
+      return Kokkos::Experimental::require(
+          TeamPolicy(space, teams, threads).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+          launch_weight<Functor, Bounds>());
+    };
+    const std::string label = std::string("umesh::") + executor + "::" + loop;
+    const auto probe = make_policy(1);
+    if constexpr (Body::has_reduction) {
+      check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size,
+                      block_size, Space::name(), executor);
+      typename Body::reduce_value partial;
+      Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
+      body.join(total, partial);
+    } else {
+      check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size, block_size,
+                      Space::name(), executor);
+      Kokkos::parallel_for(label, make_policy(team_size), f);
+    }
   }
 }
 
