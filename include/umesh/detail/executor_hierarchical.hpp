@@ -10,9 +10,9 @@
 #include <umesh/detail/hierarchical_binding.hpp>
 #include <umesh/detail/hierarchical_checks.hpp>
 #include <umesh/detail/hierarchical_kernel.hpp>
-#include <umesh/detail/launch_weight.hpp>
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/detail/plan_file.hpp>
+#include <umesh/detail/team_launch.hpp>
 #include <umesh/plan.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -328,7 +328,6 @@ private:
                           : loop_options.team_size > 0 ? loop_options.team_size
                                                        : (options_.block_size + 31) / 32 * 32;
     launched_team_size_ = host ? 0 : loop_options.team_size;
-    const std::string label = "umesh::hierarchical::" + name;
     const std::vector<int> all_blocks{0, host_.num_blocks()};
     const auto &offsets = one_launch ? all_blocks : host_.block_colour_offsets;
     // Several blocks per team (three slots, run_as decided): each slot
@@ -342,43 +341,17 @@ private:
       const int league =
           pipelined ? (blocks + loop_options.blocks_per_team - 1) / loop_options.blocks_per_team
                     : blocks;
-      // Light weight where it can: the functor goes as a kernel argument.
-      // Kokkos 3 copies functors over 512 bytes to constant memory after
-      // waiting for the previous such launch, a host round trip between block
-      // colours (detail/launch_weight.hpp says where it cannot).
-      // `bounds`: a Kokkos::LaunchBounds (the register budget).
+      // `bounds`: a Kokkos::LaunchBounds (the register budget). launch_teams
+      // sends the functor as a kernel argument where it can: Kokkos 3 copies
+      // functors over 512 bytes to constant memory after waiting for the
+      // previous such launch, a host round trip between block colours.
       const auto run = [&](auto f, auto bounds) {
-        using F = decltype(f);
-        using Bounds = decltype(bounds);
-        if constexpr (!detail::bounded_launch_fits<F, Bounds>()) {
-          detail::fail_bounded_launch(name, "hierarchical", sizeof(F));
-        } else {
-          using Bounded = Kokkos::TeamPolicy<Space, Kokkos::IndexType<int>, Bounds>;
-          const auto make_policy = [&](int threads) {
-            return Kokkos::Experimental::require(
-                Bounded(this->space_, league, threads)
-                    .set_scratch_size(
-                        0, Kokkos::PerTeam(pipelined ? 3 * aligned + team_scratch : scratch)),
-                detail::launch_weight<F, Bounds>());
-          };
-          f.blocks_per_team = pipelined ? loop_options.blocks_per_team : 1;
-          f.num_blocks = blocks;
-          f.team_bytes = pipelined ? team_scratch : 0;
-          // Checked on a one-thread policy: Kokkos refuses to build one with
-          // more threads than a team can have (a Kokkos exception, not ours).
-          const auto probe = make_policy(1);
-          if constexpr (Body::has_reduction) {
-            detail::check_team_size(name, probe.team_size_max(f, Kokkos::ParallelReduceTag()),
-                                    team_size, options_.block_size, Space::name());
-            typename Body::reduce_value partial;
-            Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
-            body.join(total, partial);
-          } else {
-            detail::check_team_size(name, probe.team_size_max(f, Kokkos::ParallelForTag()),
-                                    team_size, options_.block_size, Space::name());
-            Kokkos::parallel_for(label, make_policy(team_size), f);
-          }
-        }
+        f.blocks_per_team = pipelined ? loop_options.blocks_per_team : 1;
+        f.num_blocks = blocks;
+        f.team_bytes = pipelined ? team_scratch : 0;
+        detail::launch_teams<Space, decltype(bounds)>(
+            this->space_, name, "hierarchical", f, league, team_size, options_.block_size,
+            pipelined ? 3 * aligned + team_scratch : scratch, body, total);
       };
       const Kokkos::LaunchBounds<> unbounded;
       const int order_begin = one_launch ? -1 : offsets[c];

@@ -1,11 +1,11 @@
 #ifndef UMESH_DETAIL_TEAM_LAUNCH_HPP
 #define UMESH_DETAIL_TEAM_LAUNCH_HPP
 
-// What the one-launch team executors (segmented, warp) share: the check of a
-// loop's team scratch against the backend's budget, the record of each
-// loop's scratch for their summaries, and the launch (a league of `teams`
-// teams of `team_size` threads with `scratch` bytes each, checked against
-// what the kernel can launch first).
+// What the team executors share: the check of a loop's team scratch against
+// the backend's budget and the record of each loop's scratch for their
+// summaries (segmented, warp), and the launch (a league of `teams` teams of
+// `team_size` threads with `scratch` bytes each, checked against what the
+// kernel can launch first; the hierarchical executor's too).
 
 #include <umesh/detail/hierarchical_checks.hpp> // check_team_size
 #include <umesh/detail/launch_weight.hpp>
