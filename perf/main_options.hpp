@@ -38,6 +38,7 @@ struct Options {
       1};                         // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
   std::vector<int> team_sizes{0}; // GPU threads per team; 0: one per element of a block
   std::vector<int> warp_registers = exec::WarpCombine::register_budgets();  // CUDA
+  std::vector<int> warp_maps{32};                                           // 16: compact maps
   std::vector<int> hier_registers = exec::Hierarchical::register_budgets(); // CUDA
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
@@ -126,6 +127,13 @@ Options parse(int argc, char **argv) {
                  "choice), 64, 40 (blocks of at most 512); host backends run 0 only")
       ->delimiter(',')
       ->check(CLI::IsMember(exec::WarpCombine::register_budgets()))
+      ->capture_default_str();
+  app.add_option("--warp-maps", o.warp_maps,
+                 "warp executor's map entries: 32 (the maps as they are), 16 (compact maps: "
+                 "16-bit offsets from a base per warp, rows /m16; a mesh whose warps reach "
+                 "points more than 65535 apart gets an error row)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({32, 16}))
       ->capture_default_str();
   app.add_option("--numbering", o.numberings, "generated meshes' numberings")
       ->delimiter(',')

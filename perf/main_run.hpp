@@ -242,22 +242,27 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
       // Register budgets are launch bounds: host backends have one kernel.
       const std::vector<int> budgets = host ? std::vector<int>{0} : o.warp_registers;
       for (auto &plan : plans.warp)
-        for (int registers : budgets) {
-          const int block = plan.options().block_size;
-          const std::string label =
-              registers ? "warp/r" + std::to_string(registers) : std::string("warp");
-          try {
-            Row *r = one(label, exec::WarpCombine{}.with_max_registers(registers), plan);
-            r->block_size = block;
-            r->scratch = plan.scratch_bytes(kernel);
-            r->note = "1 launch";
-            if (registers == budgets.front())
-              std::printf("  warp plan: %s (%.2f s)\n", plan.summary().c_str(),
-                          plan.build_seconds());
-          } catch (const Error &e) {
-            rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
+        for (int bits : o.warp_maps)
+          for (int registers : budgets) {
+            const int block = plan.options().block_size;
+            const std::string label =
+                (registers ? "warp/r" + std::to_string(registers) : std::string("warp")) +
+                (bits == 16 ? "/m16" : "");
+            try {
+              Row *r = one(
+                  label,
+                  exec::WarpCombine{}.with_max_registers(registers).with_compact_maps(bits == 16),
+                  plan);
+              r->block_size = block;
+              r->scratch = plan.scratch_bytes(kernel);
+              r->note = "1 launch";
+              if (registers == budgets.front() && bits == o.warp_maps.back())
+                std::printf("  warp plan: %s (%.2f s)\n", plan.summary().c_str(),
+                            plan.build_seconds());
+            } catch (const Error &e) {
+              rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
+            }
           }
-        }
     } else if (name == "hierarchical")
       for (auto &plan : plans.hier)
         for (const auto &variant : hierarchical_variants(o, host, plan.options().block_size)) {

@@ -77,7 +77,7 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   const std::string summary = plan.summary();
   for (const char *name :
        {"atomic", "scatterview", "gather", "colour", "hier-all/b32", "hier-inc/sa/ga/b32",
-        "hier-none/b32", "hier-reads/b32", "segmented/b32", "warp/b32"})
+        "hier-none/b32", "hier-reads/b32", "segmented/b32", "warp/b32", "warp/m16/b32"})
     EXPECT_NE(summary.find(name), std::string::npos) << summary << "\nmissing " << name;
   // Several blocks per team only where they pipeline: GPU backends, staging
   // 'reads' and the /sa/ga variants.
@@ -260,6 +260,10 @@ TEST(AutoOptions, BadOptionsAreClearErrors) {
   EXPECT_NE(test::error_message([&] {
               make_plan(S(), exec::Auto{}.with_warp_registers({0, 48}), mesh.m.edges, mesh.pecell);
             }).find("warp register budget 48 is not 0, 40 or 64"),
+            std::string::npos);
+  EXPECT_NE(test::error_message([&] {
+              make_plan(S(), exec::Auto{}.with_warp_maps({32, 8}), mesh.m.edges, mesh.pecell);
+            }).find("warp map entries of 8 bits; 32 or 16"),
             std::string::npos);
   EXPECT_NE(test::error_message([&] {
               make_plan(S(), exec::Auto{}.with_hier_registers({0, 40}), mesh.m.edges, mesh.pecell);

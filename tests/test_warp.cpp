@@ -5,6 +5,7 @@
 #include "test_main.hpp"
 
 #include <umesh/detail/warp_links.hpp>
+#include <umesh/detail/warp_maps.hpp>
 
 #include <algorithm>
 #include <map>
@@ -65,6 +66,30 @@ TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
   EXPECT_EQ(detail::build_warp_links(40, conn, {0, 1, 0, 1}).bytes.size(), std::size_t(2 * 128));
   EXPECT_THROW(detail::build_warp_links(40, conn, {0, 1, 0, 1, 1}), Error);
   EXPECT_THROW(detail::build_warp_links(40, conn, {}), Error);
+}
+
+// Compact maps: every entry is its warp's base plus its offset; a tail
+// warp; a warp spanning more than 16 bits fails the whole map, naming the
+// first such warp.
+TEST(WarpMaps, CompactFormsGiveBackEveryEntry) {
+  std::vector<int> idx;
+  for (int e = 0; e < 75; ++e) // warps 0-1 full, warp 2 of 11 lanes
+    idx.insert(idx.end(), {1000 * (e / 32) + (e * 7) % 40, 65535 + e / 32, 3 * e});
+  const auto c = detail::build_compact_map(75, 3, idx.data());
+  ASSERT_EQ(c.wide_warp, -1);
+  ASSERT_EQ(c.base.size(), std::size_t(3));
+  ASSERT_EQ(c.offsets.size(), idx.size());
+  for (int e = 0; e < 75; ++e)
+    for (int s = 0; s < 3; ++s)
+      EXPECT_EQ(c.base[e / 32] + c.offsets[3 * e + s], idx[3 * e + s]) << e << ' ' << s;
+  EXPECT_EQ(c.base[1], 96); // the smallest point of warp 1: element 32's slot 2
+  idx[3 * 70] = 70000;      // warp 2 now spans 70000 - 192
+  idx[3 * 40] = 71000;      // warp 1: 71000 - 96, the first wide warp
+  const auto wide = detail::build_compact_map(75, 3, idx.data());
+  EXPECT_EQ(wide.wide_warp, 1);
+  EXPECT_EQ(wide.wide_span, 71000 - 96);
+  EXPECT_TRUE(wide.base.empty());
+  EXPECT_TRUE(wide.offsets.empty());
 }
 
 struct EdgeKernel {
@@ -319,6 +344,81 @@ TYPED_TEST(Warp, RegisterBudgetsMatchSerial) {
   }
 }
 
+struct CompactEdgeKernel {
+  template <class X, class Q, class R, class Lo, class G>
+  KOKKOS_INLINE_FUNCTION void operator()(X x0, X x1, Q q0, Q q1, R r0, R r1, Lo lo0, Lo lo1,
+                                         G sum) const {
+    const double dx = x0(0) - x1(0), dy = x0(1) - x1(1);
+    for (int k = 0; k < 4; ++k) {
+      const double f = dy * q0(k) - dx * q1(k);
+      r0(k) += f;
+      r1(k) -= 2 * f;
+      sum(0) += f;
+    }
+    lo0(0).update(dx);
+    lo1(0).update(dy);
+  }
+};
+
+// Compact maps (16-bit offsets per warp) for every map the loop reads and
+// combines through, a map read only and not in the plan among them: the
+// serial executor's results on the generated and a shuffled numbering,
+// several block sizes and register budgets, a second run from the kept
+// forms, and then the same plan without them.
+TYPED_TEST(Warp, CompactMapsMatchSerial) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  using L = typename TypeParam::layout;
+  for (bool shuffle : {false, true}) {
+    const QuadMesh m = make_quad_mesh(41, 23, {shuffle, 13}); // a partial last warp
+    Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+    Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+    Dat<double, 2, L, Mem> x(m.nodes, "x");
+    Dat<double, 4, L, Mem> q(m.cells, "q"), res(m.cells, "res"), ref(m.cells, "ref"),
+        start(m.cells, "start");
+    Dat<double, 1, L, Mem> lo(m.cells, "lo"), lo_ref(m.cells, "lo_ref"), lo0(m.cells, "lo0");
+    test::randomise(x, 31);
+    test::randomise(q, 32);
+    test::randomise(start, 33);
+    test::randomise(lo0, 34, 0, 1);
+    copy_values(ref, start);
+    copy_values(lo_ref, lo0);
+    Global<double> sum_ref("sum", 0.5);
+    auto serial = make_plan(Space(), exec::Serial{}, m.edges);
+    par_loop(exec::Serial{}, serial, "edge", CompactEdgeKernel{}, read(x, pedge, 0),
+             read(x, pedge, 1), read(q, pecell, 0), read(q, pecell, 1), inc(ref, pecell, 0),
+             inc(ref, pecell, 1), min(lo_ref, pecell, 0), min(lo_ref, pecell, 1),
+             reduce_sum(sum_ref));
+    for (int block : {32, 256})
+      for (int registers : {0, 40}) {
+        const std::string what = std::string(shuffle ? "shuffled" : "generated") + ", block " +
+                                 std::to_string(block) + ", max_registers " +
+                                 std::to_string(registers);
+        auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(block), m.edges, pecell);
+        for (bool compact : {true, true, false}) {
+          copy_values(res, start);
+          copy_values(lo, lo0);
+          Global<double> sum("sum", 0.5);
+          par_loop(exec::WarpCombine{}.with_max_registers(registers).with_compact_maps(compact),
+                   plan, "edge", CompactEdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
+                   read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1),
+                   min(lo, pecell, 0), min(lo, pecell, 1), reduce_sum(sum));
+          EXPECT_LT(test::max_rel_err(res, ref), 1e-12) << what << ": " << plan.summary();
+          EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << what;
+          EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-10 * (1 + std::fabs(sum_ref.value())))
+              << what;
+        }
+        // Both maps compacted once: a base per warp, two offsets per edge.
+        const int n = m.edges.size();
+        const std::string s = plan.summary();
+        const std::string sizes = ": " + std::to_string((n + 31) / 32 * 4 + n * 2 * 2) +
+                                  " bytes against " + std::to_string(n * 2 * 4);
+        EXPECT_NE(s.find("map 'pedge' compact" + sizes), std::string::npos) << s;
+        EXPECT_NE(s.find("map 'pecell' compact" + sizes), std::string::npos) << s;
+      }
+  }
+}
+
 struct AddOne {
   template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1; }
 };
@@ -362,6 +462,25 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
               par_loop(exec::WarpCombine{}, ro, "ro", AddOne{}, inc(d, pecell, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
+  // Compact maps hold 16-bit offsets: a warp reaching points 70000 apart
+  // is an error naming the loop, the map and the warp.
+  const Set elems("elems", 100), far("far", 70001);
+  std::vector<int> idx(200, 5);
+  idx[2 * 37 + 1] = 70000; // warp 1
+  Map<Mem> spread("spread", elems, far, 2, idx);
+  Dat<double, 1, AoS, Mem> f(far, "f");
+  auto sp = make_plan(Space(), exec::WarpCombine{}, elems, spread);
+  const std::string spread_msg = test::error_message([&] {
+    par_loop(exec::WarpCombine{}.with_compact_maps(), sp, "spread", AddOne{}, inc(f, spread, 0));
+  });
+  EXPECT_NE(spread_msg.find("loop 'spread' under the warp executor with compact maps: map 'spread' "
+                            "reaches points 69995 apart in warp 1 (elements 32 to 63)"),
+            std::string::npos)
+      << spread_msg;
+  // Without compact maps the same loop runs.
+  EXPECT_EQ(test::error_message(
+                [&] { par_loop(exec::WarpCombine{}, sp, "spread", AddOne{}, inc(f, spread, 0)); }),
+            "no error");
   // 64 doubles per point at block 1024: 32 warps of 32 x (512 + 2) bytes on
   // GPUs, one warp's worth on host backends.
   Dat<double, 64, AoS, Mem> big(m.cells, "big");

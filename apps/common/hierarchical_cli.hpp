@@ -20,10 +20,11 @@ struct HierarchicalCli {
   int warp_block = exec::WarpCombine{}.block_size;
   int warp_registers = exec::WarpCombine{}.max_registers;
   std::string staging = "all", combine = "colours", writeback = "coloured";
-  bool no_fallback = false;
+  bool no_fallback = false, warp_compact_maps = false;
 
   /// --block, --staging, --no-fallback, --combine, --writeback,
-  /// --blocks-per-team, --team-size, --registers, --warp-block, --warp-registers.
+  /// --blocks-per-team, --team-size, --registers, --warp-block, --warp-registers,
+  /// --warp-compact-maps.
   void add_to(CLI::App &app) {
     app.add_option("--block", block, "hierarchical block size")
         ->check(CLI::Range(1, 100000))
@@ -72,6 +73,10 @@ struct HierarchicalCli {
                    "or spills where the body needs more; host backends ignore it")
         ->check(CLI::IsMember(exec::WarpCombine::register_budgets()))
         ->capture_default_str();
+    app.add_flag("--warp-compact-maps", warp_compact_maps,
+                 "warp executor: read the maps as 16-bit offsets from a base per warp of 32 "
+                 "elements (half their bytes; an error where a warp's points span more than "
+                 "65535)");
   }
 
   /// Why the values cannot run together, or empty.
@@ -106,7 +111,10 @@ struct HierarchicalCli {
   }
   /// The warp executor these options describe.
   exec::WarpCombine warp() const {
-    return exec::WarpCombine{}.with_block_size(warp_block).with_max_registers(warp_registers);
+    return exec::WarpCombine{}
+        .with_block_size(warp_block)
+        .with_max_registers(warp_registers)
+        .with_compact_maps(warp_compact_maps);
   }
 };
 

@@ -194,11 +194,18 @@ struct WarpCombine {
   /// res_calc 1.03x and integrate_stress 2.2x slower; 40 ran res_calc 1.04x
   /// faster and the face flux 1.62x slower. Host backends ignore it.
   int max_registers = 0;
+  /// Per loop: read every map the loop goes through as 16-bit offsets from a
+  /// base per warp of 32 elements (the plan builds each map's compact form on
+  /// its first use and keeps it; a map must not change while its plan is
+  /// used), half the bytes of the map. A map whose points span more than
+  /// 65535 within one warp (a shuffled mesh; renumber it) is an error.
+  bool compact_maps = false;
   /// The budgets max_registers takes, the default first.
   static std::vector<int> register_budgets() { return {0, 64, 40}; }
   static bool is_register_budget(int r) { return r == 0 || r == 64 || r == 40; }
   WarpCombine &with_block_size(int b) { return block_size = b, *this; }
   WarpCombine &with_max_registers(int r) { return max_registers = r, *this; }
+  WarpCombine &with_compact_maps(bool c = true) { return compact_maps = c, *this; }
 };
 
 /// Measures, remembers, runs the fastest: on the first call of a loop it
@@ -218,6 +225,9 @@ struct Auto {
   /// Warp executor's register budgets tried (WarpCombine::max_registers), on
   /// CUDA only (host backends have one kernel); 40 at blocks up to 512.
   std::vector<int> warp_registers = WarpCombine::register_budgets();
+  /// Warp executor's map entries tried: 32 (the maps), 16 (compact maps,
+  /// WarpCombine::compact_maps; not run where a map does not fit).
+  std::vector<int> warp_maps{32, 16};
   /// Hierarchical register budgets tried (Hierarchical::max_registers), on
   /// CUDA only, for one block per team without gather, blocks up to 640.
   std::vector<int> hier_registers = Hierarchical::register_budgets();
@@ -234,6 +244,7 @@ struct Auto {
   Auto &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
   Auto &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
   Auto &with_warp_registers(std::vector<int> r) { return warp_registers = std::move(r), *this; }
+  Auto &with_warp_maps(std::vector<int> bits) { return warp_maps = std::move(bits), *this; }
   Auto &with_hier_registers(std::vector<int> r) { return hier_registers = std::move(r), *this; }
   Auto &with_trials(int t) { return trials = t, *this; }
   Auto &with_time_limit(double s) { return time_limit = s, *this; }

@@ -68,7 +68,8 @@ auto to_device(IncPolicy &, const DirectArg<A, Dat<T, D, L, M>> &a) {
   return DirectDev<A, T, D, L>{{}, dat_ptr(a.dat)};
 }
 
-// Executors that stage indirect reads say so with `stages_reads = true`.
+// Executors that bind indirect reads themselves (staged, or through a
+// compact map) say so with `stages_reads = true` and supply `read(arg)`.
 template <class P, class = void> struct stages_reads : std::false_type {};
 template <class P>
 struct stages_reads<P, std::void_t<decltype(P::stages_reads)>>

@@ -57,6 +57,7 @@ struct AutoCandidate {
   std::string name;
   bool scratch_atomics = false; // segmented
   int max_registers = 0;        // warp
+  bool compact_maps = false;    // warp
 };
 
 /// What tuning found for one loop.
@@ -101,6 +102,9 @@ public:
     for (int r : options_.warp_registers)
       if (!exec::WarpCombine::is_register_budget(r))
         detail::fail("exec::Auto: warp register budget ", r, " is not 0, 40 or 64");
+    for (int bits : options_.warp_maps)
+      if (bits != 32 && bits != 16)
+        detail::fail("exec::Auto: warp map entries of ", bits, " bits; 32 or 16");
     for (int r : options_.hier_registers)
       if (!exec::Hierarchical::is_register_budget(r))
         detail::fail("exec::Auto: hierarchical register budget ", r, " is not 0 or 48");
@@ -228,14 +232,17 @@ private:
     // each register budget on GPU backends.
     for (int b : options_.block_sizes)
       if (b % 32 == 0 && b <= 1024)
-        for (int r : host ? std::vector<int>{0} : options_.warp_registers)
-          if (r != 40 || b <= 512)
-            add({C::warp,
-                 {},
-                 b,
-                 std::string(r ? "warp/r" + std::to_string(r) : "warp") + "/b" + std::to_string(b),
-                 false,
-                 r});
+        for (int bits : options_.warp_maps)
+          for (int r : host ? std::vector<int>{0} : options_.warp_registers)
+            if (r != 40 || b <= 512)
+              add({C::warp,
+                   {},
+                   b,
+                   std::string(r ? "warp/r" + std::to_string(r) : "warp") +
+                       (bits == 16 ? "/m16" : "") + "/b" + std::to_string(b),
+                   false,
+                   r,
+                   bits == 16});
     if (candidates_.empty())
       detail::fail("exec::Auto: no candidate left by with_candidates");
   }
@@ -301,8 +308,9 @@ private:
       auto &plan = warp_[c.block_size];
       if (!plan)
         plan = make_warp_(c.block_size);
-      return plan->run(exec::WarpCombine{}.with_max_registers(c.max_registers), name, kernel,
-                       args...);
+      return plan->run(
+          exec::WarpCombine{}.with_max_registers(c.max_registers).with_compact_maps(c.compact_maps),
+          name, kernel, args...);
     }
     }
   }

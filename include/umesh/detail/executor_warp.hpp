@@ -11,14 +11,17 @@
 #include <umesh/detail/team_launch.hpp>
 #include <umesh/detail/warp_kernel.hpp>
 #include <umesh/detail/warp_links.hpp>
+#include <umesh/detail/warp_maps.hpp>
 #include <umesh/plan.hpp>
 #include <umesh/timing.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -34,7 +37,8 @@ namespace detail {
 // order; each chunk gets its links and a place in every warp's scratch.
 // Everything else binds as for the atomic executor. Two passes: the first
 // (before lay_out) only collects the groups and their slots.
-template <class PlanT> struct WarpBinding {
+template <class PlanT, bool Compact> struct WarpBinding {
+  static constexpr bool stages_reads = true; // through warp_map()
   PlanT &plan;
   const std::string &loop;
   int warp_bytes = 0;
@@ -52,10 +56,23 @@ template <class PlanT> struct WarpBinding {
   std::vector<Group> groups;
   bool laid_out = false;
 
+  template <class MM> WarpMap<Compact> warp_map(const Map<MM> &map) {
+    if constexpr (Compact)
+      return plan.compact_map(map, loop);
+    else
+      return {map.view().data(), map.arity()};
+  }
+
+  template <class T, int D, class L, class M, class MM>
+  auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
+    return WarpReadDev<const T, D, L, Compact>{
+        {}, {a.dat.view().data(), a.dat.size()}, warp_map(a.map), a.slot};
+  }
+
   template <Access A, class T, int D, class L, class M, class MM>
   auto combine(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
-    WarpCombineDev<A, T, D, L> dev{
-        dat_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot, nullptr, 0, 0, 0, 0};
+    WarpCombineDev<A, T, D, L, Compact> dev{
+        dat_ptr(a.dat), warp_map(a.map), a.slot, nullptr, 0, 0, 0, 0};
     Group *g = nullptr;
     for (auto &x : groups)
       if (x.dat == a.dat.view().data() && x.map == a.map.view().data())
@@ -174,8 +191,41 @@ public:
     return links_.emplace(std::move(key), std::move(l)).first->second;
   }
 
+  /// The compact form of `map` (exec::WarpCombine::compact_maps): built on
+  /// first use (timed into build_seconds()), then kept with the map itself,
+  /// so that its address names it. A map whose points span more than 16 bits
+  /// within a warp fails, naming `loop`.
+  template <class MM>
+  detail::WarpMap<true> compact_map(const Map<MM> &map, const std::string &loop) {
+    auto it = compact_.find(map.view().data());
+    if (it == compact_.end()) {
+      Kokkos::Timer timer;
+      const std::vector<int> host = detail::host_indices(map);
+      const detail::CompactMap c =
+          detail::build_compact_map(map.from().size(), map.arity(), host.data());
+      if (c.wide_warp >= 0)
+        detail::fail("loop '", loop, "' under the warp executor with compact maps: map '",
+                     map.name(), "' reaches points ", c.wide_span, " apart in warp ", c.wide_warp,
+                     " (elements ", 32 * c.wide_warp, " to ", 32 * c.wide_warp + 31,
+                     "), past the 65535 a 16-bit offset holds: renumber the mesh (e.g. rcm) ",
+                     "or run without compact maps");
+      Compact k;
+      k.pin = std::make_shared<typename Map<MM>::view_type>(map.view());
+      k.name = map.name();
+      k.base = detail::upload<memory_space>(c.base, "umesh::WarpCombine::base::" + map.name());
+      k.offsets =
+          detail::upload<memory_space>(c.offsets, "umesh::WarpCombine::offsets::" + map.name());
+      k.bytes = std::int64_t(c.base.size()) * 4 + std::int64_t(c.offsets.size()) * 2;
+      k.map_bytes = std::int64_t(host.size()) * 4;
+      this->build_seconds_ += timer.seconds();
+      it = compact_.emplace(map.view().data(), std::move(k)).first;
+    }
+    return {it->second.base.data(), it->second.offsets.data(), map.arity()};
+  }
+
   /// Blocks, and per group of arguments built so far: global combines per
-  /// reference (1 without combining) and the longest chain a leader walks.
+  /// reference (1 without combining) and the longest chain a leader walks;
+  /// the compact maps built so far.
   std::string summary() const {
     std::ostringstream os;
     os << num_blocks() << " blocks of " << options_.block_size;
@@ -187,6 +237,8 @@ public:
       os << ": " << (l.references ? double(l.leaders) / double(l.references) : 1.0)
          << " global combines per reference, chains up to " << l.longest_chain;
     }
+    for (const auto &[key, c] : compact_)
+      os << "; map '" << c.name << "' compact: " << c.bytes << " bytes against " << c.map_bytes;
     scratch_.describe(os);
     return os.str();
   }
@@ -209,7 +261,18 @@ public:
                    "' under the warp executor: max_registers 40 needs blocks of at ",
                    "most 512 threads (this plan's are ", options_.block_size,
                    "): use max_registers 64 or 0, or a plan with smaller blocks");
-    detail::WarpBinding<Plan> policy{*this, name, 0, {}, false};
+    if (loop_options.compact_maps)
+      bind_and_launch<true>(name, registers, kernel, args...);
+    else
+      bind_and_launch<false>(name, registers, kernel, args...);
+  }
+
+private:
+  // One kernel per map form (WarpMap): each carries only its own indexing.
+  template <bool Compact, class Kernel, class... Args>
+  void bind_and_launch(const std::string &name, int registers, const Kernel &kernel,
+                       const Args &...args) {
+    detail::WarpBinding<Plan, Compact> policy{*this, name, 0, {}, false};
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
     policy.lay_out();
     detail::run_loop<Space>(
@@ -221,7 +284,6 @@ public:
     scratch_.bytes[name] = team_scratch(policy.warp_bytes);
   }
 
-private:
   // Host backends run a team's warps one after another in one warp's scratch.
   int team_scratch(int warp_bytes) const {
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
@@ -263,6 +325,14 @@ private:
   std::vector<HostConnectivity> conn_;    // per written map, indices set from indices_ when used
   std::vector<std::vector<int>> indices_; // host copies of the written maps
   std::map<std::pair<int, std::vector<int>>, Links> links_;
+  struct Compact {
+    std::shared_ptr<const void> pin; // the map's View: its address stays this map's
+    std::string name;
+    Kokkos::View<int *, memory_space> base;
+    Kokkos::View<std::uint16_t *, memory_space> offsets;
+    std::int64_t bytes = 0, map_bytes = 0;
+  };
+  std::map<const void *, Compact> compact_;
   detail::LoopScratch scratch_;
 };
 

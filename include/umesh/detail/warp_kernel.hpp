@@ -13,6 +13,7 @@
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/detail/scratch.hpp>
 #include <umesh/detail/warp_links.hpp>
+#include <umesh/detail/warp_maps.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -44,12 +45,22 @@ template <Access A, class T, int Dim> struct WarpBuffer : CombineBuffer<A, T, Di
 // latency hides behind the kernel's own loads, and read after the kernel:
 // on the H100 this matched loading it before the kernel on res_calc and ran
 // the face flux 7% faster (perf/results/h100-warp/run4).
-template <Access A, class T, int Dim, class Layout> struct WarpCombineDev {
+// An indirect read through a WarpMap (plain or compact).
+template <class T, int Dim, class Layout, bool Compact> struct WarpReadDev : NoHooks {
+  DatPtr<T, Dim, Layout> dat;
+  WarpMap<Compact> map;
+  int slot;
+  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
+    return ReadAccessor<T, Layout>{dat.at(map.entry(ctx.e, slot)), dat.stride()};
+  }
+};
+
+template <Access A, class T, int Dim, class Layout, bool Compact> struct WarpCombineDev {
   using storage_type = WarpBuffer<A, T, Dim>;
   using reduce_type = Empty;
   DatPtr<T, Dim, Layout> dat;
-  const int *map;
-  int arity, slot;
+  WarpMap<Compact> map;
+  int slot;
   const std::uint8_t *links; // the chunk's WarpLinks::bytes
   int group_size, index;
   int values, nexts;
@@ -72,7 +83,7 @@ template <Access A, class T, int Dim, class Layout> struct WarpCombineDev {
     T *vals = scratch_at<T>(ctx.scratch, values);
     std::uint8_t *next = scratch_at<std::uint8_t>(ctx.scratch, nexts);
     if constexpr (P == 0) {
-      buf.point = map_entry(map, ctx.e, arity, slot); // read arguments often loaded it already
+      buf.point = map.entry(ctx.e, slot); // read arguments often loaded it already
       buf.link = *link_of(ctx.e);
       if (buf.link & warp_link_follower) { // only followers are read by others
         const int entry = 32 * index + (ctx.e & 31);
