@@ -50,6 +50,7 @@ struct Options {
   std::vector<std::string> kernels_asked; // --kernel as given (empty: those that fit)
   std::string mesh;                       // a Gmsh file instead of generated meshes
   int repeats = 20, warmup = 3;
+  int paired = 0; // auto against the best other row in alternating pairs (0: off)
   std::string out = "umesh-results"; // results folder under the current directory
   std::string csv;                   // default: <out>/results.csv
 };
@@ -159,6 +160,12 @@ Options parse(int argc, char **argv) {
       ->check(one_of(o.kernels));
   app.add_option("--repeats", o.repeats, "timed runs per configuration (the median counts)")
       ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--paired", o.paired,
+                 "after each kernel, layout and reordering: time auto's pick and the fastest "
+                 "other row in N alternating pairs (a host whose speed drifts slows both "
+                 "alike); auto's line gives the median ratio (0: off)")
+      ->check(CLI::Range(0, 100000))
       ->capture_default_str();
   app.add_option("--warmup", o.warmup, "untimed runs first")
       ->check(CLI::Range(1, 100000))

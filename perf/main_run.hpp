@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <random>
 #include <string>
@@ -188,6 +189,53 @@ inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o, b
   return out;
 }
 
+// --paired: auto's pick against the fastest other row, timed in alternating
+// pairs (which of the two goes first alternates too), so that a host whose
+// speed drifts during the run slows both alike; the median of the per-pair
+// ratios goes into auto's note.
+inline void paired_auto(const Options &o, std::vector<Row> &rows,
+                        std::map<std::size_t, std::function<void()>> &again) {
+  std::size_t tuned = rows.size(), best = rows.size();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (std::isnan(rows[i].time_ms) || !again.count(i))
+      continue;
+    if (rows[i].executor == "auto")
+      tuned = i;
+    else if (best == rows.size() || rows[i].time_ms < rows[best].time_ms)
+      best = i;
+  }
+  if (tuned == rows.size() || best == rows.size())
+    return;
+  auto time_one = [&](std::size_t i) {
+    Kokkos::fence();
+    Kokkos::Timer t;
+    again[i]();
+    Kokkos::fence();
+    return t.seconds() * 1e3;
+  };
+  std::vector<double> ratio, t_auto, t_best;
+  for (int p = 0; p < o.paired; ++p) {
+    double a, b;
+    if (p % 2 == 0) {
+      a = time_one(tuned);
+      b = time_one(best);
+    } else {
+      b = time_one(best);
+      a = time_one(tuned);
+    }
+    t_auto.push_back(a);
+    t_best.push_back(b);
+    ratio.push_back(a / b);
+  }
+  const Row &b = rows[best];
+  const std::string with =
+      b.executor + (b.block_size > 0 ? " block " + std::to_string(b.block_size) : "");
+  char note[320];
+  std::snprintf(note, sizeof note, "; paired with %s over %d pairs: %+.1f%% (%.4f ms against %.4f)",
+                with.c_str(), o.paired, 100 * (median(ratio) - 1), median(t_auto), median(t_best));
+  rows[tuned].note += note;
+}
+
 // Runs every requested executor (and hierarchical variant) of one kernel and
 // layout. loop(exec, plan) runs the kernel once.
 template <class OutDat, class RefDat, class Loop>
@@ -195,10 +243,12 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
                          double bytes, Plans &plans, const OutDat &out, const RefDat &ref,
                          const OutDat &initial, Loop &&loop) {
   std::vector<Row> rows;
+  std::map<std::size_t, std::function<void()>> again; // row -> one more run (--paired)
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   auto one = [&](const std::string &name, auto exec, auto &plan) {
     rows.push_back(
         measure(o, kernel, name, layout, bytes, out, ref, initial, [&] { loop(exec, plan); }));
+    again[rows.size() - 1] = [&loop, exec, &plan] { loop(exec, plan); };
     return &rows.back();
   };
   for (const auto &name : o.executors) {
@@ -285,6 +335,8 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
           }
         }
   }
+  if (o.paired > 0)
+    paired_auto(o, rows, again);
   return rows;
 }
 

@@ -86,7 +86,14 @@ double report_devices(int rank, int size) {
 
 struct Result {
   double step_ms = 0, exchange_share = 0, max_rel_err = -1;
+  double pack_share = 0, wait_share = 0, unpack_share = 0; // of the time, the exchange's phases
 };
+
+// Both halos' phases (cells and nodes) summed.
+dist::Exchange::Phases phases_of(const dist::Exchange &a, const dist::Exchange &b) {
+  const auto x = a.phases(), y = b.phases();
+  return {x.pack + y.pack, x.wait + y.wait, x.unpack + y.unpack};
+}
 
 template <class L, class E>
 Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec,
@@ -145,6 +152,7 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
     step();
   Kokkos::fence();
   const double comm0 = cells->halo->seconds() + part.part(m.nodes)->halo->seconds();
+  const auto phases0 = phases_of(*cells->halo, *part.part(m.nodes)->halo);
   std::vector<double> times;
   Kokkos::Timer total;
   for (int i = 0; i < o.steps; ++i) {
@@ -157,10 +165,16 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
   const double all = total.seconds();
   const double comm = cells->halo->seconds() + part.part(m.nodes)->halo->seconds() - comm0;
   std::sort(times.begin(), times.end());
-  double mine[2] = {times[times.size() / 2] * 1e3, comm / all}, worst[2];
-  MPI_Allreduce(mine, worst, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  const auto phases = phases_of(*cells->halo, *part.part(m.nodes)->halo);
+  double mine[5] = {times[times.size() / 2] * 1e3, comm / all, (phases.pack - phases0.pack) / all,
+                    (phases.wait - phases0.wait) / all, (phases.unpack - phases0.unpack) / all},
+         worst[5];
+  MPI_Allreduce(mine, worst, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   r.step_ms = worst[0];
   r.exchange_share = worst[1];
+  r.pack_share = worst[2];
+  r.wait_share = worst[3];
+  r.unpack_share = worst[4];
   return r;
 }
 
@@ -212,7 +226,8 @@ int main(int argc, char **argv) {
     try {
       if (!o.csv.empty() && rank == 0) {
         std::ofstream csv = umesh::perf::open_output(o.csv);
-        csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps\n";
+        csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps,"
+               "pack_share,wait_share,unpack_share\n";
         umesh::perf::close_output(csv, o.csv);
       }
       const QuadMesh m = make_quad_mesh(o.nx, o.ny);
@@ -257,8 +272,9 @@ int main(int argc, char **argv) {
         if (rank == 0) {
           std::printf(
               "  %-12s %d ranks: step %.4f ms (slowest rank's median), halo exchange %.1f%% "
-              "of the time%s\n",
-              e.c_str(), size, r.step_ms, 100 * r.exchange_share,
+              "of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
+              e.c_str(), size, r.step_ms, 100 * r.exchange_share, 100 * r.pack_share,
+              100 * r.wait_share, 100 * r.unpack_share,
               !o.check ? ""
               : bad    ? "; DIFFERS from the serial reference"
                        : "; matches the serial reference");
@@ -266,7 +282,8 @@ int main(int argc, char **argv) {
             std::ofstream csv(o.csv, std::ios::app);
             csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
                 << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
-                << r.max_rel_err << ',' << copy_gbps << '\n';
+                << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ',' << r.wait_share
+                << ',' << r.unpack_share << '\n';
           }
         }
       }

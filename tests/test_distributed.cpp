@@ -179,6 +179,13 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
   EXPECT_LT(mn.value(), 0.5); // the loops reached the global
   if (size > 1) {             // every rank has a halo to exchange
     EXPECT_GT(cells->halo->neighbours(), 0) << "rank " << rank;
+    // The exchange's time, split into its phases.
+    const auto ph = cells->halo->phases();
+    EXPECT_GE(ph.pack, 0.0);
+    EXPECT_GE(ph.wait, 0.0);
+    EXPECT_GE(ph.unpack, 0.0);
+    EXPECT_GT(cells->halo->seconds(), 0.0);
+    EXPECT_DOUBLE_EQ(ph.pack + ph.wait + ph.unpack, cells->halo->seconds());
   }
 }
 

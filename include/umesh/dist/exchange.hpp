@@ -36,7 +36,14 @@ public:
 
   /// Wall seconds spent in import() and export_add() so far (packing,
   /// copies, MPI), for reports of the communication share.
-  double seconds() const { return seconds_; }
+  double seconds() const { return phases_.pack + phases_.wait + phases_.unpack; }
+  /// Where those seconds went: packing on the device and copying to the
+  /// host; waiting for MPI (which counts a neighbour still busy with its own
+  /// loop); copying back and unpacking.
+  struct Phases {
+    double pack = 0, wait = 0, unpack = 0;
+  };
+  Phases phases() const { return phases_; }
   /// Neighbour ranks, for reports.
   int neighbours() const { return int(neighbours_.size()); }
   /// Halo points received per import, over all neighbours.
@@ -105,8 +112,10 @@ public:
       requests.emplace_back();
       MPI_Isend(n.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_, &requests.back());
     }
+    const double packed_at = timer.seconds();
     if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
+    const double arrived_at = timer.seconds();
     // Unpacked one neighbour at a time: an owned point shared with several
     // ranks is combined once per rank, never concurrently.
     for (std::size_t i = 0; i < nb; ++i) {
@@ -140,7 +149,10 @@ public:
             });
     }
     Kokkos::fence();
-    seconds_ += timer.seconds();
+    const double done_at = timer.seconds();
+    phases_.pack += packed_at;
+    phases_.wait += arrived_at - packed_at;
+    phases_.unpack += done_at - arrived_at;
   }
 
 private:
@@ -196,7 +208,7 @@ private:
 
   MPI_Comm comm_;
   mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
-  mutable double seconds_ = 0;
+  mutable Phases phases_;
 };
 
 } // namespace umesh::dist
