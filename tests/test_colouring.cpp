@@ -2,6 +2,12 @@
 #include "test_main.hpp"
 
 #include <set>
+#include <string>
+#include <vector>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 namespace {
 using namespace umesh;
@@ -79,6 +85,48 @@ TEST(InverseMap, ListsEveryReferenceOnce) {
     }
   for (int h : hits)
     EXPECT_EQ(h, 1);
+}
+
+// Built in parallel, each point's list still ascends (the order a
+// sequential fill leaves, which plans depend on) on any thread count; an
+// entry outside the target set is an error naming the first one.
+TEST(InverseMap, ListsAscendOnAnyThreadCount) {
+  Set from("elems", 20000), to("pts", 3000);
+  auto conn = make_random_connectivity(from, to, 4, 8);
+#ifdef _OPENMP
+  const int original = omp_get_max_threads();
+#endif
+  for (int threads : {1, 2, 3, 4}) {
+#ifdef _OPENMP
+    omp_set_num_threads(threads);
+#endif
+    const InverseMap inv = invert_map(from.size(), conn.data(), 4, to.size());
+    std::vector<int> want_offsets(to.size() + 1, 0), want;
+    for (int v : conn)
+      ++want_offsets[v + 1];
+    for (int p = 0; p < to.size(); ++p)
+      want_offsets[p + 1] += want_offsets[p];
+    std::vector<std::vector<int>> lists(to.size());
+    for (std::size_t i = 0; i < conn.size(); ++i)
+      lists[conn[i]].push_back(int(i));
+    for (const auto &l : lists)
+      want.insert(want.end(), l.begin(), l.end());
+    EXPECT_EQ(inv.offsets, want_offsets) << threads << " threads";
+    EXPECT_EQ(inv.entries, want) << threads << " threads";
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(original);
+#endif
+  conn[5000] = 3000;
+  conn[7000] = -1;
+  try {
+    invert_map(from.size(), conn.data(), 4, to.size());
+    ADD_FAILURE() << "no error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("entry 5000 is 3000, outside [0, 3000)"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 } // namespace

@@ -3,9 +3,12 @@
 // answers on a reordered mesh is checked in test_executors.
 #include "test_main.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -334,6 +337,60 @@ TEST(Reorder, RenumberingsAreConsistentAndBlocksFit) {
         ASSERT_LE(key(e - 1), key(e)) << "edge " << e;
     }
   }
+}
+
+// gps and rcm sort elements by their renumbered points with a parallel
+// radix sort: the order must be stable (elements with the same points keep
+// their original order) and the same on any thread count, with points past
+// one radix digit (2048).
+TEST(Reorder, ElementSortIsStableOnAnyThreadCount) {
+  const Set elems("elems", 30000), points("points", 9000);
+  std::vector<int> rows;
+  std::mt19937 rng(12);
+  std::uniform_int_distribution<int> pick(0, points.size() - 1);
+  for (int e = 0; e < 10000; ++e)
+    rows.insert(rows.end(), {pick(rng), pick(rng), pick(rng)});
+  for (int copy = 0; copy < 2; ++copy) // every row twice more: ties
+    for (int e = 0; e < 10000; ++e)
+      rows.insert(rows.end(), {rows[3 * e], rows[3 * e + 1], rows[3 * e + 2]});
+  const Map<Mem> map("map", elems, points, 3, rows);
+#ifdef _OPENMP
+  const int original = omp_get_max_threads();
+#endif
+  for (Reorder method : {Reorder::rcm, Reorder::gps}) {
+    SCOPED_TRACE(reorder_name(method));
+    if (!reorder_available(method))
+      continue;
+    std::vector<int> first;
+    for (int threads : {1, 2, 3, 4}) {
+#ifdef _OPENMP
+      omp_set_num_threads(threads);
+#endif
+      const Renumbering r = reorder(ReorderOptions{}.with_method(method), elems, map);
+      const auto perm = r.permutation(elems);
+      const auto new_rows = host_rows(r.apply(map));
+      std::vector<int> order(elems.size());
+      for (int e = 0; e < elems.size(); ++e)
+        order[e] = perm.original_index(e);
+      if (first.empty())
+        first = order;
+      EXPECT_EQ(order, first) << threads << " threads";
+      auto key = [&](int e) {
+        std::array<int, 3> k{new_rows[3 * e], new_rows[3 * e + 1], new_rows[3 * e + 2]};
+        std::sort(k.begin(), k.end());
+        return k;
+      };
+      for (int e = 1; e < elems.size(); ++e) {
+        ASSERT_LE(key(e - 1), key(e)) << "element " << e << ", " << threads << " threads";
+        if (key(e - 1) == key(e)) {
+          ASSERT_LT(order[e - 1], order[e]) << "element " << e << ", " << threads << " threads";
+        }
+      }
+    }
+  }
+#ifdef _OPENMP
+  omp_set_num_threads(original);
+#endif
 }
 
 TEST(Reorder, BlockRenumberingRaisesReuseOfAShuffledMesh) {
