@@ -6,6 +6,10 @@
 #include <limits>
 #include <vector>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace umesh {
 
 Colouring colour_items(int num_items, const std::vector<int> &offsets,
@@ -91,6 +95,11 @@ InverseMap invert_map(int num_elements, const int *indices, int arity, int to_si
   InverseMap inv;
   inv.offsets.assign(std::size_t(to_size) + 1, 0);
   const std::int64_t n = std::int64_t(num_elements) * arity;
+#ifdef _OPENMP
+  const bool one_thread = omp_get_max_threads() == 1;
+#else
+  const bool one_thread = true;
+#endif
   std::int64_t bad = n; // the first entry outside [0, to_size)
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(min : bad)
@@ -112,6 +121,11 @@ InverseMap invert_map(int num_elements, const int *indices, int arity, int to_si
     inv.offsets[p + 1] += inv.offsets[p];
   inv.entries.resize(std::size_t(n));
   std::vector<int> fill(inv.offsets.begin(), inv.offsets.end() - 1);
+  if (one_thread) { // in order: the lists ascend without atomics or sorting
+    for (std::int64_t i = 0; i < n; ++i)
+      inv.entries[std::size_t(fill[std::size_t(indices[i])]++)] = int(i);
+    return inv;
+  }
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static)
 #endif
