@@ -1,14 +1,12 @@
 #include <umesh/colouring.hpp>
 #include <umesh/error.hpp>
 
+#include "thread_ranges.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <vector>
-
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 
 namespace umesh {
 
@@ -95,11 +93,6 @@ InverseMap invert_map(int num_elements, const int *indices, int arity, int to_si
   InverseMap inv;
   inv.offsets.assign(std::size_t(to_size) + 1, 0);
   const std::int64_t n = std::int64_t(num_elements) * arity;
-#ifdef _OPENMP
-  const bool one_thread = omp_get_max_threads() == 1;
-#else
-  const bool one_thread = true;
-#endif
   std::int64_t bad = n; // the first entry outside [0, to_size)
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(min : bad)
@@ -121,7 +114,7 @@ InverseMap invert_map(int num_elements, const int *indices, int arity, int to_si
     inv.offsets[p + 1] += inv.offsets[p];
   inv.entries.resize(std::size_t(n));
   std::vector<int> fill(inv.offsets.begin(), inv.offsets.end() - 1);
-  if (one_thread) { // in order: the lists ascend without atomics or sorting
+  if (detail::one_thread()) { // in order: the lists ascend without atomics or sorting
     for (std::int64_t i = 0; i < n; ++i)
       inv.entries[std::size_t(fill[std::size_t(indices[i])]++)] = int(i);
     return inv;

@@ -9,10 +9,6 @@
 #include <numeric>
 #include <sstream>
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 namespace umesh {
 
 const char *reorder_name(Reorder r) {
@@ -82,15 +78,14 @@ std::vector<int> invert(const std::vector<int> &order) {
 // is the stable order on any thread count (plans must not depend on it). The
 // single counting sort over all values it replaces took 24 s of RCM's 85 s
 // at 100M edges on 16 cores (perf/results/planning/100M-device-host-parallel).
-void stable_sort_by_column(std::vector<int> &order, std::vector<int> &next,
-                           const std::vector<int> &key, int width, int col, int values) {
+// `kc` and `kn` are the column's keys in order, scratch of n entries kept by
+// the caller across columns.
+void stable_sort_by_column(std::vector<int> &order, std::vector<int> &next, std::vector<int> &kc,
+                           std::vector<int> &kn, const std::vector<int> &key, int width, int col,
+                           int values) {
   const int n = int(order.size());
-#ifdef _OPENMP
-  const bool one_thread = omp_get_max_threads() == 1;
-#else
-  const bool one_thread = true;
-#endif
-  if (one_thread) { // one counting pass over all values: the same order, 15-28% faster alone
+  if (detail::one_thread()) { // one counting pass over all values: the same order, 15-28% faster
+                              // alone
     std::vector<int> count(std::size_t(values) + 1, 0);
     for (int e = 0; e < n; ++e)
       ++count[key[std::size_t(e) * width + col] + 1];
@@ -100,7 +95,8 @@ void stable_sort_by_column(std::vector<int> &order, std::vector<int> &next,
     order.swap(next);
     return;
   }
-  std::vector<int> kc(n), kn(n);
+  kc.resize(std::size_t(n));
+  kn.resize(std::size_t(n));
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static)
 #endif
@@ -179,13 +175,13 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
   // Stable lexicographic order of the keys as stable sorts by one column at
   // a time, last column first (least-significant-digit radix sort): where a
   // comparison sort took about ten times as long at 10M elements.
-  std::vector<int> order(n), next(n);
+  std::vector<int> order(n), next(n), kc, kn;
   std::iota(order.begin(), order.end(), 0);
   int col = width;
   for (std::size_t m = maps.size(); m-- > 0;) {
     const int values = int(r.targets[t.of_map[m]].size());
     for (int s = maps[m].conn.arity; s-- > 0;)
-      stable_sort_by_column(order, next, key, width, --col, values);
+      stable_sort_by_column(order, next, kc, kn, key, width, --col, values);
   }
   r.elements = invert(order);
 }

@@ -33,6 +33,16 @@ inline ThreadRange thread_range(int n) {
           int(std::int64_t(n) * (thread + 1) / threads)};
 }
 
+/// Whether parallel regions run on one thread: phases that have a cheaper
+/// sequential form with the same result take it then.
+inline bool one_thread() {
+#ifdef _OPENMP
+  return omp_get_max_threads() == 1;
+#else
+  return true;
+#endif
+}
+
 /// Called by every thread of a parallel region with its range `r`: appends
 /// each thread's `mine` to `out` in thread order. `sizes` is scratch shared
 /// by the threads (declared outside the region). `out` is complete for every

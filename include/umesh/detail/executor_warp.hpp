@@ -200,9 +200,16 @@ public:
     auto it = compact_.find(map.view().data());
     if (it == compact_.end()) {
       Kokkos::Timer timer;
-      const std::vector<int> host = detail::host_indices(map);
+      // A map the plan combines through has its host copy here already.
+      std::vector<int> copied;
+      const std::vector<int> *host = nullptr;
+      for (std::size_t m = 0; m < this->keys_.size(); ++m)
+        if (this->keys_[m] == map.view().data())
+          host = &indices_[m];
+      if (!host)
+        host = &(copied = detail::host_indices(map));
       const detail::CompactMap c =
-          detail::build_compact_map(map.from().size(), map.arity(), host.data());
+          detail::build_compact_map(map.from().size(), map.arity(), host->data());
       if (c.wide_warp >= 0)
         detail::fail("loop '", loop, "' under the warp executor with compact maps: map '",
                      map.name(), "' reaches points ", c.wide_span, " apart in warp ", c.wide_warp,
@@ -216,7 +223,7 @@ public:
       k.offsets =
           detail::upload<memory_space>(c.offsets, "umesh::WarpCombine::offsets::" + map.name());
       k.bytes = std::int64_t(c.base.size()) * 4 + std::int64_t(c.offsets.size()) * 2;
-      k.map_bytes = std::int64_t(host.size()) * 4;
+      k.map_bytes = std::int64_t(host->size()) * 4;
       this->build_seconds_ += timer.seconds();
       it = compact_.emplace(map.view().data(), std::move(k)).first;
     }
