@@ -1,0 +1,439 @@
+// Hierarchical executor, the checks beside test_hierarchical.cpp (one
+// program, compiled in parallel): min and max through staged maps; the
+// scratch budget's error and fallback; team scratch past 48 KB; plan
+// invariants, on one thread and several; METIS blocks.
+#include "test_support.hpp"
+
+#include <set>
+#include <string>
+#include <type_traits>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+namespace {
+using namespace umesh;
+
+template <class C> class HierarchicalChecks : public ::testing::Test {};
+TYPED_TEST_SUITE(HierarchicalChecks, test::SpaceLayouts);
+
+// min and max through staged maps: read two points' values, fold their
+// min into both, their max into one point of the second map, and add a
+// count alongside.
+struct MinMaxKernel {
+  template <class A, class Lo, class Hi, class C>
+  KOKKOS_INLINE_FUNCTION void operator()(A a0, A a1, Lo lo0, Lo lo1, Hi hi, C count) const {
+    for (int k = 0; k < 3; ++k) {
+      const double x = a0(k), y = a1(k);
+      const double lo = x < y ? x : y;
+      lo0(k).update(lo);
+      lo1(k).update(lo);
+      hi(k).update(x + y);
+    }
+    count(0) += 1;
+  }
+};
+
+template <class Space, class L>
+void check_min_max_against_serial(exec::Hierarchical options, unsigned seed) {
+  using Mem = typename Space::memory_space;
+  Set elems("elems", 1500), pts("pts", 431), cells("cells", 211);
+  Map<Mem> m1("m1", elems, pts, 3, make_random_connectivity(elems, pts, 3, seed));
+  Map<Mem> m2("m2", elems, cells, 2, make_random_connectivity(elems, cells, 2, seed + 1));
+  Dat<double, 3, L, Mem> a(pts, "a"), lo(pts, "lo"), lo_ref(pts, "lo_ref"), hi(cells, "hi"),
+      hi_ref(cells, "hi_ref");
+  Dat<double, 1, L, Mem> count(cells, "count"), count_ref(cells, "count_ref");
+  test::randomise(a, seed + 2);
+  test::randomise(lo, seed + 3, 0.0, 2.0);
+  test::randomise(hi, seed + 4, -2.0, 0.0);
+  test::randomise(count, seed + 5);
+  copy_values(lo_ref, lo);
+  copy_values(hi_ref, hi);
+  copy_values(count_ref, count);
+  using H = Kokkos::HostSpace;
+  auto ha = clone_to<H>(a), hlo = clone_to<H>(lo_ref), hhi = clone_to<H>(hi_ref);
+  auto hcount = clone_to<H>(count_ref);
+  auto hm1 = clone_to<H>(m1), hm2 = clone_to<H>(m2);
+  par_loop(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, elems, "minmax", MinMaxKernel{},
+           read(ha, hm1, 0), read(ha, hm1, 2), min(hlo, hm1, 0), min(hlo, hm1, 2), max(hhi, hm2, 1),
+           inc(hcount, hm2, 1));
+  copy_values(lo_ref, hlo);
+  copy_values(hi_ref, hhi);
+  copy_values(count_ref, hcount);
+  auto plan = make_plan(Space(), options, elems, m1, m2);
+  par_loop(options, plan, "minmax", MinMaxKernel{}, read(a, m1, 0), read(a, m1, 2), min(lo, m1, 0),
+           min(lo, m1, 2), max(hi, m2, 1), inc(count, m2, 1));
+  const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
+                            exec::staging_name(options.staging) + ", combine " +
+                            exec::combine_name(options.combine) + ", writeback " +
+                            exec::writeback_name(options.writeback) + "; " + plan.summary();
+  EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << where;
+  EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << where;
+  EXPECT_LT(test::max_rel_err(count, count_ref), 1e-14) << where;
+}
+
+TYPED_TEST(HierarchicalChecks, MinMaxMatchSerialForEveryStagingAndBlockSize) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  unsigned seed = 900;
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
+    for (int block : {1, 7, 32, 96, 256})
+      check_min_max_against_serial<S, L>(
+          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
+                                                                                          96),
+          seed += 10);
+  // Scratch atomics, gather and global atomic writeback fold min and max too
+  // (gather: slot 1 of m1 is never written, its entries stay the identity).
+  for (auto staging : {exec::Staging::all, exec::Staging::increments})
+    for (auto combine : {exec::Combine::atomics, exec::Combine::gather})
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic})
+        for (int block : {7, 96})
+          for (int per_team : {1, 3})
+            // Teams of 32 at block 96: several elements per thread.
+            for (int team : block > 32 ? std::vector<int>{0, 32} : std::vector<int>{0})
+              check_min_max_against_serial<S, L>(exec::Hierarchical{}
+                                                     .with_block_size(block)
+                                                     .with_staging(staging)
+                                                     .with_combine(combine)
+                                                     .with_writeback(writeback)
+                                                     .with_blocks_per_team(per_team)
+                                                     .with_team_size(team),
+                                                 seed += 10);
+}
+
+struct EdgeKernel {
+  template <class X, class F> KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, F f1, F f2) const {
+    for (int k = 0; k < 4; ++k) {
+      const double v = x1(k % 2) * (k + 1) - x2((k + 1) % 2);
+      f1(k) += v;
+      f2(k) -= 0.5 * v;
+    }
+  }
+};
+
+struct Inc5 {
+  template <class A, class B, class U>
+  KOKKOS_INLINE_FUNCTION void operator()(A a0, B a1, U u0, U u1) const {
+    for (int k = 0; k < 5; ++k) {
+      u0(k) += a0(k) * a1(4 - k);
+      u1(k) -= a1(k);
+    }
+  }
+};
+
+TYPED_TEST(HierarchicalChecks, ScratchOverflowIsAClearErrorOrAReportedFallback) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  // Blocks of a random arity-4 map over many points touch almost 4 distinct
+  // points per element; three staged (dat, map) groups of 5 doubles per point
+  // need 480 B per element: 240 KB at 512 elements, over every team budget
+  // (the H100 grants 218 KB with the opt-in limit).
+  const bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  const int block = host ? 1024 : 512; // 512 stays within a GPU team's threads
+  Set elems("elems", 4 * block), pts("pts", 400000);
+  Map<Mem> m("m", elems, pts, 4, make_random_connectivity(elems, pts, 4, 5));
+  Dat<double, 5, L, Mem> a(pts, "a"), b(pts, "b"), u(pts, "u"), u_ref(pts, "u_ref");
+  test::randomise(a, 6);
+  test::randomise(b, 8);
+  test::randomise(u, 7);
+  copy_values(u_ref, u);
+  auto options = exec::Hierarchical{}.with_block_size(block);
+  auto plan = make_plan(S(), options, elems, m);
+  try {
+    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
+             inc(u, m, 3));
+    ADD_FAILURE() << "no scratch error; " << plan.summary();
+  } catch (const Error &e) {
+    const std::string msg = e.what();
+    for (const char *f :
+         {"loop 'big'", "bytes of team scratch", "grants", "block size of about", "with_fallback"})
+      EXPECT_NE(msg.find(f), std::string::npos) << msg << "\nmissing: " << f;
+  }
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
+           inc(u_ref, m, 2), inc(u_ref, m, 3));
+  auto fallback = exec::Hierarchical{options}.with_fallback();
+  auto plan2 = make_plan(S(), fallback, elems, m);
+  par_loop(fallback, plan2, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
+           inc(u, m, 3));
+  EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
+  EXPECT_NE(plan2.staging_used("big"), exec::Staging::all);
+  EXPECT_NE(plan2.summary().find("fallback"), std::string::npos) << plan2.summary();
+  // 'reads' runs staged where its reads fit, else falls back to no staging,
+  // never to staged increments.
+  auto reads = exec::Hierarchical{options}.with_staging(exec::Staging::reads).with_fallback();
+  auto plan3 = make_plan(S(), reads, elems, m);
+  par_loop(reads, plan3, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2), inc(u, m, 3));
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
+           inc(u_ref, m, 2), inc(u_ref, m, 3));
+  EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
+  const auto used = plan3.staging_used("big");
+  EXPECT_TRUE(used == exec::Staging::reads || used == exec::Staging::none) << plan3.summary();
+}
+
+// Team scratch past the 48 KB that CUDA grants by default: the bootstrap's
+// Kokkos patch reports the device's opt-in limit (227 KB per block on
+// Hopper) and raises the kernel's limit when a launch asks for more. A loop
+// that needs about 80 KB per block must run staged and match the reference.
+TYPED_TEST(HierarchicalChecks, TeamScratchPast48KBWhereTheDeviceGrantsIt) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  const int budget = Kokkos::TeamPolicy<S>::scratch_size_max(0);
+#if defined(KOKKOS_ENABLE_CUDA) && KOKKOS_VERSION < 40000
+  // The Kokkos that umesh bootstraps (3.4.01 and its patch); Kokkos 4.x
+  // grants its own 40 KB (README, Kokkos versions).
+  if constexpr (std::is_same_v<S, Kokkos::Cuda>) {
+    cudaDeviceProp prop;
+    ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+    if (prop.sharedMemPerBlockOptin > prop.sharedMemPerBlock) {
+      EXPECT_GE(budget, int(prop.sharedMemPerBlockOptin) - 9 * 1024)
+          << "opt-in " << prop.sharedMemPerBlockOptin;
+    }
+  }
+#endif
+  if (budget < 96 * 1024)
+    GTEST_SKIP() << "this backend grants " << budget << " bytes of team scratch";
+  // 512 elements of a random arity-4 map over many points: ~2040 points of
+  // 5 doubles, read and incremented: ~82 KB per group, two groups.
+  Set elems("elems", 4096), pts("pts", 400000);
+  Map<Mem> m("m", elems, pts, 4, make_random_connectivity(elems, pts, 4, 11));
+  Dat<double, 5, L, Mem> a(pts, "a"), u(pts, "u"), u_ref(pts, "u_ref");
+  test::randomise(a, 12);
+  test::randomise(u, 13);
+  copy_values(u_ref, u);
+  par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),
+           inc(u_ref, m, 2), inc(u_ref, m, 3));
+  for (auto combine : {exec::Combine::colours, exec::Combine::atomics}) {
+    auto options = exec::Hierarchical{}.with_block_size(512).with_combine(combine);
+    auto plan = make_plan(S(), options, elems, m);
+    test::randomise(u, 13); // the start u_ref had
+    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
+             inc(u, m, 3));
+    EXPECT_GT(plan.scratch_bytes("big"), 48 * 1024) << plan.summary();
+    EXPECT_EQ(plan.staging_used("big"), exec::Staging::all);
+    EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
+  }
+}
+
+// Host-side plan invariants on random meshes.
+TEST(BlockPlan, Invariants) {
+  for (int arity : {2, 4, 8})
+    for (int block : {1, 5, 64, 300}) {
+      Set from("elems", 1500), to("pts", 400), to2("cells", 350);
+      auto c1 = make_random_connectivity(from, to, arity, 11 * arity + block);
+      auto c2 = make_random_connectivity(from, to2, 2, 13 * arity + block);
+      std::vector<BlockPlanMap> maps{{{c1.data(), arity, 0, 400}, true},
+                                     {{c2.data(), 2, 1, 350}, false}};
+      for (bool parted : {false, true}) {
+        // Parts of random sizes (some empty, some over block_size) must come
+        // out as blocks inside one part each, none over block_size.
+        std::vector<int> part;
+        if (parted) {
+          std::mt19937 rng(block * 7 + arity);
+          for (int e = 0; e < 1500; ++e)
+            part.push_back(int(rng() % 40) * 2); // odd part ids stay empty
+        }
+        const BlockPlan p = build_block_plan(1500, maps, block, part);
+        const int nb = p.num_blocks();
+        if (!parted) {
+          ASSERT_EQ(nb, (1500 + block - 1) / block);
+        }
+        for (int b = 0; parted && b < nb; ++b)
+          for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+            ASSERT_EQ(part[p.elem[i]], part[p.elem[p.block_start[b]]]) << "block " << b;
+        // elem is a permutation; blocks are contiguous and within block_size.
+        std::vector<int> seen(1500, 0);
+        for (int e : p.elem)
+          ++seen[e];
+        for (int s : seen)
+          ASSERT_EQ(s, 1);
+        for (int b = 0; b < nb; ++b)
+          ASSERT_LE(p.block_start[b + 1] - p.block_start[b], block);
+        // Block colouring: blocks of one colour write disjoint points.
+        std::set<std::pair<int, int>> written; // (colour, point)
+        for (int b = 0; b < nb; ++b) {
+          std::set<int> own;
+          for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+            for (int s = 0; s < arity; ++s)
+              own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
+          for (int pt : own)
+            EXPECT_TRUE(written.insert({p.block_colour[b], pt}).second)
+                << "blocks of colour " << p.block_colour[b] << " share point " << pt;
+        }
+        std::vector<int> order(p.block_order);
+        std::sort(order.begin(), order.end());
+        for (int b = 0; b < nb; ++b)
+          ASSERT_EQ(order[b], b);
+        for (int c = 0; c < p.num_block_colours(); ++c)
+          for (int j = p.block_colour_offsets[c]; j < p.block_colour_offsets[c + 1]; ++j)
+            EXPECT_EQ(p.block_colour[p.block_order[j]], c);
+        // Thread colouring valid in every block; threads sorted by colour with
+        // colour_start matching.
+        for (int b = 0; b < nb; ++b) {
+          const int c0 = p.thread_colour_offsets[b];
+          const int ncol = p.thread_colour_offsets[b + 1] - c0 - 1;
+          ASSERT_GE(ncol, 1);
+          EXPECT_EQ(p.colour_start[c0], p.block_start[b]);
+          EXPECT_EQ(p.colour_start[c0 + ncol], p.block_start[b + 1]);
+          std::set<std::pair<int, int>> tw;
+          for (int c = 0; c < ncol; ++c)
+            for (int i = p.colour_start[c0 + c]; i < p.colour_start[c0 + c + 1]; ++i) {
+              EXPECT_EQ(p.thread_colour[i], c);
+              std::set<int> own;
+              for (int s = 0; s < arity; ++s)
+                own.insert(c1[std::size_t(p.elem[i]) * arity + s]);
+              for (int pt : own)
+                EXPECT_TRUE(tw.insert({c, pt}).second) << "block " << b << " colour " << c;
+            }
+          EXPECT_LE(ncol, p.max_thread_colours);
+        }
+        // Staged lists: distinct; the block's own points (in no other list
+        // of the written map) first, then the shared ones, each ascending;
+        // every access found at its local index, every staged point accessed.
+        std::vector<int> lists_of(400, 0);
+        for (int pt : p.staged[0].points)
+          ++lists_of[pt];
+        for (std::size_t m = 0; m < maps.size(); ++m) {
+          const auto &st = p.staged[m];
+          const auto &conn = m == 0 ? c1 : c2;
+          const int ar = maps[m].conn.arity;
+          ASSERT_EQ(int(st.owned.size()), nb);
+          for (int b = 0; b < nb; ++b) {
+            const int first = st.point_offsets[b], np = st.point_offsets[b + 1] - first;
+            EXPECT_LE(np, st.max_points);
+            std::vector<int> hits(np, 0);
+            const int own = st.owned[b];
+            ASSERT_GE(own, 0);
+            ASSERT_LE(own, np);
+            if (!maps[m].written) {
+              EXPECT_EQ(own, np); // never written back
+            }
+            for (int j = 0; maps[m].written && j < np; ++j)
+              EXPECT_EQ(lists_of[st.points[first + j]] == 1, j < own) << "block " << b;
+            for (int j = 1; j < np; ++j) {
+              if (j != own) {
+                EXPECT_LT(st.points[first + j - 1], st.points[first + j]);
+              }
+            }
+            for (int i = p.block_start[b]; i < p.block_start[b + 1]; ++i)
+              for (int s = 0; s < ar; ++s) {
+                const int l = st.local[std::size_t(i) * ar + s];
+                ASSERT_GE(l, 0);
+                ASSERT_LT(l, np);
+                EXPECT_EQ(st.points[first + l], conn[std::size_t(p.elem[i]) * ar + s]);
+                ++hits[l];
+              }
+            for (int h : hits)
+              EXPECT_GT(h, 0);
+          }
+        }
+        EXPECT_GE(p.reuse, 1.0);
+      }
+    }
+}
+
+// The plan is built in parallel over blocks (OpenMP where built): it must be
+// the same plan on one thread as on several, field by field, for contiguous
+// and parted blocks, two written maps to one set and a read-only map.
+TEST(BlockPlan, SameOnOneThreadAsOnSeveral) {
+#ifdef _OPENMP
+  const int original = omp_get_max_threads(), threads = std::max(2, original);
+#else
+  GTEST_SKIP() << "built without OpenMP: plans are built by one thread";
+#endif
+  Set from("elems", 20000), to("pts", 3000), to2("cells", 2500);
+  const auto c1 = make_random_connectivity(from, to, 4, 3);
+  const auto c2 = make_random_connectivity(from, to, 2, 4);
+  const auto c3 = make_random_connectivity(from, to2, 3, 5);
+  const std::vector<BlockPlanMap> maps{{{c1.data(), 4, 0, 3000}, true},
+                                       {{c2.data(), 2, 0, 3000}, true},
+                                       {{c3.data(), 3, 1, 2500}, false}};
+  std::vector<int> part(20000);
+  std::mt19937 rng(6);
+  for (int &p : part)
+    p = int(rng() % 150);
+  for (const auto &parts : {std::vector<int>{}, part})
+    for (int block : {7, 128, 1000}) {
+#ifdef _OPENMP
+      omp_set_num_threads(1);
+#endif
+      const BlockPlan one = build_block_plan(20000, maps, block, parts);
+#ifdef _OPENMP
+      omp_set_num_threads(threads);
+#endif
+      const BlockPlan many = build_block_plan(20000, maps, block, parts);
+      SCOPED_TRACE("block " + std::to_string(block) + (parts.empty() ? "" : ", parted"));
+      EXPECT_EQ(one.elem, many.elem);
+      EXPECT_EQ(one.block_start, many.block_start);
+      EXPECT_EQ(one.thread_colour, many.thread_colour);
+      EXPECT_EQ(one.thread_colour_offsets, many.thread_colour_offsets);
+      EXPECT_EQ(one.colour_start, many.colour_start);
+      EXPECT_EQ(one.block_colour, many.block_colour);
+      EXPECT_EQ(one.block_order, many.block_order);
+      EXPECT_EQ(one.block_colour_offsets, many.block_colour_offsets);
+      ASSERT_EQ(one.staged.size(), 3u);
+      ASSERT_EQ(many.staged.size(), 3u);
+      for (std::size_t m = 0; m < 3; ++m) {
+        EXPECT_EQ(one.staged[m].point_offsets, many.staged[m].point_offsets) << "map " << m;
+        EXPECT_EQ(one.staged[m].points, many.staged[m].points) << "map " << m;
+        EXPECT_EQ(one.staged[m].owned, many.staged[m].owned) << "map " << m;
+        EXPECT_EQ(one.staged[m].local, many.staged[m].local) << "map " << m;
+        EXPECT_EQ(one.staged[m].max_points, many.staged[m].max_points) << "map " << m;
+      }
+      EXPECT_EQ(one.max_thread_colours, many.max_thread_colours);
+      EXPECT_EQ(one.mean_thread_colours, many.mean_thread_colours);
+      EXPECT_EQ(one.reuse, many.reuse);
+      EXPECT_EQ(one.mean_cache_lines, many.mean_cache_lines);
+      EXPECT_GT(one.num_block_colours(), 1); // random maps: blocks do conflict
+    }
+#ifdef _OPENMP
+  omp_set_num_threads(original);
+#endif
+}
+
+// METIS blocks: correct answers, blocks within block_size, and more reuse
+// than contiguous blocks of a shuffled mesh.
+TYPED_TEST(HierarchicalChecks, MetisBlocksMatchSerialAndRaiseReuse) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename S::memory_space;
+  const QuadMesh m = make_quad_mesh(60, 40, {true, 77});
+  Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  const auto options =
+      exec::Hierarchical{}.with_block_size(64).with_partition(exec::Partition::metis);
+  if (!has_metis()) {
+    EXPECT_THROW(make_plan(S(), options, m.edges, pecell, read_only(pedge)), Error);
+    GTEST_SKIP() << "built without METIS";
+  }
+  auto plan = make_plan(S(), options, m.edges, pecell, read_only(pedge));
+  auto contiguous =
+      make_plan(S(), exec::Hierarchical{}.with_block_size(64), m.edges, pecell, read_only(pedge));
+  EXPECT_EQ(plan.blocks().blocks_from, "metis");
+  EXPECT_GT(plan.blocks().reuse, 1.5 * contiguous.blocks().reuse) << plan.summary();
+  for (int b = 0; b < plan.blocks().num_blocks(); ++b)
+    EXPECT_LE(plan.blocks().block_start[b + 1] - plan.blocks().block_start[b], 64);
+  Dat<double, 2, L, Mem> x(m.nodes, "x");
+  Dat<double, 4, L, Mem> f(m.cells, "f"), f_ref(m.cells, "f_ref");
+  test::randomise(x, 1);
+  test::randomise(f, 2);
+  copy_values(f_ref, f);
+  par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
+           inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads}) {
+    par_loop(exec::Hierarchical{options}.with_staging(staging), plan, "edge", EdgeKernel{},
+             read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
+    par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0),
+             read(x, pedge, 1), inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
+  }
+  // f_ref was incremented once more than f; undo with one more run of f.
+  par_loop(exec::Hierarchical{options}, plan, "edge", EdgeKernel{}, read(x, pedge, 0),
+           read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
+  EXPECT_LT(test::max_rel_err(f, f_ref), 1e-11) << plan.summary();
+}
+
+} // namespace
