@@ -356,6 +356,11 @@ private:
 template <class Exec, class Layout>
 std::unique_ptr<SolverBase> make_umesh_solver(bool distributed, const Input &in, const Mesh &m,
                                               const SolverOptions &opt);
+/// make_umesh_solver's distributed half (an error in builds without MPI),
+/// which for the heaviest executors compiles apart from the other half.
+template <class Exec, class Layout>
+std::unique_ptr<SolverBase> make_umesh_dist_solver(const Input &in, const Mesh &m,
+                                                   const SolverOptions &opt);
 
 /// miniAero's own strategies (reference.hpp): atomics, or the cell-flux
 /// array summed by apply_cell_flux.
