@@ -2,12 +2,16 @@
 #define UMESH_PERF_MAIN_MESH_HPP
 
 // The main job's meshes: generated (quads for res_calc and getacc, hexes for
-// face_flux) or read from a Gmsh file (--mesh). A file's triangles and quads
+// face_flux and integrate_stress, triangles for Volna) or read from a Gmsh
+// file (--mesh). A file's triangles and quads
 // give res_calc its edges, its quads give getacc its cells, its tets and
 // hexes give face_flux its faces; when a file has 3D cells its triangles and
 // quads are their boundary, not a mesh.
 
+#include <umesh/connectivity.hpp>
 #include <umesh/umesh.hpp>
+
+#include <cmath>
 
 #include <optional>
 #include <string>
@@ -134,6 +138,75 @@ inline FileMeshes read_file_meshes(const std::string &path) {
                  "' has no cells the main job's kernels run over (triangles or quads for "
                  "res_calc, tets or hexes for face_flux)");
   return out;
+}
+
+/// What integrate_stress runs over: hexes with their eight nodes (LULESH's
+/// order) and the nodes' coordinates.
+struct HexNodeMesh {
+  Set nodes{"nodes", 0}, cells{"cells", 0};
+  std::vector<int> cell_nodes;     ///< [cell][8]
+  std::vector<double> node_coords; ///< [node][3]
+  std::string description;
+};
+
+inline HexNodeMesh hex_node_mesh(HexMesh &&m, int n3) {
+  return {m.nodes, m.cells, std::move(m.cell_nodes), std::move(m.node_coords),
+          std::to_string(n3) + "^3 hexes"};
+}
+
+/// What the Volna kernel runs over: every edge of a triangle mesh with its
+/// two cells (a boundary edge: its cell twice), its unit normal and the
+/// cells' areas.
+struct VolnaMesh {
+  Set cells{"cells", 0}, edges{"edges", 0};
+  std::vector<int> edge_cells;      ///< [edge][2]
+  std::vector<int> is_boundary;     ///< [edge]
+  std::vector<double> edge_normals; ///< [edge][2], unit, out of the first cell
+  std::vector<double> edge_lengths; ///< [edge]
+  std::vector<double> cell_areas;   ///< [cell]
+  std::string description;
+};
+
+inline VolnaMesh volna_mesh(const TriMesh &m, int nx, int ny) {
+  const CellSides s = derive_edges(m.cells, 3, m.cell_nodes, m.nodes);
+  const int ni = s.sides.size(), nb = s.boundary.size(), n = ni + nb;
+  VolnaMesh v;
+  v.cells = m.cells;
+  v.edges = Set("edges", n);
+  v.edge_cells.resize(2 * std::size_t(n));
+  v.is_boundary.assign(n, 0);
+  v.edge_normals.resize(2 * std::size_t(n));
+  v.edge_lengths.resize(n);
+  const auto &xy = m.node_coords;
+  auto normal = [&](int e, int a, int b) { // edge a -> b, its cell on the left
+    const double dx = xy[2 * b] - xy[2 * a], dy = xy[2 * b + 1] - xy[2 * a + 1];
+    const double len = std::sqrt(dx * dx + dy * dy);
+    v.edge_lengths[e] = len;
+    v.edge_normals[2 * e] = dy / len;
+    v.edge_normals[2 * e + 1] = -dx / len;
+  };
+  for (int e = 0; e < ni; ++e) {
+    v.edge_cells[2 * e] = s.side_cells[2 * e];
+    v.edge_cells[2 * e + 1] = s.side_cells[2 * e + 1];
+    normal(e, s.side_nodes[2 * e], s.side_nodes[2 * e + 1]);
+  }
+  for (int b = 0; b < nb; ++b) {
+    const int e = ni + b;
+    v.edge_cells[2 * e] = v.edge_cells[2 * e + 1] = s.boundary_cells[b];
+    v.is_boundary[e] = 1;
+    normal(e, s.boundary_nodes[2 * b], s.boundary_nodes[2 * b + 1]);
+  }
+  v.cell_areas.resize(m.cells.size());
+  for (int c = 0; c < m.cells.size(); ++c) {
+    const int *p = &m.cell_nodes[3 * std::size_t(c)];
+    const double ax = xy[2 * p[1]] - xy[2 * p[0]], ay = xy[2 * p[1] + 1] - xy[2 * p[0] + 1];
+    const double bx = xy[2 * p[2]] - xy[2 * p[0]], by = xy[2 * p[2] + 1] - xy[2 * p[0] + 1];
+    v.cell_areas[c] = 0.5 * std::fabs(ax * by - ay * bx);
+  }
+  v.description = std::to_string(nx) + " x " + std::to_string(ny) + " squares in " +
+                  std::to_string(m.cells.size()) + " triangles, " + std::to_string(nb) +
+                  " boundary edges";
+  return v;
 }
 
 } // namespace umesh::perf

@@ -17,7 +17,7 @@
 
 namespace umesh::perf {
 
-std::vector<std::string> available_reorders() {
+inline std::vector<std::string> available_reorders() {
   std::vector<std::string> out;
   for (Reorder r : {Reorder::none, Reorder::gps, Reorder::rcm, Reorder::metis, Reorder::builtin})
     if (reorder_available(r))
@@ -60,7 +60,7 @@ inline CLI::IsMember one_of(std::vector<std::string> names) {
   return CLI::IsMember(names);
 }
 
-Options parse(int argc, char **argv) {
+inline Options parse(int argc, char **argv) {
   Options o;
   CLI::App app("umesh main job: every kernel under every executor, layout and "
                "reordering, validated against the serial reference and timed",

@@ -143,6 +143,22 @@ inline int report(const Options &o, const std::vector<Row> &rows,
       std::printf("; best gather (%s %s) %.4f ms: %.2fx", gather->layout.c_str(),
                   gather->reorder.c_str(), gather->time_ms, gather->time_ms / best->time_ms);
     std::printf("\n");
+    // The layout is a type, so exec::Auto cannot choose it: say which wins.
+    const Row *aos = nullptr, *soa = nullptr;
+    for (const auto &r : rows)
+      if (r.kernel == k && !std::isnan(r.time_ms)) {
+        const Row *&slot = r.layout == "AoS" ? aos : soa;
+        if (!slot || r.time_ms < slot->time_ms)
+          slot = &r;
+      }
+    if (aos && soa) {
+      const Row &win = soa->time_ms <= aos->time_ms ? *soa : *aos;
+      const Row &lose = &win == soa ? *aos : *soa;
+      std::printf("  layout: %s (%s %s, %.4f ms) %.2fx faster than %s (%s %s, %.4f ms)\n",
+                  win.layout.c_str(), win.executor.c_str(), win.reorder.c_str(), win.time_ms,
+                  lose.time_ms / win.time_ms, lose.layout.c_str(), lose.executor.c_str(),
+                  lose.reorder.c_str(), lose.time_ms);
+    }
     for (const auto &r : rows) // each tuned row against the best of its layout and reordering
       if (r.kernel == k && r.executor == "auto" && !std::isnan(r.time_ms)) {
         double best_same = r.time_ms;

@@ -6,19 +6,17 @@
 // meshes or a Gmsh file's (--mesh). Each run is validated against the serial
 // reference, then timed (fenced, median after warm-up). Prints a table and
 // writes umesh-results/results.csv (and the plan metrics beside it) under the
-// current directory. Each kernel is a case_*.hpp; main_run.hpp runs them.
+// current directory. Each kernel is a case_*.cpp (main_cases.hpp); main_run.hpp
+// runs them.
 //
 //   umesh_main [--size tiny|small|large] [--nx N --ny N] [--n3 N] [--mesh FILE.msh]
 //              [--executor atomic,gather,...] [--layout aos|soa|all]
 //              [--kernel res_calc,face_flux,getacc,volna,integrate_stress]
 //              [--repeats N] [--warmup N]
 //              [--out DIR] [--csv FILE] [--kokkos-...]
-#include "case_face_flux.hpp"
-#include "case_getacc.hpp"
-#include "case_integrate_stress.hpp"
-#include "case_res_calc.hpp"
-#include "case_volna.hpp"
+#include "common/bandwidth.hpp"
 #include "common/output.hpp"
+#include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_options.hpp"
 #include "main_report.hpp"

@@ -1,11 +1,9 @@
-#ifndef UMESH_PERF_CASE_GETACC_HPP
-#define UMESH_PERF_CASE_GETACC_HPP
-
 // BookLeaf's getacc scatter on the quads of a 2D mesh: reads each quad's
 // corner masses, weights and forces and its density, increments its four
 // nodes through quad -> 4 nodes.
 
 #include "kernels.hpp"
+#include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_run.hpp"
 
@@ -64,8 +62,8 @@ std::vector<Row> getacc(const Options &o, const std::string &label, const QuadNo
 
 /// Every executor, layout and reordering asked for on one mesh; rows and
 /// plan metrics appended.
-inline void run_getacc(const Options &o, const std::string &label, const QuadNodeMesh &m,
-                       double mesh_s, std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
+void run_getacc(const Options &o, const std::string &label, const QuadNodeMesh &m, double mesh_s,
+                std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
   std::printf("%s: %s, %d nodes, %d cells [mesh %.1f s]\n", label.c_str(), m.description.c_str(),
               m.nodes.size(), m.cells.size(), mesh_s);
   Map<Mem> cn("cell_nodes", m.cells, m.nodes, 4, m.cell_nodes);
@@ -79,5 +77,3 @@ inline void run_getacc(const Options &o, const std::string &label, const QuadNod
 }
 
 } // namespace umesh::perf
-
-#endif

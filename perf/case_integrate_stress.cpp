@@ -1,29 +1,13 @@
-#ifndef UMESH_PERF_CASE_INTEGRATE_STRESS_HPP
-#define UMESH_PERF_CASE_INTEGRATE_STRESS_HPP
-
 // LULESH's IntegrateStressForElems on the hexes of a 3D mesh: reads each
 // hex's eight node coordinates (hex -> 8 nodes) and its stresses, writes its
 // volume, increments its eight nodes' forces through the same map.
 
 #include "kernels.hpp"
+#include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_run.hpp"
 
 namespace umesh::perf {
-
-/// What integrate_stress runs over: hexes with their eight nodes (LULESH's
-/// order) and the nodes' coordinates.
-struct HexNodeMesh {
-  Set nodes{"nodes", 0}, cells{"cells", 0};
-  std::vector<int> cell_nodes;     ///< [cell][8]
-  std::vector<double> node_coords; ///< [node][3]
-  std::string description;
-};
-
-inline HexNodeMesh hex_node_mesh(HexMesh &&m, int n3) {
-  return {m.nodes, m.cells, std::move(m.cell_nodes), std::move(m.node_coords),
-          std::to_string(n3) + "^3 hexes"};
-}
 
 template <class L>
 std::vector<Row> integrate_stress(const Options &o, const std::string &label, const HexNodeMesh &m,
@@ -85,9 +69,8 @@ std::vector<Row> integrate_stress(const Options &o, const std::string &label, co
 
 /// Every executor, layout and reordering asked for on one mesh; rows and
 /// plan metrics appended.
-inline void run_integrate_stress(const Options &o, const std::string &label, const HexNodeMesh &m,
-                                 double mesh_s, std::vector<Row> &rows,
-                                 std::vector<PlanRow> &plan_rows) {
+void run_integrate_stress(const Options &o, const std::string &label, const HexNodeMesh &m,
+                          double mesh_s, std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
   std::printf("%s: %s, %d nodes, %d cells [mesh %.1f s]\n", label.c_str(), m.description.c_str(),
               m.nodes.size(), m.cells.size(), mesh_s);
   Map<Mem> en("elem_nodes", m.cells, m.nodes, 8, m.cell_nodes);
@@ -101,5 +84,3 @@ inline void run_integrate_stress(const Options &o, const std::string &label, con
 }
 
 } // namespace umesh::perf
-
-#endif

@@ -1,11 +1,9 @@
-#ifndef UMESH_PERF_CASE_RES_CALC_HPP
-#define UMESH_PERF_CASE_RES_CALC_HPP
-
 // Airfoil's res_calc on the edges of a 2D mesh: reads node coordinates and
 // cell states through edge -> 2 nodes and edge -> 2 cells, increments both
 // cells' residuals.
 
 #include "kernels.hpp"
+#include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_run.hpp"
 
@@ -66,8 +64,8 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Edge
 
 /// Every executor, layout and reordering asked for on one mesh; rows and
 /// plan metrics appended.
-inline void run_res_calc(const Options &o, const std::string &label, const EdgeFluxMesh &m,
-                         double mesh_s, std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
+void run_res_calc(const Options &o, const std::string &label, const EdgeFluxMesh &m, double mesh_s,
+                  std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
   std::printf("%s: %s, %d nodes, %d cells, %d edges [mesh %.1f s]\n", label.c_str(),
               m.description.c_str(), m.nodes.size(), m.cells.size(), m.edges.size(), mesh_s);
   Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
@@ -82,5 +80,3 @@ inline void run_res_calc(const Options &o, const std::string &label, const EdgeF
 }
 
 } // namespace umesh::perf
-
-#endif

@@ -1,6 +1,3 @@
-#ifndef UMESH_PERF_CASE_VOLNA_HPP
-#define UMESH_PERF_CASE_VOLNA_HPP
-
 // Volna's SpaceDiscretization on the edges of a triangle mesh, in single
 // precision: reads each edge's flux, bathymetry source, normal and boundary
 // flag and both cells' areas, increments both cells' state change through
@@ -8,6 +5,7 @@
 // second cell is their first, and the flag keeps the kernel off it.
 
 #include "kernels.hpp"
+#include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_run.hpp"
 
@@ -16,61 +14,6 @@
 #include <cmath>
 
 namespace umesh::perf {
-
-/// What the Volna kernel runs over: every edge of a triangle mesh with its
-/// two cells (a boundary edge: its cell twice), its unit normal and the
-/// cells' areas.
-struct VolnaMesh {
-  Set cells{"cells", 0}, edges{"edges", 0};
-  std::vector<int> edge_cells;      ///< [edge][2]
-  std::vector<int> is_boundary;     ///< [edge]
-  std::vector<double> edge_normals; ///< [edge][2], unit, out of the first cell
-  std::vector<double> edge_lengths; ///< [edge]
-  std::vector<double> cell_areas;   ///< [cell]
-  std::string description;
-};
-
-inline VolnaMesh volna_mesh(const TriMesh &m, int nx, int ny) {
-  const CellSides s = derive_edges(m.cells, 3, m.cell_nodes, m.nodes);
-  const int ni = s.sides.size(), nb = s.boundary.size(), n = ni + nb;
-  VolnaMesh v;
-  v.cells = m.cells;
-  v.edges = Set("edges", n);
-  v.edge_cells.resize(2 * std::size_t(n));
-  v.is_boundary.assign(n, 0);
-  v.edge_normals.resize(2 * std::size_t(n));
-  v.edge_lengths.resize(n);
-  const auto &xy = m.node_coords;
-  auto normal = [&](int e, int a, int b) { // edge a -> b, its cell on the left
-    const double dx = xy[2 * b] - xy[2 * a], dy = xy[2 * b + 1] - xy[2 * a + 1];
-    const double len = std::sqrt(dx * dx + dy * dy);
-    v.edge_lengths[e] = len;
-    v.edge_normals[2 * e] = dy / len;
-    v.edge_normals[2 * e + 1] = -dx / len;
-  };
-  for (int e = 0; e < ni; ++e) {
-    v.edge_cells[2 * e] = s.side_cells[2 * e];
-    v.edge_cells[2 * e + 1] = s.side_cells[2 * e + 1];
-    normal(e, s.side_nodes[2 * e], s.side_nodes[2 * e + 1]);
-  }
-  for (int b = 0; b < nb; ++b) {
-    const int e = ni + b;
-    v.edge_cells[2 * e] = v.edge_cells[2 * e + 1] = s.boundary_cells[b];
-    v.is_boundary[e] = 1;
-    normal(e, s.boundary_nodes[2 * b], s.boundary_nodes[2 * b + 1]);
-  }
-  v.cell_areas.resize(m.cells.size());
-  for (int c = 0; c < m.cells.size(); ++c) {
-    const int *p = &m.cell_nodes[3 * std::size_t(c)];
-    const double ax = xy[2 * p[1]] - xy[2 * p[0]], ay = xy[2 * p[1] + 1] - xy[2 * p[0] + 1];
-    const double bx = xy[2 * p[2]] - xy[2 * p[0]], by = xy[2 * p[2] + 1] - xy[2 * p[0] + 1];
-    v.cell_areas[c] = 0.5 * std::fabs(ax * by - ay * bx);
-  }
-  v.description = std::to_string(nx) + " x " + std::to_string(ny) + " squares in " +
-                  std::to_string(m.cells.size()) + " triangles, " + std::to_string(nb) +
-                  " boundary edges";
-  return v;
-}
 
 template <class L>
 std::vector<Row> volna(const Options &o, const std::string &label, const VolnaMesh &m,
@@ -140,8 +83,8 @@ std::vector<Row> volna(const Options &o, const std::string &label, const VolnaMe
 
 /// Every executor, layout and reordering asked for on one mesh; rows and
 /// plan metrics appended.
-inline void run_volna(const Options &o, const std::string &label, const VolnaMesh &m, double mesh_s,
-                      std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
+void run_volna(const Options &o, const std::string &label, const VolnaMesh &m, double mesh_s,
+               std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
   std::printf("%s: %s, %d cells, %d edges, single precision [mesh %.1f s]\n", label.c_str(),
               m.description.c_str(), m.cells.size(), m.edges.size(), mesh_s);
   Map<Mem> ec("edge_cells", m.edges, m.cells, 2, m.edge_cells);
@@ -155,5 +98,3 @@ inline void run_volna(const Options &o, const std::string &label, const VolnaMes
 }
 
 } // namespace umesh::perf
-
-#endif

@@ -1,10 +1,8 @@
-#ifndef UMESH_PERF_CASE_FACE_FLUX_HPP
-#define UMESH_PERF_CASE_FACE_FLUX_HPP
-
 // A finite-volume face flux on the faces of a 3D mesh: reads the normal
 // and both cells' states, increments both cells' fluxes.
 
 #include "kernels.hpp"
+#include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_run.hpp"
 
@@ -54,8 +52,8 @@ std::vector<Row> face_flux(const Options &o, const std::string &label, const Fac
 
 /// Every executor, layout and reordering asked for on one mesh; rows and
 /// plan metrics appended.
-inline void run_face_flux(const Options &o, const std::string &label, const FaceFluxMesh &m,
-                          double mesh_s, std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
+void run_face_flux(const Options &o, const std::string &label, const FaceFluxMesh &m, double mesh_s,
+                   std::vector<Row> &rows, std::vector<PlanRow> &plan_rows) {
   std::printf("%s: %s, %d cells, %d faces [mesh %.1f s]\n", label.c_str(), m.description.c_str(),
               m.cells.size(), m.faces.size(), mesh_s);
   Map<Mem> fc("face_cells", m.faces, m.cells, 2, m.face_cells);
@@ -69,5 +67,3 @@ inline void run_face_flux(const Options &o, const std::string &label, const Face
 }
 
 } // namespace umesh::perf
-
-#endif
