@@ -106,26 +106,7 @@ std::string check_against_serial(exec::Hierarchical options, unsigned seed, int 
 // declared (X = extern) or defined (X empty).
 #define UMESH_TEST_CHECK(S, L, A, X)                                                               \
   X template std::string check_against_serial<S, L, A>(exec::Hierarchical, unsigned, int);
-#ifdef KOKKOS_ENABLE_SERIAL
-#define UMESH_TEST_CHECKS_SERIAL(A, X)                                                             \
-  UMESH_TEST_CHECK(Kokkos::Serial, AoS, A, X) UMESH_TEST_CHECK(Kokkos::Serial, SoA, A, X)
-#else
-#define UMESH_TEST_CHECKS_SERIAL(A, X)
-#endif
-#ifdef KOKKOS_ENABLE_OPENMP
-#define UMESH_TEST_CHECKS_OPENMP(A, X)                                                             \
-  UMESH_TEST_CHECK(Kokkos::OpenMP, AoS, A, X) UMESH_TEST_CHECK(Kokkos::OpenMP, SoA, A, X)
-#else
-#define UMESH_TEST_CHECKS_OPENMP(A, X)
-#endif
-#ifdef KOKKOS_ENABLE_CUDA
-#define UMESH_TEST_CHECKS_CUDA(A, X)                                                               \
-  UMESH_TEST_CHECK(Kokkos::Cuda, AoS, A, X) UMESH_TEST_CHECK(Kokkos::Cuda, SoA, A, X)
-#else
-#define UMESH_TEST_CHECKS_CUDA(A, X)
-#endif
-#define UMESH_TEST_CHECKS(A, X)                                                                    \
-  UMESH_TEST_CHECKS_SERIAL(A, X) UMESH_TEST_CHECKS_OPENMP(A, X) UMESH_TEST_CHECKS_CUDA(A, X)
+#define UMESH_TEST_CHECKS(A, X) UMESH_TEST_EACH_SPACE_LAYOUT(UMESH_TEST_CHECK, A, X)
 
 UMESH_TEST_CHECKS(2, extern)
 UMESH_TEST_CHECKS(4, extern)

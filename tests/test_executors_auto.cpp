@@ -1,9 +1,8 @@
 // The executor suite for exec::Auto (which instantiates every executor): a
 // program of its own beside test_executors (the suite: executor_suite.hpp).
 // Auto's instantiations are the heaviest of all, so CMake compiles this file
-// once per execution space and layout (UMESH_TEST_SPACE=<Kokkos space>, with
-// UMESH_TEST_SPACE_<space> set, and UMESH_TEST_LAYOUT) and the parts build in
-// parallel; a part whose space this Kokkos build lacks compiles to nothing.
+// once per execution space of the Kokkos build and layout (UMESH_TEST_SPACE,
+// UMESH_TEST_LAYOUT) and the parts build in parallel.
 #include "executor_suite.hpp"
 
 #if !defined(UMESH_TEST_SPACE) || !defined(UMESH_TEST_LAYOUT)
@@ -15,9 +14,6 @@
 #define UMESH_TEST_PART(space, layout) UMESH_TEST_CAT3(Auto, space, layout)
 #define UMESH_TEST_INSTANTIATE(prefix, ...) INSTANTIATE_TYPED_TEST_SUITE_P(prefix, __VA_ARGS__)
 
-#if (defined(UMESH_TEST_SPACE_Serial) && defined(KOKKOS_ENABLE_SERIAL)) ||                         \
-    (defined(UMESH_TEST_SPACE_OpenMP) && defined(KOKKOS_ENABLE_OPENMP)) ||                         \
-    (defined(UMESH_TEST_SPACE_Cuda) && defined(KOKKOS_ENABLE_CUDA))
 namespace umesh::test {
 
 using AutoConfigs =
@@ -26,4 +22,3 @@ UMESH_TEST_INSTANTIATE(UMESH_TEST_PART(UMESH_TEST_SPACE, UMESH_TEST_LAYOUT), Exe
                        AutoConfigs);
 
 } // namespace umesh::test
-#endif

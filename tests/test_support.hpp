@@ -37,6 +37,30 @@ using Spaces = typename Cat<
 #endif
     List<>>::type;
 
+/// F(space, layout, args...) for every enabled space and both layouts, where
+/// a type list will not do (explicit instantiations); the spaces of Spaces.
+#ifdef KOKKOS_ENABLE_SERIAL
+#define UMESH_TEST_ON_SERIAL(F, ...)                                                               \
+  F(Kokkos::Serial, AoS, __VA_ARGS__) F(Kokkos::Serial, SoA, __VA_ARGS__)
+#else
+#define UMESH_TEST_ON_SERIAL(F, ...)
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+#define UMESH_TEST_ON_OPENMP(F, ...)                                                               \
+  F(Kokkos::OpenMP, AoS, __VA_ARGS__) F(Kokkos::OpenMP, SoA, __VA_ARGS__)
+#else
+#define UMESH_TEST_ON_OPENMP(F, ...)
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+#define UMESH_TEST_ON_CUDA(F, ...)                                                                 \
+  F(Kokkos::Cuda, AoS, __VA_ARGS__) F(Kokkos::Cuda, SoA, __VA_ARGS__)
+#else
+#define UMESH_TEST_ON_CUDA(F, ...)
+#endif
+#define UMESH_TEST_EACH_SPACE_LAYOUT(F, ...)                                                       \
+  UMESH_TEST_ON_SERIAL(F, __VA_ARGS__)                                                             \
+  UMESH_TEST_ON_OPENMP(F, __VA_ARGS__) UMESH_TEST_ON_CUDA(F, __VA_ARGS__)
+
 /// Every enabled space with both layouts, for TYPED_TEST_SUITE:
 /// TypeParam::space, TypeParam::layout.
 template <class S, class L> struct SpaceLayout {
