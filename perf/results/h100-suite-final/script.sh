@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Session 2026-11-26 (fourth): the whole suite on the lent H100 at one tree, built from the
+# offline bundle (./setup.sh bundle .bundle, carried) on a fresh machine, in calls on that
+# machine while it stays warm:
+#   script.sh build  umesh_miniaero first (./setup.sh --targets), then miniAero's multi-rank
+#                    cases (np2, np3: the longest tests, several ranks sharing one GPU) beside the
+#                    rest of the build (cmake --build: no reconfigure, so nothing relinks under
+#                    the running cases)
+#   script.sh suite  cmake --build (nothing left to do, checked), then every other test, 8 at a
+#                    time; then compute-sanitizer memcheck and racecheck on the Cuda instances of
+#                    the hierarchical and Auto tests with the time left
+set -u
+export PATH=$PATH:/usr/local/cuda/bin
+R=$OUT/r; mkdir -p $R
+SECONDS=0
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export LD_LIBRARY_PATH="$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:/usr/local/cuda/lib64"
+b() { echo "$HOME/.cache/umesh/build/$(ls $HOME/.cache/umesh/build 2>/dev/null | grep -E '^umesh-[0-9]+-cuda-cxx17$' | head -1)"; }
+note() { echo "$* ${SECONDS}s" | tee -a $R/summary.txt; }
+mpi='app[.]miniaero[.].*[.]np[23]$'
+case "$1" in
+build)
+  nvidia-smi > $R/nvidia-smi.txt 2>&1
+  git log -1 --format=%H > $R/tree.txt 2>/dev/null; git status --short >> $R/tree.txt 2>/dev/null
+  timeout 420 ./setup.sh --bundle .bundle --backend cuda --jobs 16 --targets umesh_miniaero build > $R/build-miniaero.log 2>&1
+  note "build umesh_miniaero rc=$?"
+  (cd $(b) && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 \
+     -R "$mpi" --output-on-failure > $R/ctest-mpi.log 2>&1; echo "mpi ctest rc=$? ${SECONDS}s" >> $R/summary.txt) &
+  timeout $((585 - SECONDS)) cmake --build $(b) -j 14 > $R/build.log 2>&1
+  note "build rest rc=$?"; grep -E "^\[[0-9]+/" $R/build.log | tail -1 >> $R/summary.txt
+  wait
+  note "multi-rank cases done" ;;
+suite)
+  timeout 60 cmake --build $(b) -j 16 > $R/build.log 2>&1
+  note "build rc=$?"; tail -2 $R/build.log >> $R/summary.txt
+  (cd $(b) && OMP_NUM_THREADS=2 OMP_PROC_BIND=false timeout $((${LIMIT:-520} - SECONDS)) ctest -j 8 --timeout 500 \
+     -E "$mpi" --output-on-failure > $R/ctest.log 2>&1)
+  note "ctest rc=$?"
+  # compute-sanitizer on the Cuda suites (typed suites whose TypeParam names Cuda), 60 s each
+  for t in test_hierarchical test_warp test_executors_auto; do
+    p=$(b)/tests/$t
+    f="$($p --gtest_list_tests | awk '/^[A-Za-z]/ && /Cuda/ {sub(/\.$/, "", $1); printf "%s.*:", $1}')"
+    for tool in memcheck racecheck; do
+      left=$((585 - SECONDS)); [ $left -lt 20 ] && break
+      timeout $((left < 60 ? left : 60)) compute-sanitizer --tool $tool $p --gtest_filter="$f" > $R/san-$t-$tool.log 2>&1
+      note "$t $tool rc=$? $(grep -cE '^\[       OK' $R/san-$t-$tool.log) tests ok; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|FAILED' $R/san-$t-$tool.log | sort | uniq -c | tr '\n' ' ')"
+    done
+  done ;;
+esac
+grep -hE "tests passed|tests failed|\*\*\*|Not Run" $R/ctest*.log >> $R/summary.txt 2>/dev/null
+grep -hE "Test +#.*(Passed|Failed)" $R/ctest*.log 2>/dev/null | sed 's/^ *[0-9]*\/[0-9]* //' > $R/done.txt
+(cd $OUT && tar czf r-$1.tgz r && rm -rf r)
