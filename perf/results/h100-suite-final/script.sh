@@ -9,6 +9,12 @@
 #   script.sh suite  cmake --build (nothing left to do, checked), then every other test, 8 at a
 #                    time; then compute-sanitizer memcheck and racecheck on the Cuda instances of
 #                    the hierarchical and Auto tests with the time left
+# On a second fresh machine (the first went back after 30 minutes held, before all was built):
+#   script.sh rest-build  ./setup.sh --targets for the programs not yet built or tested (the
+#                    four test programs, umesh_miniaero), then those four tests
+#   script.sh rest-run REGEX  why ninja would relink (ninja -d explain -n: every call after the
+#                    first relinked every program), then cmake --build for the same targets and
+#                    the tests REGEX names, 16 slots, nothing compiling beside them
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 R=$OUT/r; mkdir -p $R
@@ -17,6 +23,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_va
 export LD_LIBRARY_PATH="$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:/usr/local/cuda/lib64"
 b() { echo "$HOME/.cache/umesh/build/$(ls $HOME/.cache/umesh/build 2>/dev/null | grep -E '^umesh-[0-9]+-cuda-cxx17$' | head -1)"; }
 note() { echo "$* ${SECONDS}s" | tee -a $R/summary.txt; }
+targets=test_hierarchical,test_auto,test_warp,test_distributed,umesh_miniaero
 mpi='app[.]miniaero[.].*[.]np[23]$'
 case "$1" in
 build)
@@ -46,7 +53,21 @@ suite)
       note "$t $tool rc=$? $(grep -cE '^\[       OK' $R/san-$t-$tool.log) tests ok; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|FAILED' $R/san-$t-$tool.log | sort | uniq -c | tr '\n' ' ')"
     done
   done ;;
+rest-build)
+  nvidia-smi > $R/nvidia-smi.txt 2>&1
+  git log -1 --format=%H > $R/tree.txt 2>/dev/null; git status --short >> $R/tree.txt 2>/dev/null
+  timeout 560 ./setup.sh --bundle .bundle --backend cuda --jobs 16 --targets $targets build > $R/build.log 2>&1
+  note "build rc=$?"; grep -E "^\[[0-9]+/" $R/build.log | tail -1 >> $R/summary.txt
+  (cd $(b) && OMP_NUM_THREADS=2 OMP_PROC_BIND=false timeout $((588 - SECONDS)) ctest -j 8 --timeout 500 \
+     -R '^test_(hierarchical|auto|warp|distributed[.]np[123])$' --output-on-failure > $R/ctest.log 2>&1)
+  note "ctest rc=$?" ;;
+rest-run)
+  (cd $(b) && ninja -d explain -n > $R/explain.txt 2>&1; ls -la --time-style=full-iso $HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu | head -30 > $R/deps-times.txt; date >> $R/deps-times.txt)
+  timeout 120 cmake --build $(b) -j 16 --target ${targets//,/ } > $R/build.log 2>&1
+  note "build rc=$?"; grep -E "^\[[0-9]+/" $R/build.log | tail -1 >> $R/summary.txt
+  (cd $(b) && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 -R "$2" --output-on-failure > $R/ctest-$3.log 2>&1)
+  note "ctest rc=$?" ;;
 esac
 grep -hE "tests passed|tests failed|\*\*\*|Not Run" $R/ctest*.log >> $R/summary.txt 2>/dev/null
 grep -hE "Test +#.*(Passed|Failed)" $R/ctest*.log 2>/dev/null | sed 's/^ *[0-9]*\/[0-9]* //' > $R/done.txt
-(cd $OUT && tar czf r-$1.tgz r && rm -rf r)
+(cd $OUT && tar czf r-$1${3:-}.tgz r && rm -rf r)
