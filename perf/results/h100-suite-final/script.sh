@@ -62,7 +62,7 @@ rest-build)
      -R '^test_(hierarchical|auto|warp|distributed[.]np[123])$' --output-on-failure > $R/ctest.log 2>&1)
   note "ctest rc=$?" ;;
 rest-run)
-  (cd $(b) && ninja -d explain -n > $R/explain.txt 2>&1; ls -la --time-style=full-iso $HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu | head -30 > $R/deps-times.txt; date >> $R/deps-times.txt)
+  (cmake --build $(b) -- -d explain -n > $R/explain.txt 2>&1; ls -la --time-style=full-iso $HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu | head -30 > $R/deps-times.txt; date >> $R/deps-times.txt)
   timeout 120 cmake --build $(b) -j 16 --target ${targets//,/ } > $R/build.log 2>&1
   note "build rc=$?"; grep -E "^\[[0-9]+/" $R/build.log | tail -1 >> $R/summary.txt
   (cd $(b) && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 -R "$2" --output-on-failure > $R/ctest-$3.log 2>&1)
