@@ -15,6 +15,8 @@
 #   script.sh rest-run REGEX  why ninja would relink (ninja -d explain -n: every call after the
 #                    first relinked every program), then cmake --build for the same targets and
 #                    the tests REGEX names, 16 slots, nothing compiling beside them
+#   script.sh relink  after CMAKE_LINK_DEPENDS_USE_LINKER OFF, on a fresh machine: a second and
+#                    third build of two programs, which should have nothing to do
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
 R=$OUT/r; mkdir -p $R
@@ -67,6 +69,15 @@ rest-run)
   note "build rc=$?"; grep -E "^\[[0-9]+/" $R/build.log | tail -1 >> $R/summary.txt
   (cd $(b) && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 -R "$2" --output-on-failure > $R/ctest-$3.log 2>&1)
   note "ctest rc=$?" ;;
+relink)
+  # the fix (CMAKE_LINK_DEPENDS_USE_LINKER OFF) on a fresh machine: build a small program twice
+  # and ask ninja what it would do a third time
+  timeout 400 ./setup.sh --bundle .bundle --backend cuda --jobs 16 --targets test_colouring,umesh_quickstart build > $R/build.log 2>&1
+  note "build rc=$?"
+  timeout 100 cmake --build $(b) --target test_colouring umesh_quickstart > $R/build2.log 2>&1
+  note "second build rc=$? $(grep -cE '^\[[0-9]+/' $R/build2.log) steps"
+  cmake --build $(b) --target test_colouring umesh_quickstart -- -d explain -n > $R/explain.txt 2>&1
+  note "third (dry) $(grep -c 'is dirty' $R/explain.txt) dirty: $(tail -1 $R/explain.txt)" ;;
 esac
 grep -hE "tests passed|tests failed|\*\*\*|Not Run" $R/ctest*.log >> $R/summary.txt 2>/dev/null
 grep -hE "Test +#.*(Passed|Failed)" $R/ctest*.log 2>/dev/null | sed 's/^ *[0-9]*\/[0-9]* //' > $R/done.txt
