@@ -15,6 +15,8 @@
 #   script.sh rest-run REGEX  why ninja would relink (ninja -d explain -n: every call after the
 #                    first relinked every program), then cmake --build for the same targets and
 #                    the tests REGEX names, 16 slots, nothing compiling beside them
+#   script.sh small  miniAero's FlatPlate (1024 cells) per loop and per step on the GPU, 1 and 2
+#                    ranks: what makes the small regression cases slow there
 #   script.sh relink  after CMAKE_LINK_DEPENDS_USE_LINKER OFF, on a fresh machine: a second and
 #                    third build of two programs, which should have nothing to do
 set -u
@@ -78,6 +80,22 @@ relink)
   note "second build rc=$? $(grep -cE '^\[[0-9]+/' $R/build2.log) steps"
   cmake --build $(b) --target test_colouring umesh_quickstart -- -d explain -n > $R/explain.txt 2>&1
   note "third (dry) $(grep -c 'is dirty' $R/explain.txt) dirty: $(tail -1 $R/explain.txt)" ;;
+small)
+  # why miniAero's small regression meshes run so slowly on the GPU: per-loop medians
+  # (--bench), steps per second on 1 and 2 ranks, and an Nsight Systems API summary if present
+  timeout 420 ./setup.sh --bundle .bundle --backend cuda --jobs 16 --targets umesh_miniaero build > $R/build.log 2>&1
+  note "build rc=$?"
+  m="$(b)/apps/miniaero/umesh_miniaero --input tests/data/miniaero/FlatPlate_Serial/miniaero.inp"
+  for e in atomic hierarchical; do
+    timeout 40 $m --exec $e --layout soa --bench 20 --csv $R/bench-$e.csv > $R/bench-$e.log 2>&1; note "bench $e rc=$?"
+    timeout 40 $m --exec $e --layout soa --steps 100 > $R/steps-$e.log 2>&1; note "steps $e rc=$? $(grep steps $R/steps-$e.log | tail -1)"
+    timeout 40 $m --exec $e --layout soa --steps 100 --distributed > $R/steps-dist-$e.log 2>&1; note "np1 $e rc=$? $(grep steps $R/steps-dist-$e.log | tail -1)"
+    timeout 60 mpirun -np 2 --oversubscribe $m --exec $e --layout soa --steps 100 > $R/steps-np2-$e.log 2>&1; note "np2 $e rc=$? $(grep steps $R/steps-np2-$e.log | tail -1)"
+  done
+  if command -v nsys > /dev/null; then
+    timeout 90 nsys profile -o $R/fp --stats=true $m --exec hierarchical --layout soa --steps 20 --distributed > $R/nsys.txt 2>&1
+    note "nsys rc=$?"; rm -f $R/fp.nsys-rep $R/fp.sqlite
+  else note "no nsys"; fi ;;
 esac
 grep -hE "tests passed|tests failed|\*\*\*|Not Run" $R/ctest*.log >> $R/summary.txt 2>/dev/null
 grep -hE "Test +#.*(Passed|Failed)" $R/ctest*.log 2>/dev/null | sed 's/^ *[0-9]*\/[0-9]* //' > $R/done.txt
