@@ -79,6 +79,9 @@ double report_devices(int rank, int size) {
   if (rank == 0)
     for (int r = 0; r < size; ++r)
       std::printf("  %s\n", all.data() + std::size_t(r) * sizeof line);
+  const std::string note = dist::device_sharing_note(MPI_COMM_WORLD);
+  if (rank == 0 && !note.empty())
+    std::printf("  %s\n", note.c_str());
   double lowest = 0;
   MPI_Allreduce(&gbps, &lowest, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
   return lowest;

@@ -394,6 +394,27 @@ TEST(DistPartition, BadOwnersAreErrors) {
       Error);
 }
 
+// Ranks that Kokkos put on one GPU are counted; host backends share none.
+TEST(DistDevices, RanksSharingADeviceAreCounted) {
+  const int most = umesh::dist::most_ranks_per_device(MPI_COMM_WORLD);
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  if (umesh::dist::device_id() < 0) {
+    EXPECT_EQ(most, 1);
+    return;
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  // Kokkos 3.4 deals a node's ranks to its GPUs round-robin by local rank.
+  const int gpus = Kokkos::Cuda::detect_device_count();
+  ASSERT_GT(gpus, 0);
+  EXPECT_LT(umesh::dist::device_id(), gpus);
+  EXPECT_EQ(most, (local + gpus - 1) / gpus) << local << " ranks on " << gpus << " GPUs";
+#endif
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 #if defined(UMESH_APP_MPI)
 #include <mpi.h>
+#include <umesh/dist/devices.hpp>
 #endif
 
 #include <cstdio>
@@ -28,6 +29,13 @@ public:
   ~Ranks() {
     MPI_Finalize();
   }
+  /// Says so (rank 0) when ranks share a GPU. Collective; after Kokkos is
+  /// initialised.
+  void report_shared_devices() const {
+    const std::string note = umesh::dist::device_sharing_note(MPI_COMM_WORLD);
+    if (rank == 0 && !note.empty())
+      std::printf("%s\n", note.c_str());
+  }
   /// The worst status over the ranks (so that every rank exits alike).
   int agree(int status) const {
     int worst = status;
@@ -36,6 +44,7 @@ public:
   }
 #else
   Ranks(int &, char **&) {}
+  void report_shared_devices() const {}
   int agree(int status) const {
     return status;
   }
@@ -54,6 +63,8 @@ int run_on_ranks(int &argc, char **&argv, Options opt, Run run) {
   int status = 0;
   {
     Kokkos::ScopeGuard guard(argc, argv);
+    if (ranks.size > 1)
+      ranks.report_shared_devices();
     status = run(opt, ranks.rank, ranks.size);
   }
   return ranks.agree(status);

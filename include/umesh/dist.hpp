@@ -6,6 +6,7 @@
 // halo exchanges its accesses need.
 
 #include <umesh/dist/dat.hpp>
+#include <umesh/dist/devices.hpp>
 #include <umesh/dist/exchange.hpp>
 #include <umesh/dist/par_loop.hpp>
 #include <umesh/dist/partition.hpp>
