@@ -140,10 +140,13 @@ inline Options parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(one_of({"natural", "shuffled"}))
       ->capture_default_str();
-  app.add_option("--reorder", o.reorders, "reorderings (default: every one built in)")
+  app.add_option("--reorder", o.reorders,
+                 "reorderings (default: every one built in; gps and rcm also as gps/first-touch "
+                 "and rcm/first-touch: only the incremented set ordered over its graph, the "
+                 "others numbered as the sorted elements first reach them)")
       ->delimiter(',')
       ->each([](const std::string &r) {
-        const Reorder method = parse_reorder(r);
+        const Reorder method = parse_reorder_options(r).method;
         if (!reorder_available(method))
           throw Error("--reorder " + r + ": umesh was built without " +
                       (method == Reorder::gps ? "Scotch" : "METIS"));

@@ -106,8 +106,7 @@ template <class... Maps>
 Renumbering renumber(const Options &o, const std::string &name, const Set &set,
                      const Maps &...maps) {
   const Renumbering r =
-      reorder(ReorderOptions{}.with_method(parse_reorder(name)).with_block_size(o.reorder_block),
-              set, maps...);
+      reorder(parse_reorder_options(name).with_block_size(o.reorder_block), set, maps...);
   if (r.method() != Reorder::none)
     std::printf("  reorder %s: %.2f s (%s)\n", name.c_str(), r.seconds(),
                 format(r.phases()).c_str());

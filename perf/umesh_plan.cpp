@@ -43,9 +43,10 @@ Options parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::Range(1L, 2000000000L))
       ->capture_default_str();
-  app.add_option("--methods", o.methods, "reorderings: none, rcm, gps, metis, builtin")
+  app.add_option("--methods", o.methods,
+                 "reorderings: none, rcm, gps, metis, builtin; rcm/first-touch, gps/first-touch")
       ->delimiter(',')
-      ->each([](const std::string &m) { parse_reorder(m); })
+      ->each([](const std::string &m) { parse_reorder_options(m); })
       ->capture_default_str();
   app.add_option("--kernel", o.kernels, "meshes to plan: res_calc (edges), face_flux (faces)")
       ->delimiter(',')
@@ -76,13 +77,13 @@ Row measure(const Options &o, const std::string &kernel, const std::string &meth
   row.kernel = kernel;
   row.method = method;
   row.elements = set.size();
-  const Reorder r = parse_reorder(method);
-  if (!reorder_available(r)) {
+  const ReorderOptions ro = parse_reorder_options(method);
+  if (!reorder_available(ro.method)) {
     row.note = "not built in";
     return row;
   }
-  const Renumbering ren = reorder(ReorderOptions{}.with_method(r).with_block_size(o.block), set,
-                                  inc_map, read_only(reads)...);
+  const Renumbering ren =
+      reorder(ReorderOptions{ro}.with_block_size(o.block), set, inc_map, read_only(reads)...);
   row.reorder_s = ren.seconds();
   row.phases = ren.phases();
   auto options = exec::Hierarchical{}.with_block_size(o.block);

@@ -34,6 +34,21 @@ Reorder parse_reorder(const std::string &name) {
   detail::fail("unknown reordering '", name, "' (none, gps, rcm, metis, builtin)");
 }
 
+ReorderOptions parse_reorder_options(const std::string &name) {
+  const std::string touch = "/first-touch";
+  const std::size_t slash = name.find('/');
+  ReorderOptions o;
+  o.method = parse_reorder(name.substr(0, slash));
+  if (slash == std::string::npos)
+    return o;
+  if (name.substr(slash) != touch || (o.method != Reorder::gps && o.method != Reorder::rcm))
+    detail::fail("unknown reordering '", name,
+                 "' (none, gps, rcm, metis, builtin; gps and rcm also as gps", touch, ", rcm",
+                 touch, ")");
+  o.other_points = OtherPoints::first_touch;
+  return o;
+}
+
 bool reorder_available(Reorder r) {
   return r == Reorder::gps ? has_scotch() : r == Reorder::metis ? has_metis() : true;
 }
@@ -141,12 +156,47 @@ void stable_sort_by_column(std::vector<int> &order, std::vector<int> &next, std:
   }
 }
 
+// first_touch: every set but `ordered` numbered in the order the elements,
+// taken in `order`, first reach its points (untouched points last, in their
+// old order).
+void number_by_first_touch(int n, const std::vector<BlockPlanMap> &maps, const Targets &t,
+                           int ordered, const std::vector<int> &order, RenumberResult &r) {
+  for (std::size_t k = 0; k < t.maps.size(); ++k) {
+    if (int(k) == ordered)
+      continue;
+    std::vector<int> &perm = r.targets[k];
+    perm.assign(std::size_t(t.size[k]), -1);
+    int next_id = 0;
+    for (int i = 0; i < n; ++i)
+      for (const auto &m : maps) {
+        if (m.conn.target != int(k))
+          continue;
+        const int a = m.conn.arity;
+        for (int s = 0; s < a; ++s) {
+          int &p = perm[std::size_t(m.conn.indices[std::size_t(order[i]) * a + s])];
+          if (p < 0)
+            p = next_id++;
+        }
+      }
+    for (int &p : perm)
+      if (p < 0)
+        p = next_id++;
+  }
+}
+
 // gps, rcm: each target set ordered over its point graph, then elements
 // sorted lexicographically by their renumbered points (map by map, each
-// map's points ascending).
+// map's points ascending). With first_touch, only the first map's set is
+// ordered so and sorts the elements; the others follow (number_by_first_touch).
 void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlanMap> &maps,
                      const Targets &t, RenumberResult &r, PhaseClock &clock) {
+  const bool touch = o.other_points == OtherPoints::first_touch;
+  const int first = t.of_map[0];
   for (std::size_t k = 0; k < t.maps.size(); ++k) {
+    if (touch && int(k) != first) {
+      r.targets.emplace_back(); // numbered after the elements
+      continue;
+    }
     clock.start("point graph " + std::to_string(k));
     const Graph g = point_graph(n, t.maps[k]);
     clock.start(std::string(o.method == Reorder::gps ? "GPS (Scotch) " : "RCM ") +
@@ -166,8 +216,8 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
     for (std::size_t m = 0; m < maps.size(); ++m) {
       const auto &c = maps[m].conn;
       const auto &perm = r.targets[t.of_map[m]];
-      for (int s = 0; s < c.arity; ++s)
-        k[s] = perm[c.indices[std::size_t(e) * c.arity + s]];
+      for (int s = 0; s < c.arity; ++s) // a set numbered later keys nothing
+        k[s] = perm.empty() ? 0 : perm[c.indices[std::size_t(e) * c.arity + s]];
       std::sort(k, k + c.arity);
       k += c.arity;
     }
@@ -180,10 +230,18 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
   int col = width;
   for (std::size_t m = maps.size(); m-- > 0;) {
     const int values = int(r.targets[t.of_map[m]].size());
+    if (values == 0) { // a set numbered later: its columns are all 0
+      col -= maps[m].conn.arity;
+      continue;
+    }
     for (int s = maps[m].conn.arity; s-- > 0;)
       stable_sort_by_column(order, next, kc, kn, key, width, --col, values);
   }
   r.elements = invert(order);
+  if (touch) {
+    clock.start("first-touch numbering");
+    number_by_first_touch(n, maps, t, first, order, r);
+  }
 }
 
 // metis, builtin: blocks, elements in block order (threads sorted by colour
@@ -269,11 +327,19 @@ void order_by_blocks(const ReorderOptions &o, int n, const std::vector<BlockPlan
 
 } // namespace
 
+void check_reorder_options(const ReorderOptions &o) {
+  if ((o.method == Reorder::metis || o.method == Reorder::builtin) && o.block_size < 1)
+    fail("reorder '", reorder_name(o.method), "': block size ", o.block_size, " (must be >= 1)");
+  if (o.other_points == OtherPoints::first_touch && o.method != Reorder::gps &&
+      o.method != Reorder::rcm)
+    fail("reorder '", reorder_name(o.method),
+         "': first-touch numbering of the other sets applies to gps and rcm only");
+}
+
 RenumberResult compute_renumbering(const ReorderOptions &o, int n,
                                    const std::vector<BlockPlanMap> &maps,
                                    const std::string &set_name) {
-  if ((o.method == Reorder::metis || o.method == Reorder::builtin) && o.block_size < 1)
-    fail("reorder '", reorder_name(o.method), "': block size ", o.block_size, " (must be >= 1)");
+  check_reorder_options(o);
   RenumberResult r;
   const Targets t = group_targets(maps);
   {
@@ -310,6 +376,8 @@ std::string reorder_options_text(const ReorderOptions &o) {
     os << " block_size=" << o.block_size;
   if (o.method == Reorder::metis)
     os << " metis_margin=" << o.metis_margin;
+  if (o.other_points == OtherPoints::first_touch) // absent by default: older files still match
+    os << " other_points=first_touch";
   return os.str();
 }
 

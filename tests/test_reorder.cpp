@@ -429,10 +429,78 @@ TEST(Reorder, BuiltinPartitionOfAPlan) {
   EXPECT_EQ(builtin.blocks().phases.front().name, "partition (built-in)");
 }
 
+// other_points first_touch: the first map's set as without it, elements
+// sorted by its points alone, every other set numbered in the order the new
+// elements first reach it; the maps stay consistent.
+TEST(Reorder, FirstTouchNumbersTheOtherSetsAfterTheElements) {
+  const Mesh2 g;
+  for (Reorder method : {Reorder::gps, Reorder::rcm}) {
+    SCOPED_TRACE(reorder_name(method));
+    if (!reorder_available(method))
+      continue;
+    const auto plain =
+        reorder(ReorderOptions{}.with_method(method), g.m.edges, g.pecell, read_only(g.pedge));
+    const auto r =
+        reorder(ReorderOptions{}.with_method(method).with_other_points(OtherPoints::first_touch),
+                g.m.edges, g.pecell, read_only(g.pedge));
+    const auto pc = r.apply(g.pecell), pe = r.apply(g.pedge);
+    const auto pc_rows = host_rows(pc), pe_rows = host_rows(pe);
+    const auto perm_e = r.permutation(g.m.edges), perm_c = r.permutation(g.m.cells),
+               perm_n = r.permutation(g.m.nodes);
+    for (int c = 0; c < g.m.cells.size(); ++c)
+      ASSERT_EQ(perm_c.new_index(c), plain.permutation(g.m.cells).new_index(c)) << "cell " << c;
+    const auto old_c = host_rows(g.pecell), old_n = host_rows(g.pedge);
+    int next = 0;
+    for (int e = 0; e < g.m.edges.size(); ++e) {
+      const int o = perm_e.original_index(e);
+      for (int s = 0; s < 2; ++s) {
+        ASSERT_EQ(pc_rows[2 * e + s], perm_c.new_index(old_c[2 * o + s]));
+        ASSERT_EQ(pe_rows[2 * e + s], perm_n.new_index(old_n[2 * o + s]));
+        if (pe_rows[2 * e + s] >= next) { // a node's first reference numbers it
+          ASSERT_EQ(pe_rows[2 * e + s], next) << "edge " << e;
+          ++next;
+        }
+      }
+      if (e > 0) { // sorted by cells alone
+        auto key = [&](int x) { return std::minmax(pc_rows[2 * x], pc_rows[2 * x + 1]); };
+        ASSERT_LE(key(e - 1), key(e)) << "edge " << e;
+      }
+    }
+    const std::set<int> reached(old_n.begin(), old_n.end());
+    EXPECT_EQ(next, int(reached.size()));
+    for (int n = 0; n < g.m.nodes.size(); ++n) // nodes no edge reaches come last
+      if (!reached.count(n)) {
+        EXPECT_GE(perm_n.new_index(n), next) << "node " << n;
+      }
+  }
+  for (Reorder method : {Reorder::none, Reorder::metis, Reorder::builtin})
+    EXPECT_NE(
+        error_of([&] {
+          reorder(ReorderOptions{}.with_method(method).with_other_points(OtherPoints::first_touch),
+                  g.m.edges, g.pecell, read_only(g.pedge));
+        }).find("applies to gps and rcm only"),
+        std::string::npos)
+        << reorder_name(method);
+  // A saved renumbering is only reused under the same options.
+  const std::string file = temp_path("first_touch.plan");
+  std::remove(file.c_str());
+  const auto rcm = ReorderOptions{}.with_method(Reorder::rcm).with_plan_file(file);
+  reorder(rcm, g.m.edges, g.pecell, read_only(g.pedge));
+  EXPECT_THROW(reorder(ReorderOptions{rcm}.with_other_points(OtherPoints::first_touch), g.m.edges,
+                       g.pecell, read_only(g.pedge)),
+               Error);
+  std::remove(file.c_str());
+}
+
 TEST(Reorder, MisuseIsAClearError) {
   const Mesh2 g;
   EXPECT_THROW(parse_reorder("spectral"), Error);
   EXPECT_EQ(parse_reorder("rcm"), Reorder::rcm);
+  EXPECT_EQ(parse_reorder_options("rcm").other_points, OtherPoints::own_graph);
+  EXPECT_EQ(parse_reorder_options("gps/first-touch").method, Reorder::gps);
+  EXPECT_EQ(parse_reorder_options("rcm/first-touch").other_points, OtherPoints::first_touch);
+  for (const char *bad : {"metis/first-touch", "rcm/first", "rcm/", "/first-touch"})
+    EXPECT_THROW(parse_reorder_options(bad), Error) << bad;
   Set cells("cells", 3);
   Map<Mem> self("neighbours", cells, cells, 1, std::vector<int>{1, 2, 0});
   EXPECT_NE(error_of([&] {

@@ -39,8 +39,19 @@ Reorder parse_reorder(const std::string &name);
 /// False for gps without Scotch and metis without METIS.
 bool reorder_available(Reorder r);
 
+/// gps, rcm: how the sets reached through maps other than the first are
+/// numbered.
+enum class OtherPoints {
+  own_graph,  ///< each over its own point graph, like the first (default)
+  first_touch ///< in the order the renumbered elements first reach them (cuda_fot's GPS)
+};
+
 struct ReorderOptions {
   Reorder method = Reorder::none;
+  /// gps, rcm: with first_touch only the first map's set is ordered over its
+  /// point graph and the elements are sorted by its points alone; every other
+  /// set follows the elements, so a block's points of it are adjacent.
+  OtherPoints other_points = OtherPoints::own_graph;
   /// metis, builtin: elements per block (use the hierarchical plan's).
   int block_size = 256;
   /// metis: parts aim at block_size * (1 - margin) elements.
@@ -50,10 +61,16 @@ struct ReorderOptions {
   std::string plan_file;
 
   ReorderOptions &with_method(Reorder m) { return method = m, *this; }
+  ReorderOptions &with_other_points(OtherPoints p) { return other_points = p, *this; }
   ReorderOptions &with_block_size(int b) { return block_size = b, *this; }
   ReorderOptions &with_metis_margin(double m) { return metis_margin = m, *this; }
   ReorderOptions &with_plan_file(std::string p) { return plan_file = std::move(p), *this; }
 };
+
+/// A reordering by name: a method (parse_reorder), for gps and rcm
+/// optionally followed by "/first-touch" (OtherPoints::first_touch), as in
+/// "rcm/first-touch"; anything else is an Error.
+ReorderOptions parse_reorder_options(const std::string &name);
 
 namespace detail {
 
@@ -66,6 +83,8 @@ struct RenumberResult {
   std::vector<int> blocks;
   PhaseTimes phases;
 };
+/// Options that contradict each other are an Error.
+void check_reorder_options(const ReorderOptions &options);
 RenumberResult compute_renumbering(const ReorderOptions &options, int num_elements,
                                    const std::vector<BlockPlanMap> &maps,
                                    const std::string &set_name);
@@ -204,6 +223,7 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
                    "' to itself, which one renumbering of elements and points cannot serve");
   };
   (check(maps), ...);
+  detail::check_reorder_options(options);
   Renumbering r;
   r.options_ = options;
   if (options.method == Reorder::none)
