@@ -52,7 +52,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
         return a.time_ms;
     return double(NAN);
   };
-  std::printf("\n%-18s %-15s %-6s %-7s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
+  std::printf("\n%-18s %-15s %-6s %-15s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
               "layout", "reorder", "block", "time_ms", "GB/s", "of_copy", "vs_atomic",
               "max_rel_err", "scratch", "note");
   std::ofstream csv = open_output(o.csv); // opened at start too: see main()
@@ -63,7 +63,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
   for (const auto &r : rows) {
     if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
       ++skipped;
-      std::printf("%-18s %-15s %-6s %-7s %5d %9s  not run: %s\n", r.kernel.c_str(),
+      std::printf("%-18s %-15s %-6s %-15s %5d %9s  not run: %s\n", r.kernel.c_str(),
                   r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(), r.block_size, "-",
                   r.note.c_str());
       continue;
@@ -72,7 +72,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
     const bool valid =
         r.max_rel_err < r.tolerance && r.note.find("INCOMPLETE") == std::string::npos;
     ok = ok && valid;
-    std::printf("%-18s %-15s %-6s %-7s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
+    std::printf("%-18s %-15s %-6s %-15s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
                 r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(),
                 r.block_size, r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
                 r.scratch >= 0 ? std::to_string(r.scratch).c_str() : "-",
@@ -89,13 +89,13 @@ inline int report(const Options &o, const std::vector<Row> &rows,
             "plan_phases\n";
     std::printf(
         "\nhierarchical plans (staged points and 32-byte lines per block over all staged "
-        "maps, lines for 8-byte scalar data)\n%-18s %-7s %5s %8s %7s %12s %7s %10s %10s %9s "
+        "maps, lines for 8-byte scalar data)\n%-18s %-15s %5s %8s %7s %12s %7s %10s %10s %9s "
         "%8s\n",
         "kernel", "reorder", "block", "blocks", "bcolours", "tcolours", "reuse", "points/blk",
         "lines/blk", "reorder_s", "plan_s");
     for (const auto &pr : plan_rows) {
       const BlockPlan &p = pr.plan;
-      std::printf("%-18s %-7s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %9.2f %8.3f\n",
+      std::printf("%-18s %-15s %5d %8d %7d %6.2f/%-5d %7.3f %10.1f %10.1f %9.2f %8.3f\n",
                   pr.kernel.c_str(), pr.reorder.c_str(), p.block_size, p.num_blocks(),
                   p.num_block_colours(), p.mean_thread_colours, p.max_thread_colours, p.reuse,
                   p.mean_staged_points, p.mean_cache_lines, pr.reorder_seconds, p.build_seconds);

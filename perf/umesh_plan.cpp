@@ -146,19 +146,19 @@ int main(int argc, char **argv) {
       std::fflush(stdout);
     }
 
-  std::printf("\n%-10s %9s %-8s %9s %8s %7s %8s %8s %10s %9s  %s\n", "kernel", "elements",
+  std::printf("\n%-10s %9s %-15s %9s %8s %7s %8s %8s %10s %9s  %s\n", "kernel", "elements",
               "reorder", "reorder_s", "plan_s", "reuse", "bcolours", "tcolours", "points/blk",
               "lines/blk", "phases");
   csv << "kernel,elements,reorder,block_size,reorder_s,plan_s,reuse,block_colours,"
          "thread_colours_mean,staged_points_per_block,lines_per_block,phases\n";
   for (const auto &r : rows) {
     if (!r.note.empty()) {
-      std::printf("%-10s %9d %-8s %s\n", r.kernel.c_str(), r.elements, r.method.c_str(),
+      std::printf("%-10s %9d %-15s %s\n", r.kernel.c_str(), r.elements, r.method.c_str(),
                   r.note.c_str());
       continue;
     }
     const auto &p = r.plan;
-    std::printf("%-10s %9d %-8s %9.2f %8.2f %7.3f %8d %8.2f %10.1f %9.1f  %s\n", r.kernel.c_str(),
+    std::printf("%-10s %9d %-15s %9.2f %8.2f %7.3f %8d %8.2f %10.1f %9.1f  %s\n", r.kernel.c_str(),
                 r.elements, r.method.c_str(), r.reorder_s, r.plan_s, p.reuse, p.num_block_colours(),
                 p.mean_thread_colours, p.mean_staged_points, p.mean_cache_lines,
                 format(r.phases).c_str());
