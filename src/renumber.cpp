@@ -204,20 +204,26 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
     r.targets.push_back(o.method == Reorder::gps ? order_gps(g) : order_rcm(g));
   }
   clock.start("element sort");
+  // The maps whose points key the sort: every map, or with first_touch
+  // those to the first set (the others are numbered after the sort).
+  std::vector<std::size_t> keyed;
   int width = 0;
-  for (const auto &m : maps)
-    width += m.conn.arity;
+  for (std::size_t m = 0; m < maps.size(); ++m)
+    if (!touch || t.of_map[m] == first) {
+      keyed.push_back(m);
+      width += maps[m].conn.arity;
+    }
   std::vector<int> key(std::size_t(n) * width);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static)
 #endif
   for (int e = 0; e < n; ++e) {
     int *k = key.data() + std::size_t(e) * width;
-    for (std::size_t m = 0; m < maps.size(); ++m) {
+    for (std::size_t m : keyed) {
       const auto &c = maps[m].conn;
       const auto &perm = r.targets[t.of_map[m]];
-      for (int s = 0; s < c.arity; ++s) // a set numbered later keys nothing
-        k[s] = perm.empty() ? 0 : perm[c.indices[std::size_t(e) * c.arity + s]];
+      for (int s = 0; s < c.arity; ++s)
+        k[s] = perm[c.indices[std::size_t(e) * c.arity + s]];
       std::sort(k, k + c.arity);
       k += c.arity;
     }
@@ -228,12 +234,9 @@ void order_by_points(const ReorderOptions &o, int n, const std::vector<BlockPlan
   std::vector<int> order(n), next(n), kc, kn;
   std::iota(order.begin(), order.end(), 0);
   int col = width;
-  for (std::size_t m = maps.size(); m-- > 0;) {
+  for (std::size_t i = keyed.size(); i-- > 0;) {
+    const std::size_t m = keyed[i];
     const int values = int(r.targets[t.of_map[m]].size());
-    if (values == 0) { // a set numbered later: its columns are all 0
-      col -= maps[m].conn.arity;
-      continue;
-    }
     for (int s = maps[m].conn.arity; s-- > 0;)
       stable_sort_by_column(order, next, kc, kn, key, width, --col, values);
   }
@@ -327,6 +330,7 @@ void order_by_blocks(const ReorderOptions &o, int n, const std::vector<BlockPlan
 
 } // namespace
 
+// reorder() calls it before compute_renumbering, which does not repeat it.
 void check_reorder_options(const ReorderOptions &o) {
   if ((o.method == Reorder::metis || o.method == Reorder::builtin) && o.block_size < 1)
     fail("reorder '", reorder_name(o.method), "': block size ", o.block_size, " (must be >= 1)");
@@ -339,7 +343,6 @@ void check_reorder_options(const ReorderOptions &o) {
 RenumberResult compute_renumbering(const ReorderOptions &o, int n,
                                    const std::vector<BlockPlanMap> &maps,
                                    const std::string &set_name) {
-  check_reorder_options(o);
   RenumberResult r;
   const Targets t = group_targets(maps);
   {
