@@ -210,6 +210,7 @@ private:
 /// is an Error.
 template <class... Maps>
 Renumbering reorder(const ReorderOptions &options, const Set &elements, const Maps &...maps) {
+  detail::check_reorder_options(options); // a wrong option is wrong in every build
   if (!reorder_available(options.method))
     detail::fail("reorder '", reorder_name(options.method), "': umesh was built without ",
                  options.method == Reorder::gps ? "Scotch" : "METIS");
@@ -223,7 +224,6 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
                    "' to itself, which one renumbering of elements and points cannot serve");
   };
   (check(maps), ...);
-  detail::check_reorder_options(options);
   Renumbering r;
   r.options_ = options;
   if (options.method == Reorder::none)
