@@ -4,6 +4,8 @@
 // per step (the slowest rank's median) and the share spent in halo exchange.
 // One GPU per rank with Kokkos' --kokkos-num-devices=N; each rank's device and
 // its copy bandwidth are printed first, so a scaling run shows where it ran.
+// --overlap on runs res_calc with an OverlapPlan (halo exchange under way
+// while the edges that reach no halo cell run; dist/overlap.hpp).
 #include "kernels.hpp"
 
 #include "common/bandwidth.hpp"
@@ -30,6 +32,7 @@ using Mem = Space::memory_space;
 struct Options {
   int nx = 2400, ny = 1200, steps = 20, warmup = 3, block = 256;
   std::vector<std::string> execs{"atomic", "hierarchical"};
+  std::vector<std::string> overlaps{"off"};
   std::string layout = "soa", csv;
   bool check = true;
 };
@@ -98,12 +101,9 @@ dist::Exchange::Phases phases_of(const dist::Exchange &a, const dist::Exchange &
   return {x.pack + y.pack, x.wait + y.wait, x.unpack + y.unpack};
 }
 
-template <class L, class E>
-Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec,
-           const std::vector<double> &q0, const std::vector<double> &adt0) {
-  dist::Partition<Mem> part(
-      MPI_COMM_WORLD, m.edges, owner,
-      {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}});
+template <class L, class E, class PlanT>
+Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> &part, E exec,
+                PlanT plan, const std::vector<double> &q0, const std::vector<double> &adt0) {
   const auto &cells = part.part(m.cells);
   dist::Dat<double, 2, L, Mem> x(part.part(m.nodes), "x");
   dist::Dat<double, 4, L, Mem> q(cells, "q"), res(cells, "res");
@@ -112,7 +112,6 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
   q.set_global(q0);
   adt.set_global(adt0);
   const Map<Mem> &pe = part.map("pedge"), &pc = part.map("pecell");
-  auto plan = make_plan(Space(), exec, part.elements()->local, pc);
   auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
   const perf::ResCalc kernel{0.4, 0.05};
   auto res_calc = [&] {
@@ -181,6 +180,21 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
   return r;
 }
 
+template <class L, class E>
+Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec, bool overlap,
+           const std::vector<double> &q0, const std::vector<double> &adt0) {
+  dist::Partition<Mem> part(
+      MPI_COMM_WORLD, m.edges, owner,
+      {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
+      std::vector<dist::PointOwners>{},
+      overlap ? dist::ElementOrder::overlap : dist::ElementOrder::global);
+  if (overlap)
+    return run_with<L>(o, m, part, exec,
+                       dist::make_overlap_plan(Space(), exec, part, part.map("pecell")), q0, adt0);
+  return run_with<L>(o, m, part, exec,
+                     make_plan(Space(), exec, part.elements()->local, part.map("pecell")), q0,
+                     adt0);
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -214,6 +228,12 @@ int main(int argc, char **argv) {
   app.add_option("--warmup", o.warmup, "untimed steps first")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--overlap", o.overlaps,
+                 "run res_calc plainly (off) and/or with halo exchange under way while the "
+                 "edges that reach no halo cell run (on); each executor runs once per value")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"off", "on"}))
+      ->capture_default_str();
   bool no_check = false;
   app.add_flag("--no-check", no_check, "skip the check against the serial reference");
   app.add_option("--csv", o.csv, "append a row per executor to this file (rank 0)");
@@ -230,7 +250,7 @@ int main(int argc, char **argv) {
       if (!o.csv.empty() && rank == 0) {
         std::ofstream csv = umesh::perf::open_output(o.csv);
         csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps,"
-               "pack_share,wait_share,unpack_share\n";
+               "pack_share,wait_share,unpack_share,overlap\n";
         umesh::perf::close_output(csv, o.csv);
       }
       const QuadMesh m = make_quad_mesh(o.nx, o.ny);
@@ -249,47 +269,50 @@ int main(int argc, char **argv) {
         std::printf("res_calc on %d ranks: %d x %d quads, %d edges, %d cells, device %s\n", size,
                     o.nx, o.ny, m.edges.size(), m.cells.size(), Space::name());
       const double copy_gbps = report_devices(rank, size);
-      for (const auto &e : o.execs) {
-        Result r;
-        const bool soa = o.layout == "soa";
-        auto go = [&](auto tag) {
-          r = soa ? run<SoA>(o, m, owner, tag, q0, adt0) : run<AoS>(o, m, owner, tag, q0, adt0);
-        };
-        if (e == "atomic")
-          go(exec::Atomic{});
-        else if (e == "scatterview")
-          go(exec::ScatterView{});
-        else if (e == "gather")
-          go(exec::Gather{});
-        else if (e == "colour")
-          go(exec::GlobalColour{});
-        else
-          go(exec::Hierarchical{}
-                 .with_block_size(o.block)
-                 .with_staging(exec::Staging::increments)
-                 .with_combine(exec::Combine::gather)
-                 .with_writeback(exec::Writeback::atomic)
-                 .with_blocks_per_team(4));
-        const bool bad = o.check && !(r.max_rel_err < 1e-12);
-        failures += bad;
-        if (rank == 0) {
-          std::printf(
-              "  %-12s %d ranks: step %.4f ms (slowest rank's median), halo exchange %.1f%% "
-              "of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
-              e.c_str(), size, r.step_ms, 100 * r.exchange_share, 100 * r.pack_share,
-              100 * r.wait_share, 100 * r.unpack_share,
-              !o.check ? ""
-              : bad    ? "; DIFFERS from the serial reference"
-                       : "; matches the serial reference");
-          if (!o.csv.empty()) {
-            std::ofstream csv(o.csv, std::ios::app);
-            csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
-                << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
-                << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ',' << r.wait_share
-                << ',' << r.unpack_share << '\n';
+      for (const auto &e : o.execs)
+        for (const auto &ov : o.overlaps) {
+          const bool overlap = ov == "on";
+          Result r;
+          const bool soa = o.layout == "soa";
+          auto go = [&](auto tag) {
+            r = soa ? run<SoA>(o, m, owner, tag, overlap, q0, adt0)
+                    : run<AoS>(o, m, owner, tag, overlap, q0, adt0);
+          };
+          if (e == "atomic")
+            go(exec::Atomic{});
+          else if (e == "scatterview")
+            go(exec::ScatterView{});
+          else if (e == "gather")
+            go(exec::Gather{});
+          else if (e == "colour")
+            go(exec::GlobalColour{});
+          else
+            go(exec::Hierarchical{}
+                   .with_block_size(o.block)
+                   .with_staging(exec::Staging::increments)
+                   .with_combine(exec::Combine::gather)
+                   .with_writeback(exec::Writeback::atomic)
+                   .with_blocks_per_team(4));
+          const bool bad = o.check && !(r.max_rel_err < 1e-12);
+          failures += bad;
+          if (rank == 0) {
+            std::printf(
+                "  %-12s %d ranks, overlap %-3s: step %.4f ms (slowest rank's median), halo "
+                "exchange %.1f%% of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
+                e.c_str(), size, ov.c_str(), r.step_ms, 100 * r.exchange_share, 100 * r.pack_share,
+                100 * r.wait_share, 100 * r.unpack_share,
+                !o.check ? ""
+                : bad    ? "; DIFFERS from the serial reference"
+                         : "; matches the serial reference");
+            if (!o.csv.empty()) {
+              std::ofstream csv(o.csv, std::ios::app);
+              csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
+                  << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
+                  << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ',' << r.wait_share
+                  << ',' << r.unpack_share << ',' << ov << '\n';
+            }
           }
         }
-      }
     } catch (const umesh::Error &e) {
       std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
       failures = 100;

@@ -2,91 +2,14 @@
 // over a distributed mesh, under every executor and layout, against the
 // serial reference on the whole mesh. Elements are dealt to ranks from a
 // shuffled numbering, so halos are ragged and every rank has neighbours.
-#include <umesh/dist.hpp>
-#include <umesh/umesh.hpp>
-
-#include <gtest/gtest.h>
-#include <mpi.h>
-
-#include <algorithm>
-#include <cmath>
-#include <random>
+#include "dist_support.hpp"
 
 namespace {
 
 using namespace umesh;
-using Space = Kokkos::DefaultExecutionSpace;
-using Mem = Space::memory_space;
-
-struct EdgeKernel {
-  template <class X, class Q, class R, class S, class M>
-  KOKKOS_INLINE_FUNCTION void operator()(X x1, X x2, Q q1, Q q2, R r1, R r2, S sum, M mn) const {
-    const double dx = x2(0) - x1(0), dy = x2(1) - x1(1);
-    for (int k = 0; k < 3; ++k) {
-      const double f = 0.5 * (q1(k) + q2(k)) * dx + (k + 1) * dy * q1((k + 1) % 3);
-      r1(k) += f;
-      r2(k) -= 0.5 * f;
-    }
-    sum(0) += dx * dy;
-    const double lo = q1(0) - q2(0);
-    mn(0) = lo < mn(0) ? lo : mn(0);
-  }
-};
-struct CellUpdate { // q += 0.1 res, direct on cells
-  template <class R, class Q> KOKKOS_INLINE_FUNCTION void operator()(R res, Q q) const {
-    for (int k = 0; k < 3; ++k)
-      q(k) += 0.1 * res(k);
-  }
-};
-
-// Each cell's neighbour min/max through the edges (miniAero's limiter stencil).
-struct MinMax {
-  template <class Q, class Lo, class Hi>
-  KOKKOS_INLINE_FUNCTION void operator()(Q q1, Q q2, Lo lo1, Lo lo2, Hi hi1, Hi hi2) const {
-    for (int k = 0; k < 3; ++k) {
-      lo1(k).update(q2(k));
-      lo2(k).update(q1(k));
-      hi1(k).update(q2(k));
-      hi2(k).update(q1(k));
-    }
-  }
-};
-
-struct CellSum {
-  template <class Q, class G> KOKKOS_INLINE_FUNCTION void operator()(Q q, G g) const {
-    g(0) += q(0);
-  }
-};
-
-std::vector<double> random_values(std::size_t n, unsigned seed) {
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> v(n);
-  for (auto &x : v)
-    x = u(rng);
-  return v;
-}
-
-double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b) {
-  EXPECT_EQ(a.size(), b.size());
-  double err = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (std::isnan(a[i]) || std::isnan(b[i]))
-      return INFINITY;
-    err = std::max(err, std::fabs(a[i] - b[i]) / std::max(1.0, std::fabs(b[i])));
-  }
-  return err;
-}
+using namespace dist_support;
 
 template <class T> struct Dist : ::testing::Test {};
-template <class E, class L> struct Config {
-  using exec = E;
-  using layout = L;
-};
-using Configs = ::testing::Types<
-    Config<exec::Serial, AoS>, Config<exec::Atomic, AoS>, Config<exec::Atomic, SoA>,
-    Config<exec::Gather, SoA>, Config<exec::GlobalColour, AoS>, Config<exec::ScatterView, SoA>,
-    Config<exec::Hierarchical, AoS>, Config<exec::Hierarchical, SoA>, Config<exec::Auto, SoA>>;
 TYPED_TEST_SUITE(Dist, Configs);
 
 // Edge loop, cell update, edge loop again: the second edge loop must import
@@ -141,16 +64,7 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
   q.set_global(q0);
   res.set_global(r0);
   const Map<Mem> &lpedge = part.map("pedge"), &lpecell = part.map("pecell");
-  auto plan = [&] {
-    if constexpr (std::is_same<E, exec::Hierarchical>::value)
-      return make_plan(Space(), exec::Hierarchical{}.with_block_size(32), part.elements()->local,
-                       lpecell);
-    else if constexpr (std::is_same<E, exec::Auto>::value)
-      return make_plan(Space(), exec::Auto{}.with_block_sizes({32}).with_trials(1),
-                       part.elements()->local, lpecell);
-    else
-      return make_plan(Space(), E{}, part.elements()->local, lpecell);
-  }();
+  auto plan = make_plan(Space(), test_exec<E>(), part.elements()->local, lpecell);
   auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
   Global<double> sum("sum", 2.0), mn("min", 0.5);
   auto edge_loop = [&] {
@@ -249,16 +163,7 @@ TYPED_TEST(Dist, IndirectMinMaxMatchSerial) {
   lo.set_global(q0);
   hi.set_global(q0);
   const Map<Mem> &pc = part.map("pecell");
-  auto plan = [&] {
-    if constexpr (std::is_same<E, exec::Hierarchical>::value)
-      return make_plan(Space(), exec::Hierarchical{}.with_block_size(32), part.elements()->local,
-                       pc);
-    else if constexpr (std::is_same<E, exec::Auto>::value)
-      return make_plan(Space(), exec::Auto{}.with_block_sizes({32}).with_trials(1),
-                       part.elements()->local, pc);
-    else
-      return make_plan(Space(), E{}, part.elements()->local, pc);
-  }();
+  auto plan = make_plan(Space(), test_exec<E>(), part.elements()->local, pc);
   dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, pc, 0), dist::read(q, pc, 1),
                  dist::min(lo, pc, 0), dist::min(lo, pc, 1), dist::max(hi, pc, 0),
                  dist::max(hi, pc, 1));
@@ -418,22 +323,5 @@ TEST(DistDevices, RanksSharingADeviceAreCounted) {
 } // namespace
 
 int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  ::testing::InitGoogleTest(&argc, argv);
-  if (rank != 0) // one rank reports; every rank's failures still set its exit status
-    delete ::testing::UnitTest::GetInstance()->listeners().Release(
-        ::testing::UnitTest::GetInstance()->listeners().default_result_printer());
-  int failed = 0;
-  {
-    Kokkos::ScopeGuard guard(argc, argv);
-    failed = RUN_ALL_TESTS();
-  }
-  int any = 0;
-  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && any && !failed)
-    std::printf("a test failed on another rank\n");
-  MPI_Finalize();
-  return any;
+  return run_distributed_tests(argc, argv);
 }

@@ -47,6 +47,9 @@ public:
   /// Halo copies no longer hold their owners' values (after a write here).
   void mark_halo_stale() const { *stale_ = part_->halo && part_->halo->neighbours() > 0; }
   bool halo_stale() const { return *stale_; }
+  /// The halo copies hold their owners' values (an import is under way
+  /// that makes them so before anyone reads them).
+  void mark_halo_fresh() const { *stale_ = false; }
   /// Imports the owners' values if the halo is stale.
   void refresh_halo() const {
     if (*stale_)

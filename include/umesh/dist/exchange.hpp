@@ -31,7 +31,7 @@ public:
   void add_neighbour(int rank, const std::vector<int> &send, const std::vector<int> &recv) {
     if (send.empty() && recv.empty())
       return;
-    neighbours_.push_back({rank, send, recv, {}, {}, {}, {}, {}});
+    neighbours_.push_back({rank, send, recv, {}, {}, std::vector<Buffers>(busy_.size())});
   }
 
   /// Wall seconds spent in import() and export_add() so far (packing,
@@ -72,58 +72,97 @@ public:
     exchange(d, /*to_owners=*/true, how);
   }
 
-  /// import() (to_owners false) or an export (true, combined by `how`).
-  /// Public only because nvcc's device lambdas cannot live in private
-  /// member functions.
+  /// An exchange under way: started by start(), completed by finish().
+  /// Between the two, MPI moves the values while the caller's device work
+  /// (a loop over elements that reach no halo point) runs.
+  struct Pending {
+    int slot = -1; ///< buffers in use; -1 when nothing is under way
+    bool to_owners = false;
+    Combine how = Combine::add;
+    std::vector<MPI_Request> requests;
+  };
+
+  /// import() (to_owners false) or an export (true, combined by `how`), in
+  /// one call.
   template <class T, int D, class L, class M>
   void exchange(const Dat<T, D, L, M> &d, bool to_owners, Combine how) const {
+    Pending p = start(d, to_owners, how);
+    finish(d, p);
+  }
+
+  /// First half of an exchange: packs what leaves this rank, copies it to
+  /// the host and posts the sends and receives. Several exchanges (of
+  /// different dats) may be under way at once; every rank starts and
+  /// finishes them in the same order. Public only because nvcc's device
+  /// lambdas cannot live in private member functions.
+  template <class T, int D, class L, class M>
+  Pending start(const Dat<T, D, L, M> &d, bool to_owners, Combine how) const {
+    Pending p;
+    p.to_owners = to_owners;
+    p.how = how;
     if (neighbours_.empty())
-      return;
+      return p;
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
     using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
     // The loops before this one finish first: their time is not exchange time.
     Kokkos::fence();
     Kokkos::Timer timer;
+    p.slot = take_slot();
     const auto v = d.view();
     const int tag = to_owners ? 702 : 701;
-    const std::size_t nb = neighbours_.size();
-    std::vector<MPI_Request> requests;
-    requests.reserve(2 * nb);
-    for (std::size_t i = 0; i < nb; ++i) {
-      Neighbour &n = neighbours_[i];
+    p.requests.reserve(2 * neighbours_.size());
+    for (Neighbour &n : neighbours_) {
+      Buffers &b = n.slots[p.slot];
       // Import: owners send their points, the halo receives. Export: the
       // reverse.
       const int outgoing = int(to_owners ? n.recv.size() : n.send.size());
       const int incoming = int(to_owners ? n.send.size() : n.recv.size());
       const std::size_t out_bytes = std::size_t(outgoing) * D * sizeof(T);
       const std::size_t in_bytes = std::size_t(incoming) * D * sizeof(T);
-      n.host_in.resize(std::max(n.host_in.size(), in_bytes));
-      n.host_out.resize(std::max(n.host_out.size(), out_bytes));
-      requests.emplace_back();
-      MPI_Irecv(n.host_in.data(), int(in_bytes), MPI_BYTE, n.rank, tag, comm_, &requests.back());
+      b.host_in.resize(std::max(b.host_in.size(), in_bytes));
+      b.host_out.resize(std::max(b.host_out.size(), out_bytes));
+      p.requests.emplace_back();
+      MPI_Irecv(b.host_in.data(), int(in_bytes), MPI_BYTE, n.rank, tag, comm_, &p.requests.back());
       const auto ids = indices<M>(n, /*send=*/!to_owners);
-      const Typed packed(reinterpret_cast<T *>(buffer<M>(n, out_bytes).data()), outgoing, D);
+      const Typed packed(reinterpret_cast<T *>(buffer<M>(b, out_bytes).data()), outgoing, D);
       Kokkos::parallel_for(
           "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, outgoing), KOKKOS_LAMBDA(int j) {
             for (int k = 0; k < D; ++k)
               packed(j, k) = v(ids(j), k);
           });
-      Kokkos::deep_copy(host_bytes(n.host_out, out_bytes), bytes_of(packed, out_bytes));
-      requests.emplace_back();
-      MPI_Isend(n.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_, &requests.back());
+      Kokkos::deep_copy(host_bytes(b.host_out, out_bytes), bytes_of(packed, out_bytes));
+      p.requests.emplace_back();
+      MPI_Isend(b.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_,
+                &p.requests.back());
     }
-    const double packed_at = timer.seconds();
-    if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    phases_.pack += timer.seconds();
+    return p;
+  }
+
+  /// Second half: waits for what arrives, copies it to the device and
+  /// stores it (import) or combines it into the owned points (export).
+  /// Device work launched since start() runs first.
+  template <class T, int D, class L, class M>
+  void finish(const Dat<T, D, L, M> &d, Pending &p) const {
+    if (p.slot < 0)
+      return;
+    using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
+    using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
+    Kokkos::Timer timer;
+    const bool to_owners = p.to_owners;
+    const Combine how = p.how;
+    const auto v = d.view();
+    if (MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     const double arrived_at = timer.seconds();
     // Unpacked one neighbour at a time: an owned point shared with several
     // ranks is combined once per rank, never concurrently.
-    for (std::size_t i = 0; i < nb; ++i) {
-      Neighbour &n = neighbours_[i];
+    for (Neighbour &n : neighbours_) {
+      Buffers &b = n.slots[p.slot];
       const int incoming = int(to_owners ? n.send.size() : n.recv.size());
       const std::size_t in_bytes = std::size_t(incoming) * D * sizeof(T);
-      const Typed buf(reinterpret_cast<T *>(buffer<M>(n, in_bytes).data()), incoming, D);
-      Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(n.host_in, in_bytes));
+      const Typed buf(reinterpret_cast<T *>(buffer<M>(b, in_bytes).data()), incoming, D);
+      Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(b.host_in, in_bytes));
       const auto ids = indices<M>(n, /*send=*/to_owners);
       if (to_owners && how == Combine::add)
         Kokkos::parallel_for(
@@ -149,22 +188,40 @@ public:
             });
     }
     Kokkos::fence();
-    const double done_at = timer.seconds();
-    phases_.pack += packed_at;
-    phases_.wait += arrived_at - packed_at;
-    phases_.unpack += done_at - arrived_at;
+    busy_[p.slot] = 0;
+    p.slot = -1;
+    phases_.wait += arrived_at;
+    phases_.unpack += timer.seconds() - arrived_at;
   }
 
 private:
   using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
   using Bytes = Kokkos::View<char *, DeviceMemory>;
+  // One exchange's buffers with one neighbour, grown as needed.
+  struct Buffers {
+    Bytes staging;                       // pack/unpack buffer on the device
+    std::vector<char> host_in, host_out; // MPI's buffers
+  };
   struct Neighbour {
     int rank;
     std::vector<int> send, recv;
     Kokkos::View<int *, DeviceMemory> send_dev, recv_dev; // the lists on the device
-    Bytes staging;                                        // pack/unpack buffer, grown
-    std::vector<char> host_in, host_out;                  // MPI's buffers, grown
+    std::vector<Buffers> slots;                           // one per exchange under way
   };
+
+  // A free set of buffers for a new exchange (one more if all are in use).
+  int take_slot() const {
+    int s = 0;
+    while (s < int(busy_.size()) && busy_[s])
+      ++s;
+    if (s == int(busy_.size())) {
+      busy_.push_back(0);
+      for (Neighbour &n : neighbours_)
+        n.slots.emplace_back();
+    }
+    busy_[s] = 1;
+    return s;
+  }
 
   // A neighbour's index list in memory space M (cached for the default
   // device; built per call elsewhere).
@@ -186,12 +243,12 @@ private:
   }
   // A staging buffer of at least `bytes` in memory space M (cached for the
   // default device).
-  template <class M> static Kokkos::View<char *, M> buffer(Neighbour &n, std::size_t bytes) {
+  template <class M> static Kokkos::View<char *, M> buffer(Buffers &b, std::size_t bytes) {
     if constexpr (std::is_same<M, DeviceMemory>::value) {
-      if (n.staging.extent(0) < bytes)
-        n.staging =
+      if (b.staging.extent(0) < bytes)
+        b.staging =
             Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
-      return n.staging;
+      return b.staging;
     } else {
       return Kokkos::View<char *, M>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
@@ -208,6 +265,7 @@ private:
 
   MPI_Comm comm_;
   mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
+  mutable std::vector<char> busy_;            // [slot]: an exchange under way uses it
   mutable Phases phases_;
 };
 

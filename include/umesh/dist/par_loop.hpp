@@ -141,6 +141,21 @@ void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Expor
     (*g.global)[k] = R == Reduction::sum ? saved[k] + all[k] : all[k];
 }
 
+// The global reductions' part of before() and after(), for loops that
+// handle their other arguments themselves (dist/overlap.hpp).
+template <class A> Nothing before_global(const A &) {
+  return {};
+}
+template <Reduction R, class T, int D> auto before_global(const GlobalArg<R, T, D> &g) {
+  return before(g);
+}
+template <class A> void after_global(const A &, Nothing, MPI_Comm) {}
+template <Reduction R, class T, int D, class Saved>
+void after_global(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm) {
+  Exported unused;
+  after(g, saved, comm, unused);
+}
+
 template <Access A, class DD> MPI_Comm comm_of(const DirectArg<A, DD> &a) {
   return a.dat.part().comm;
 }

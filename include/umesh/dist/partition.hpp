@@ -9,6 +9,7 @@
 // to their owners after it (dist/par_loop.hpp).
 
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/pieces.hpp>
 #include <umesh/map.hpp>
 #include <umesh/set.hpp>
 
@@ -69,14 +70,21 @@ inline std::vector<int> contiguous_owners(int n, int ranks) {
 /// ones, say) takes the first partition's parts (`targets()`): its elements
 /// must reach only points that are local (owned or halo) on their rank, and
 /// no halo grows, so dats made on those parts serve both.
+///
+/// `order` numbers each rank's elements in ascending global id, or cut into
+/// pieces for make_overlap_plan (ElementOrder::overlap). Code that assumes
+/// local element i is the i-th owned point of a target set (a map from the
+/// elements to themselves) keeps the global order.
 template <class MemorySpace> class Partition {
 public:
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
-            const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners = {})
-      : Partition(comm, elements, element_owner, maps, point_owners, {}) {}
+            const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners = {},
+            ElementOrder order = ElementOrder::global)
+      : Partition(comm, elements, element_owner, maps, point_owners, {}, order) {}
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
-            const std::vector<MapSpec> &maps, const std::vector<std::shared_ptr<SetPart>> &existing)
-      : Partition(comm, elements, element_owner, maps, {}, existing) {}
+            const std::vector<MapSpec> &maps, const std::vector<std::shared_ptr<SetPart>> &existing,
+            ElementOrder order = ElementOrder::global)
+      : Partition(comm, elements, element_owner, maps, {}, existing, order) {}
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -100,12 +108,22 @@ public:
       detail::fail("dist::Partition: no map called '", name, "'");
     return it->second;
   }
+  /// How this rank's elements are numbered.
+  ElementOrder order() const { return order_; }
+  /// This rank's elements as three pieces (core, boundary, core) with the
+  /// maps restricted to each; ElementOrder::overlap only.
+  const std::vector<Piece<MemorySpace>> &pieces() const {
+    if (order_ != ElementOrder::overlap)
+      detail::fail("dist::Partition of '", elements_->global.name(),
+                   "': no pieces; construct it with ElementOrder::overlap");
+    return pieces_;
+  }
 
 private:
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
             const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners,
-            const std::vector<std::shared_ptr<SetPart>> &existing)
-      : comm_(comm), element_owner_(element_owner) {
+            const std::vector<std::shared_ptr<SetPart>> &existing, ElementOrder order)
+      : comm_(comm), element_owner_(element_owner), order_(order) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
     if (element_owner.size() != std::size_t(elements.size()))
@@ -164,12 +182,15 @@ private:
     for (const auto &m : maps)
       if (!part_of(m.to))
         targets_.push_back(make_part(m.to, owner_of(m.to), maps));
+    std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
+    std::vector<char> boundary(elements_->owned, 0);
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
       std::vector<int> local_of(to.global.size(), -1); // global -> local id
       for (int i = 0; i < int(to.global_ids.size()); ++i)
         local_of[to.global_ids[i]] = i;
-      std::vector<int> local(std::size_t(elements_->owned) * m.arity);
+      rows.emplace_back(std::size_t(elements_->owned) * m.arity);
+      std::vector<int> &local = rows.back();
       for (int i = 0; i < elements_->owned; ++i)
         for (int s = 0; s < m.arity; ++s) {
           const int p = m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s];
@@ -180,9 +201,32 @@ private:
                          "', but that point is neither owned nor in the halo on rank ", rank_,
                          ": give such elements to the rank that owns their points");
           local[std::size_t(i) * m.arity + s] = local_of[p];
+          boundary[i] |= local_of[p] >= to.owned;
         }
-      maps_.emplace(m.name, Map<MemorySpace>(m.name, elements_->local, to.local, m.arity, local));
     }
+    int counts[3] = {elements_->owned, 0, 0};
+    if (order == ElementOrder::overlap) { // renumber: [core | boundary | core]
+      const std::vector<int> perm = detail::overlap_order(boundary, counts);
+      std::vector<int> ids(perm.size());
+      for (std::size_t i = 0; i < perm.size(); ++i)
+        ids[i] = elements_->global_ids[perm[i]];
+      elements_->global_ids = std::move(ids);
+      for (std::size_t k = 0; k < maps.size(); ++k) {
+        const int a = maps[k].arity;
+        std::vector<int> moved(rows[k].size());
+        for (std::size_t i = 0; i < perm.size(); ++i)
+          std::copy_n(rows[k].begin() + std::size_t(perm[i]) * a, a, moved.begin() + i * a);
+        rows[k] = std::move(moved);
+      }
+    }
+    std::vector<const Map<MemorySpace> *> made;
+    for (std::size_t k = 0; k < maps.size(); ++k) {
+      const Map<MemorySpace> m(maps[k].name, elements_->local, part_of(maps[k].to)->local,
+                               maps[k].arity, rows[k]);
+      made.push_back(&maps_.emplace(maps[k].name, m).first->second);
+    }
+    if (order == ElementOrder::overlap)
+      pieces_ = detail::make_pieces(elements_->local, counts, made);
   }
 
   const SetPart *part_of(const Set &s) const {
@@ -252,6 +296,8 @@ private:
   std::shared_ptr<SetPart> elements_;
   std::vector<std::shared_ptr<SetPart>> targets_;
   std::map<std::string, Map<MemorySpace>> maps_;
+  ElementOrder order_ = ElementOrder::global;
+  std::vector<Piece<MemorySpace>> pieces_;
 };
 
 } // namespace umesh::dist

@@ -1,0 +1,197 @@
+#ifndef UMESH_DIST_OVERLAP_HPP
+#define UMESH_DIST_OVERLAP_HPP
+
+// dist::par_loop that hides halo exchange behind computation, as OP2 does
+// with its core and boundary elements. The loop runs in three pieces of the
+// rank's elements (Partition with ElementOrder::overlap):
+//   start imports of stale halos     | run core, first half
+//   finish imports                   | run boundary elements
+//   start exports of halo increments | run core, second half
+//   finish exports
+// Core elements reach no halo point, so they neither read an imported value
+// nor increment a halo copy: each half runs on the device while MPI moves
+// the halos (the host waits in MPI meanwhile). The results equal the plain
+// dist::par_loop's; only the order of the elements' increments differs.
+
+#include <umesh/dist/par_loop.hpp>
+#include <umesh/dist/partition.hpp>
+#include <umesh/dist/pieces.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace umesh::dist {
+
+/// One plan per nonempty piece of a Partition built with
+/// ElementOrder::overlap; loops over its elements take it in place of a
+/// plan over the whole local set.
+template <class Exec, class Space> class OverlapPlan {
+public:
+  using memory_space = typename Space::memory_space;
+  using plan_type = Plan<Exec, Space>;
+
+  const std::vector<Piece<memory_space>> &pieces() const { return pieces_; }
+  /// The plan of piece p, or nullptr when the piece is empty.
+  plan_type *plan(int p) const { return plans_[p].get(); }
+  /// The elements' part (direct arguments must be on it).
+  const SetPart *elements() const { return elements_; }
+
+  OverlapPlan(std::vector<Piece<memory_space>> pieces, const SetPart *elements)
+      : pieces_(std::move(pieces)), elements_(elements), plans_(pieces_.size()) {}
+  void set_plan(int p, plan_type *plan) { plans_[p].reset(plan); }
+
+private:
+  std::vector<Piece<memory_space>> pieces_;
+  const SetPart *elements_;
+  std::vector<std::unique_ptr<plan_type>> plans_;
+};
+
+namespace detail {
+
+template <class M> const Map<M> &piece_map(const Piece<M> &p, const Map<M> &whole) {
+  return p.map_for(whole, "make_overlap_plan");
+}
+template <class M> ReadOnlyMap<M> piece_map(const Piece<M> &p, const ReadOnlyMap<M> &whole) {
+  return read_only(p.map_for(whole.map, "make_overlap_plan"));
+}
+
+// Each argument as umesh::par_loop takes it over one piece: maps restricted
+// to the piece, direct reads of element data through the piece's rows.
+template <Access A, class DD, class M>
+auto piece_arg(const DirectArg<A, DD> &a, const Piece<M> &p, const std::string &) {
+  static_assert(A == Access::read,
+                "umesh::dist::par_loop with an OverlapPlan: direct arguments are read only (each "
+                "piece reads them through its rows); write them in a loop with a plain plan");
+  return umesh::IndirectArg<Access::read, typename DD::local_type, Map<M>>{a.dat.local(), p.rows,
+                                                                           0};
+}
+template <Access A, class DD, class MM, class M>
+auto piece_arg(const IndirectArg<A, DD, MM> &a, const Piece<M> &p, const std::string &loop) {
+  return umesh::IndirectArg<A, typename DD::local_type, MM>{a.dat.local(), p.map_for(a.map, loop),
+                                                            a.slot};
+}
+template <Reduction R, class T, int D, class M>
+auto piece_arg(const GlobalArg<R, T, D> &g, const Piece<M> &, const std::string &) {
+  return g;
+}
+
+// Direct arguments must be the loop's elements' data.
+template <Access A, class DD>
+void check_direct(const DirectArg<A, DD> &a, const SetPart *elements, const std::string &loop) {
+  if (&a.dat.part() != elements)
+    umesh::detail::fail("dist::par_loop '", loop, "': dat '", a.dat.name(),
+                        "' is direct but not on the loop's elements");
+}
+template <class A> void check_direct(const A &, const SetPart *, const std::string &) {}
+
+using Finishers = std::vector<std::function<void()>>;
+using Seen = std::vector<const void *>;
+inline bool first_time(Seen &seen, const void *key) {
+  for (const void *k : seen)
+    if (k == key)
+      return false;
+  seen.push_back(key);
+  return true;
+}
+
+// Before the first piece: imports of stale halos start (once per dat) and
+// the halo copies of combined dats take the combination's identity.
+template <class A> void start_imports(const A &, Finishers &, Seen &) {}
+template <Access A, class DD, class MM>
+void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen) {
+  if constexpr (A == Access::read) {
+    if (!a.dat.halo_stale() || !first_time(seen, a.dat.local().view().data()))
+      return;
+    const Exchange &ex = *a.dat.part().halo;
+    auto pending = std::make_shared<Exchange::Pending>(
+        ex.start(a.dat.local(), /*to_owners=*/false, Exchange::Combine::add));
+    a.dat.mark_halo_fresh();
+    finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
+  } else {
+    before(a); // zero or fill the halo
+  }
+}
+
+// After the boundary piece: exports of the combined halos start (once per
+// dat); they finish after the last piece.
+template <class A> void start_exports(const A &, Finishers &, Seen &) {}
+template <Access A, class DD, class MM>
+void start_exports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen) {
+  if constexpr (is_combining(A)) {
+    if (!first_time(seen, a.dat.local().view().data()))
+      return;
+    const auto how = A == Access::inc   ? Exchange::Combine::add
+                     : A == Access::min ? Exchange::Combine::min
+                                        : Exchange::Combine::max;
+    const Exchange &ex = *a.dat.part().halo;
+    auto pending =
+        std::make_shared<Exchange::Pending>(ex.start(a.dat.local(), /*to_owners=*/true, how));
+    finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
+    a.dat.mark_halo_stale();
+  }
+}
+
+} // namespace detail
+
+/// Builds an OverlapPlan: one plan per nonempty piece of `partition` (built
+/// with ElementOrder::overlap), each over the piece's restrictions of
+/// `maps` (the Partition's local maps, read_only() allowed).
+template <class Space, class Exec, class M, class... Maps>
+OverlapPlan<Exec, Space> make_overlap_plan(const Space &space, const Exec &exec,
+                                           const Partition<M> &partition, const Maps &...maps) {
+  OverlapPlan<Exec, Space> plan(partition.pieces(), partition.elements().get());
+  for (int p = 0; p < int(plan.pieces().size()); ++p) {
+    const Piece<M> &piece = plan.pieces()[p];
+    if (piece.set.size() > 0)
+      plan.set_plan(p, new Plan<Exec, Space>(make_plan(space, exec, piece.set,
+                                                       detail::piece_map(piece, maps)...,
+                                                       read_only(piece.rows))));
+  }
+  return plan;
+}
+
+/// dist::par_loop over the pieces of an OverlapPlan (see the top of this
+/// file): the same results as with a plan over the whole local set, with
+/// the halo exchanges under way while core elements run.
+template <class Exec, class Space, class Kernel, class... Args>
+void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::string &name,
+              const Kernel &kernel, const Args &...args) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  for (MPI_Comm c : {detail::comm_of(args)...})
+    if (c != MPI_COMM_NULL)
+      comm = c;
+  if (comm == MPI_COMM_NULL)
+    umesh::detail::fail("dist::par_loop '", name, "': no distributed dat among the arguments");
+  (detail::check_direct(args, plan.elements(), name), ...);
+  // Every piece's arguments are checked before any exchange starts: an
+  // error must not leave messages under way.
+  for (int p = 0; p < int(plan.pieces().size()); ++p)
+    if (plan.plan(p))
+      umesh::detail::validate_all({name, plan.pieces()[p].set},
+                                  detail::piece_arg(args, plan.pieces()[p], name)...);
+  auto run = [&](int p) {
+    if (auto *piece_plan = plan.plan(p))
+      umesh::par_loop(exec, *piece_plan, name, kernel,
+                      detail::piece_arg(args, plan.pieces()[p], name)...);
+  };
+  auto saved = std::make_tuple(detail::before_global(args)...);
+  detail::Finishers imports, exports;
+  detail::Seen imported, exported;
+  (detail::start_imports(args, imports, imported), ...);
+  run(0);
+  for (auto &f : imports)
+    f();
+  run(1);
+  (detail::start_exports(args, exports, exported), ...);
+  run(2);
+  for (auto &f : exports)
+    f();
+  std::apply([&](const auto &...s) { (detail::after_global(args, s, comm), ...); }, saved);
+}
+
+} // namespace umesh::dist
+
+#endif

@@ -1,0 +1,258 @@
+// umesh::dist loops that overlap halo exchange with computation (OverlapPlan,
+// Partition with ElementOrder::overlap) on 1, 2, 3... MPI ranks, under every
+// executor and layout, against the serial reference on the whole mesh.
+// Edges go to ranks in strips (large core pieces) and from a shuffled
+// numbering (ragged halos, small cores); a direct read of per-edge data and
+// global reductions ride along.
+#include "dist_support.hpp"
+
+#include <string>
+
+namespace {
+
+using namespace umesh;
+using namespace dist_support;
+
+template <class T> struct DistOverlap : ::testing::Test {};
+TYPED_TEST_SUITE(DistOverlap, Configs);
+
+// EdgeKernel with a direct per-edge weight on the flux.
+struct WeightedEdge {
+  template <class W, class X, class Q, class R, class S, class M>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, X x1, X x2, Q q1, Q q2, R r1, R r2, S sum,
+                                         M mn) const {
+    const double dx = x2(0) - x1(0), dy = x2(1) - x1(1);
+    for (int k = 0; k < 3; ++k) {
+      const double f = w(0) * (0.5 * (q1(k) + q2(k)) * dx + (k + 1) * dy * q1((k + 1) % 3));
+      r1(k) += f;
+      r2(k) -= 0.5 * f;
+    }
+    sum(0) += dx * dy * w(0);
+    const double lo = q1(0) - q2(0);
+    mn(0) = lo < mn(0) ? lo : mn(0);
+  }
+};
+
+struct ReadsOnly {
+  template <class A, class B> KOKKOS_INLINE_FUNCTION void operator()(A, B) const {}
+};
+
+enum class Deal { strips, shuffled };
+
+std::vector<int> edge_owners(int n, int size, Deal deal) {
+  if (deal == Deal::strips)
+    return dist::contiguous_owners(n, size);
+  std::vector<int> order(n), owner(n);
+  for (int i = 0; i < n; ++i)
+    order[i] = i;
+  std::shuffle(order.begin(), order.end(), std::mt19937(7));
+  for (int i = 0; i < n; ++i)
+    owner[order[i]] = int(std::int64_t(i) * size / n);
+  return owner;
+}
+
+template <class L, class M> std::vector<double> host_values(const umesh::Dat<double, 3, L, M> &d) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
+  std::vector<double> v(h.extent(0) * 3);
+  for (std::size_t i = 0; i < h.extent(0); ++i)
+    for (int k = 0; k < 3; ++k)
+      v[3 * i + k] = h(i, k);
+  return v;
+}
+
+// Copies q into the min and max dats (direct on cells).
+struct CopyTo {
+  template <class Q, class A, class B>
+  KOKKOS_INLINE_FUNCTION void operator()(Q q, A lo, B hi) const {
+    for (int k = 0; k < 3; ++k) {
+      lo(k) = q(k);
+      hi(k) = q(k);
+    }
+  }
+};
+
+TYPED_TEST(DistOverlap, EdgeLoopsCellUpdateAndMinMaxMatchSerial) {
+  using E = typename TypeParam::exec;
+  using L = typename TypeParam::layout;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(31, 17);
+  const auto q0 = random_values(3 * std::size_t(m.cells.size()), 31);
+  const auto r0 = random_values(3 * std::size_t(m.cells.size()), 32);
+  const auto w0 = random_values(std::size_t(m.edges.size()), 33);
+
+  // Serial reference on the whole mesh: edges, cells, edges, then the
+  // neighbour min/max.
+  using H = Kokkos::HostSpace;
+  Map<H> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<H> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  umesh::Dat<double, 2, L, H> hx(m.nodes, "x");
+  umesh::Dat<double, 1, L, H> hw(m.edges, "w");
+  umesh::Dat<double, 3, L, H> hq(m.cells, "q"), hr(m.cells, "res"), hlo(m.cells, "lo"),
+      hhi(m.cells, "hi");
+  copy_from_host(hx, m.node_coords);
+  copy_from_host(hw, w0);
+  copy_from_host(hq, q0);
+  copy_from_host(hr, r0);
+  Global<double> sum_ref("sum", 2.0), min_ref("min", 0.5);
+  auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
+  auto serial_cells = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.cells);
+  auto edges_ref = [&] {
+    par_loop(exec::Serial{}, serial, "edges", WeightedEdge{}, read(hw), read(hx, pedge, 0),
+             read(hx, pedge, 1), read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0),
+             inc(hr, pecell, 1), reduce_sum(sum_ref), reduce_min(min_ref));
+  };
+  edges_ref();
+  par_loop(exec::Serial{}, serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
+  edges_ref();
+  copy_values(hlo, hq);
+  copy_values(hhi, hq);
+  par_loop(exec::Serial{}, serial, "minmax", MinMax{}, read(hq, pecell, 0), read(hq, pecell, 1),
+           umesh::min(hlo, pecell, 0), umesh::min(hlo, pecell, 1), umesh::max(hhi, pecell, 0),
+           umesh::max(hhi, pecell, 1));
+  const auto want_res = host_values(hr), want_q = host_values(hq), want_lo = host_values(hlo),
+             want_hi = host_values(hhi);
+
+  for (Deal deal : {Deal::strips, Deal::shuffled}) {
+    const std::string how = deal == Deal::strips ? "strips" : "shuffled";
+    dist::Partition<Mem> part(
+        MPI_COMM_WORLD, m.edges, edge_owners(m.edges.size(), size, deal),
+        {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
+        std::vector<dist::PointOwners>{}, dist::ElementOrder::overlap);
+    const auto &cells = part.part(m.cells);
+    const auto &nodes = part.part(m.nodes);
+    const Map<Mem> &lpe = part.map("pedge"), &lpc = part.map("pecell");
+
+    // The pieces: in order, covering the elements; boundary ones, and only
+    // they, reach a halo point.
+    const auto &pieces = part.pieces();
+    ASSERT_EQ(pieces.size(), 3u);
+    auto hpe = Kokkos::create_mirror_view_and_copy(H(), lpe.view());
+    auto hpc = Kokkos::create_mirror_view_and_copy(H(), lpc.view());
+    int next = 0, misplaced = 0;
+    for (int p = 0; p < 3; ++p) {
+      EXPECT_EQ(pieces[p].first, next);
+      for (int e = next; e < next + pieces[p].set.size(); ++e) {
+        bool halo = false;
+        for (int s = 0; s < 2; ++s)
+          halo = halo || hpe(e, s) >= nodes->owned || hpc(e, s) >= cells->owned;
+        misplaced += halo != (p == 1);
+      }
+      next += pieces[p].set.size();
+    }
+    EXPECT_EQ(next, part.elements()->owned);
+    EXPECT_EQ(misplaced, 0) << how << ", rank " << rank;
+    // A rank has boundary elements iff it has a halo (rank 0 of strips owns
+    // every point its edges reach); strips leave cores on every rank.
+    const bool has_halo = cells->owned < cells->local.size() || nodes->owned < nodes->local.size();
+    EXPECT_EQ(pieces[1].set.size() > 0, has_halo) << how << ", rank " << rank;
+    if (deal == Deal::strips) {
+      EXPECT_GT(pieces[0].set.size(), 0) << how << ", rank " << rank;
+      EXPECT_GT(pieces[2].set.size(), 0) << how << ", rank " << rank;
+      EXPECT_TRUE(has_halo || rank == 0) << how << ", rank " << rank;
+    }
+
+    dist::Dat<double, 2, L, Mem> x(nodes, "x");
+    dist::Dat<double, 1, L, Mem> w(part.elements(), "w");
+    dist::Dat<double, 3, L, Mem> q(cells, "q"), res(cells, "res"), lo(cells, "lo"), hi(cells, "hi");
+    x.set_global(m.node_coords);
+    w.set_global(w0);
+    q.set_global(q0);
+    res.set_global(r0);
+    // Poison: halo copies of every cell dat hold NaN until a loop fills
+    // them; a missed import or export shows in the results.
+    for (const auto *d : {&q, &res})
+      d->fill_halo(std::nan(""));
+    q.mark_halo_stale();
+    auto plan = dist::make_overlap_plan(Space(), test_exec<E>(), part, lpc);
+    auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
+    Global<double> sum("sum", 2.0), mn("min", 0.5);
+    auto edges = [&] {
+      dist::par_loop(E{}, plan, "edges", WeightedEdge{}, dist::read(w), dist::read(x, lpe, 0),
+                     dist::read(x, lpe, 1), dist::read(q, lpc, 0), dist::read(q, lpc, 1),
+                     dist::inc(res, lpc, 0), dist::inc(res, lpc, 1), dist::reduce_sum(sum),
+                     dist::reduce_min(mn));
+    };
+    edges();
+    EXPECT_TRUE(res.halo_stale() || size == 1);
+    dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
+    EXPECT_TRUE(q.halo_stale() || size == 1);
+    edges();
+    EXPECT_FALSE(q.halo_stale()); // imported by the second edge loop
+    dist::par_loop(exec::Atomic{}, cell_plan, "copy", CopyTo{}, dist::read(q), dist::write(lo),
+                   dist::write(hi));
+    dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, lpc, 0), dist::read(q, lpc, 1),
+                   dist::min(lo, lpc, 0), dist::min(lo, lpc, 1), dist::max(hi, lpc, 0),
+                   dist::max(hi, lpc, 1));
+
+    EXPECT_LT(max_rel_diff(res.gather_global(MPI_COMM_WORLD), want_res), 1e-12)
+        << how << ", rank " << rank;
+    EXPECT_LT(max_rel_diff(q.gather_global(MPI_COMM_WORLD), want_q), 1e-12)
+        << how << ", rank " << rank;
+    // (q's sums differ from the reference's in order, so min and max of q
+    // to within rounding too.)
+    EXPECT_LT(max_rel_diff(lo.gather_global(MPI_COMM_WORLD), want_lo), 1e-12)
+        << how << ", rank " << rank;
+    EXPECT_LT(max_rel_diff(hi.gather_global(MPI_COMM_WORLD), want_hi), 1e-12)
+        << how << ", rank " << rank;
+    EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-12 * std::fabs(sum_ref.value()) + 1e-14) << how;
+    EXPECT_EQ(mn.value(), min_ref.value()) << how;
+    EXPECT_LT(mn.value(), 0.5) << how; // the loops reached the global
+  }
+}
+
+// What an overlap plan cannot take is a clear error.
+TEST(DistOverlapErrors, MisuseIsAClearError) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(8, 6);
+  const std::vector<int> owner = dist::contiguous_owners(m.edges.size(), size);
+  const std::vector<dist::MapSpec> maps{{"pecell", m.cells, 2, m.edge_cells}};
+  auto error_of = [](const auto &f) -> std::string {
+    try {
+      f();
+    } catch (const Error &e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  auto contains = [](const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+  };
+  // A Partition in global order has no pieces.
+  dist::Partition<Mem> plain(MPI_COMM_WORLD, m.edges, owner, maps);
+  const std::string no_pieces = error_of(
+      [&] { dist::make_overlap_plan(Space(), exec::Atomic{}, plain, plain.map("pecell")); });
+  EXPECT_TRUE(contains(no_pieces, "construct it with ElementOrder::overlap")) << no_pieces;
+
+  dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, owner, maps, std::vector<dist::PointOwners>{},
+                            dist::ElementOrder::overlap);
+  const auto &cells = part.part(m.cells);
+  dist::Dat<double, 3, AoS, Mem> q(cells, "q"), r(cells, "r");
+  // A map of another Partition, to the plan or to a loop.
+  const std::string foreign = error_of(
+      [&] { dist::make_overlap_plan(Space(), exec::Atomic{}, part, plain.map("pecell")); });
+  EXPECT_TRUE(contains(foreign, "is not a local map of the Partition")) << foreign;
+  auto plan = dist::make_overlap_plan(Space(), exec::Atomic{}, part, part.map("pecell"));
+  const Map<Mem> &other = plain.map("pecell");
+  if (plain.elements()->owned == part.elements()->owned) { // a dat of the same size fits other
+    const std::string loop_map = error_of([&] {
+      dist::par_loop(exec::Atomic{}, plan, "edges", MinMax{}, dist::read(q, other, 0),
+                     dist::read(q, other, 1), dist::min(r, other, 0), dist::min(r, other, 1),
+                     dist::max(r, other, 0), dist::max(r, other, 1));
+    });
+    EXPECT_TRUE(contains(loop_map, "map 'pecell' is not a local map")) << loop_map;
+  }
+  // A direct argument that is not the loop's elements' data.
+  const std::string direct = error_of([&] {
+    dist::par_loop(exec::Atomic{}, plan, "cells", ReadsOnly{}, dist::read(r), dist::read(q));
+  });
+  EXPECT_TRUE(contains(direct, "dat 'r' is direct but not on the loop's elements")) << direct;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return run_distributed_tests(argc, argv);
+}
