@@ -5,7 +5,8 @@
 // One GPU per rank with Kokkos' --kokkos-num-devices=N; each rank's device and
 // its copy bandwidth are printed first, so a scaling run shows where it ran.
 // --overlap on runs res_calc with an OverlapPlan (halo exchange under way
-// while the edges that reach no halo cell run; dist/overlap.hpp).
+// while the edges that reach no halo cell run; dist/overlap.hpp); --transport
+// nccl exchanges GPU to GPU through NCCL instead of through the host.
 #include "kernels.hpp"
 
 #include "common/bandwidth.hpp"
@@ -33,6 +34,7 @@ struct Options {
   int nx = 2400, ny = 1200, steps = 20, warmup = 3, block = 256;
   std::vector<std::string> execs{"atomic", "hierarchical"};
   std::vector<std::string> overlaps{"off"};
+  std::vector<std::string> transports{"host"};
   std::string layout = "soa", csv;
   bool check = true;
 };
@@ -181,13 +183,15 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
 }
 
 template <class L, class E>
-Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec, bool overlap,
-           const std::vector<double> &q0, const std::vector<double> &adt0) {
+Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec, bool nccl,
+           bool overlap, const std::vector<double> &q0, const std::vector<double> &adt0) {
   dist::Partition<Mem> part(
       MPI_COMM_WORLD, m.edges, owner,
       {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
       std::vector<dist::PointOwners>{},
       overlap ? dist::ElementOrder::overlap : dist::ElementOrder::global);
+  if (nccl)
+    part.use_nccl();
   if (overlap)
     return run_with<L>(o, m, part, exec,
                        dist::make_overlap_plan(Space(), exec, part, part.map("pecell")), q0, adt0);
@@ -228,6 +232,13 @@ int main(int argc, char **argv) {
   app.add_option("--warmup", o.warmup, "untimed steps first")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
+  app.add_option("--transport", o.transports,
+                 "halo exchange through host buffers and MPI (host) and/or GPU to GPU through "
+                 "NCCL (nccl: CUDA builds with NCCL, one rank per GPU); each executor runs once "
+                 "per value")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"host", "nccl"}))
+      ->capture_default_str();
   app.add_option("--overlap", o.overlaps,
                  "run res_calc plainly (off) and/or with halo exchange under way while the "
                  "edges that reach no halo cell run (on); each executor runs once per value")
@@ -250,7 +261,7 @@ int main(int argc, char **argv) {
       if (!o.csv.empty() && rank == 0) {
         std::ofstream csv = umesh::perf::open_output(o.csv);
         csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps,"
-               "pack_share,wait_share,unpack_share,overlap\n";
+               "pack_share,wait_share,unpack_share,overlap,transport\n";
         umesh::perf::close_output(csv, o.csv);
       }
       const QuadMesh m = make_quad_mesh(o.nx, o.ny);
@@ -270,49 +281,51 @@ int main(int argc, char **argv) {
                     o.nx, o.ny, m.edges.size(), m.cells.size(), Space::name());
       const double copy_gbps = report_devices(rank, size);
       for (const auto &e : o.execs)
-        for (const auto &ov : o.overlaps) {
-          const bool overlap = ov == "on";
-          Result r;
-          const bool soa = o.layout == "soa";
-          auto go = [&](auto tag) {
-            r = soa ? run<SoA>(o, m, owner, tag, overlap, q0, adt0)
-                    : run<AoS>(o, m, owner, tag, overlap, q0, adt0);
-          };
-          if (e == "atomic")
-            go(exec::Atomic{});
-          else if (e == "scatterview")
-            go(exec::ScatterView{});
-          else if (e == "gather")
-            go(exec::Gather{});
-          else if (e == "colour")
-            go(exec::GlobalColour{});
-          else
-            go(exec::Hierarchical{}
-                   .with_block_size(o.block)
-                   .with_staging(exec::Staging::increments)
-                   .with_combine(exec::Combine::gather)
-                   .with_writeback(exec::Writeback::atomic)
-                   .with_blocks_per_team(4));
-          const bool bad = o.check && !(r.max_rel_err < 1e-12);
-          failures += bad;
-          if (rank == 0) {
-            std::printf(
-                "  %-12s %d ranks, overlap %-3s: step %.4f ms (slowest rank's median), halo "
-                "exchange %.1f%% of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
-                e.c_str(), size, ov.c_str(), r.step_ms, 100 * r.exchange_share, 100 * r.pack_share,
-                100 * r.wait_share, 100 * r.unpack_share,
-                !o.check ? ""
-                : bad    ? "; DIFFERS from the serial reference"
-                         : "; matches the serial reference");
-            if (!o.csv.empty()) {
-              std::ofstream csv(o.csv, std::ios::app);
-              csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
-                  << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
-                  << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ',' << r.wait_share
-                  << ',' << r.unpack_share << ',' << ov << '\n';
+        for (const auto &tr : o.transports)
+          for (const auto &ov : o.overlaps) {
+            const bool overlap = ov == "on", nccl = tr == "nccl";
+            Result r;
+            const bool soa = o.layout == "soa";
+            auto go = [&](auto tag) {
+              r = soa ? run<SoA>(o, m, owner, tag, nccl, overlap, q0, adt0)
+                      : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0);
+            };
+            if (e == "atomic")
+              go(exec::Atomic{});
+            else if (e == "scatterview")
+              go(exec::ScatterView{});
+            else if (e == "gather")
+              go(exec::Gather{});
+            else if (e == "colour")
+              go(exec::GlobalColour{});
+            else
+              go(exec::Hierarchical{}
+                     .with_block_size(o.block)
+                     .with_staging(exec::Staging::increments)
+                     .with_combine(exec::Combine::gather)
+                     .with_writeback(exec::Writeback::atomic)
+                     .with_blocks_per_team(4));
+            const bool bad = o.check && !(r.max_rel_err < 1e-12);
+            failures += bad;
+            if (rank == 0) {
+              std::printf(
+                  "  %-12s %d ranks, %-4s, overlap %-3s: step %.4f ms (slowest rank's median), "
+                  "halo "
+                  "exchange %.1f%% of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
+                  e.c_str(), size, tr.c_str(), ov.c_str(), r.step_ms, 100 * r.exchange_share,
+                  100 * r.pack_share, 100 * r.wait_share, 100 * r.unpack_share,
+                  !o.check ? ""
+                  : bad    ? "; DIFFERS from the serial reference"
+                           : "; matches the serial reference");
+              if (!o.csv.empty()) {
+                std::ofstream csv(o.csv, std::ios::app);
+                csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
+                    << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
+                    << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ','
+                    << r.wait_share << ',' << r.unpack_share << ',' << ov << ',' << tr << '\n';
+              }
             }
           }
-        }
     } catch (const umesh::Error &e) {
       std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
       failures = 100;

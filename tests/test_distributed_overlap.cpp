@@ -3,7 +3,8 @@
 // executor and layout, against the serial reference on the whole mesh.
 // Edges go to ranks in strips (large core pieces) and from a shuffled
 // numbering (ragged halos, small cores); a direct read of per-edge data and
-// global reductions ride along.
+// global reductions ride along. Where NCCL is built and every rank has a GPU
+// of its own, each case runs with the exchange through NCCL too.
 #include "dist_support.hpp"
 
 #include <string>
@@ -114,92 +115,102 @@ TYPED_TEST(DistOverlap, EdgeLoopsCellUpdateAndMinMaxMatchSerial) {
   const auto want_res = host_values(hr), want_q = host_values(hq), want_lo = host_values(hlo),
              want_hi = host_values(hhi);
 
-  for (Deal deal : {Deal::strips, Deal::shuffled}) {
-    const std::string how = deal == Deal::strips ? "strips" : "shuffled";
-    dist::Partition<Mem> part(
-        MPI_COMM_WORLD, m.edges, edge_owners(m.edges.size(), size, deal),
-        {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
-        std::vector<dist::PointOwners>{}, dist::ElementOrder::overlap);
-    const auto &cells = part.part(m.cells);
-    const auto &nodes = part.part(m.nodes);
-    const Map<Mem> &lpe = part.map("pedge"), &lpc = part.map("pecell");
+  std::vector<bool> transports{false}; // through the host; and NCCL where it can run
+  if (dist::nccl_available() && dist::most_ranks_per_device(MPI_COMM_WORLD) == 1)
+    transports.push_back(true);
+  for (const bool nccl : transports)
+    for (Deal deal : {Deal::strips, Deal::shuffled}) {
+      const std::string how =
+          std::string(deal == Deal::strips ? "strips" : "shuffled") + (nccl ? ", nccl" : "");
+      dist::Partition<Mem> part(
+          MPI_COMM_WORLD, m.edges, edge_owners(m.edges.size(), size, deal),
+          {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
+          std::vector<dist::PointOwners>{}, dist::ElementOrder::overlap);
+      if (nccl)
+        part.use_nccl();
+      const auto &cells = part.part(m.cells);
+      const auto &nodes = part.part(m.nodes);
+      const Map<Mem> &lpe = part.map("pedge"), &lpc = part.map("pecell");
 
-    // The pieces: in order, covering the elements; boundary ones, and only
-    // they, reach a halo point.
-    const auto &pieces = part.pieces();
-    ASSERT_EQ(pieces.size(), 3u);
-    auto hpe = Kokkos::create_mirror_view_and_copy(H(), lpe.view());
-    auto hpc = Kokkos::create_mirror_view_and_copy(H(), lpc.view());
-    int next = 0, misplaced = 0;
-    for (int p = 0; p < 3; ++p) {
-      EXPECT_EQ(pieces[p].first, next);
-      for (int e = next; e < next + pieces[p].set.size(); ++e) {
-        bool halo = false;
-        for (int s = 0; s < 2; ++s)
-          halo = halo || hpe(e, s) >= nodes->owned || hpc(e, s) >= cells->owned;
-        misplaced += halo != (p == 1);
+      // The pieces: in order, covering the elements; boundary ones, and only
+      // they, reach a halo point.
+      const auto &pieces = part.pieces();
+      ASSERT_EQ(pieces.size(), 3u);
+      auto hpe = Kokkos::create_mirror_view_and_copy(H(), lpe.view());
+      auto hpc = Kokkos::create_mirror_view_and_copy(H(), lpc.view());
+      int next = 0, misplaced = 0;
+      for (int p = 0; p < 3; ++p) {
+        EXPECT_EQ(pieces[p].first, next);
+        for (int e = next; e < next + pieces[p].set.size(); ++e) {
+          bool halo = false;
+          for (int s = 0; s < 2; ++s)
+            halo = halo || hpe(e, s) >= nodes->owned || hpc(e, s) >= cells->owned;
+          misplaced += halo != (p == 1);
+        }
+        next += pieces[p].set.size();
       }
-      next += pieces[p].set.size();
-    }
-    EXPECT_EQ(next, part.elements()->owned);
-    EXPECT_EQ(misplaced, 0) << how << ", rank " << rank;
-    // A rank has boundary elements iff it has a halo (rank 0 of strips owns
-    // every point its edges reach); strips leave cores on every rank.
-    const bool has_halo = cells->owned < cells->local.size() || nodes->owned < nodes->local.size();
-    EXPECT_EQ(pieces[1].set.size() > 0, has_halo) << how << ", rank " << rank;
-    if (deal == Deal::strips) {
-      EXPECT_GT(pieces[0].set.size(), 0) << how << ", rank " << rank;
-      EXPECT_GT(pieces[2].set.size(), 0) << how << ", rank " << rank;
-      EXPECT_TRUE(has_halo || rank == 0) << how << ", rank " << rank;
-    }
+      EXPECT_EQ(next, part.elements()->owned);
+      EXPECT_EQ(misplaced, 0) << how << ", rank " << rank;
+      // A rank has boundary elements iff it has a halo (rank 0 of strips owns
+      // every point its edges reach); strips leave cores on every rank.
+      const bool has_halo =
+          cells->owned < cells->local.size() || nodes->owned < nodes->local.size();
+      EXPECT_EQ(pieces[1].set.size() > 0, has_halo) << how << ", rank " << rank;
+      if (deal == Deal::strips) {
+        EXPECT_GT(pieces[0].set.size(), 0) << how << ", rank " << rank;
+        EXPECT_GT(pieces[2].set.size(), 0) << how << ", rank " << rank;
+        EXPECT_TRUE(has_halo || rank == 0) << how << ", rank " << rank;
+      }
 
-    dist::Dat<double, 2, L, Mem> x(nodes, "x");
-    dist::Dat<double, 1, L, Mem> w(part.elements(), "w");
-    dist::Dat<double, 3, L, Mem> q(cells, "q"), res(cells, "res"), lo(cells, "lo"), hi(cells, "hi");
-    x.set_global(m.node_coords);
-    w.set_global(w0);
-    q.set_global(q0);
-    res.set_global(r0);
-    // Poison: halo copies of every cell dat hold NaN until a loop fills
-    // them; a missed import or export shows in the results.
-    for (const auto *d : {&q, &res})
-      d->fill_halo(std::nan(""));
-    q.mark_halo_stale();
-    auto plan = dist::make_overlap_plan(Space(), test_exec<E>(), part, lpc);
-    auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
-    Global<double> sum("sum", 2.0), mn("min", 0.5);
-    auto edges = [&] {
-      dist::par_loop(E{}, plan, "edges", WeightedEdge{}, dist::read(w), dist::read(x, lpe, 0),
-                     dist::read(x, lpe, 1), dist::read(q, lpc, 0), dist::read(q, lpc, 1),
-                     dist::inc(res, lpc, 0), dist::inc(res, lpc, 1), dist::reduce_sum(sum),
-                     dist::reduce_min(mn));
-    };
-    edges();
-    EXPECT_TRUE(res.halo_stale() || size == 1);
-    dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
-    EXPECT_TRUE(q.halo_stale() || size == 1);
-    edges();
-    EXPECT_FALSE(q.halo_stale()); // imported by the second edge loop
-    dist::par_loop(exec::Atomic{}, cell_plan, "copy", CopyTo{}, dist::read(q), dist::write(lo),
-                   dist::write(hi));
-    dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, lpc, 0), dist::read(q, lpc, 1),
-                   dist::min(lo, lpc, 0), dist::min(lo, lpc, 1), dist::max(hi, lpc, 0),
-                   dist::max(hi, lpc, 1));
+      dist::Dat<double, 2, L, Mem> x(nodes, "x");
+      dist::Dat<double, 1, L, Mem> w(part.elements(), "w");
+      dist::Dat<double, 3, L, Mem> q(cells, "q"), res(cells, "res"), lo(cells, "lo"),
+          hi(cells, "hi");
+      x.set_global(m.node_coords);
+      w.set_global(w0);
+      q.set_global(q0);
+      res.set_global(r0);
+      // Poison: halo copies of every cell dat hold NaN until a loop fills
+      // them; a missed import or export shows in the results.
+      for (const auto *d : {&q, &res})
+        d->fill_halo(std::nan(""));
+      q.mark_halo_stale();
+      auto plan = dist::make_overlap_plan(Space(), test_exec<E>(), part, lpc);
+      auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
+      Global<double> sum("sum", 2.0), mn("min", 0.5);
+      auto edges = [&] {
+        dist::par_loop(E{}, plan, "edges", WeightedEdge{}, dist::read(w), dist::read(x, lpe, 0),
+                       dist::read(x, lpe, 1), dist::read(q, lpc, 0), dist::read(q, lpc, 1),
+                       dist::inc(res, lpc, 0), dist::inc(res, lpc, 1), dist::reduce_sum(sum),
+                       dist::reduce_min(mn));
+      };
+      edges();
+      EXPECT_TRUE(res.halo_stale() || size == 1);
+      dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res),
+                     dist::rw(q));
+      EXPECT_TRUE(q.halo_stale() || size == 1);
+      edges();
+      EXPECT_FALSE(q.halo_stale()); // imported by the second edge loop
+      dist::par_loop(exec::Atomic{}, cell_plan, "copy", CopyTo{}, dist::read(q), dist::write(lo),
+                     dist::write(hi));
+      dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, lpc, 0), dist::read(q, lpc, 1),
+                     dist::min(lo, lpc, 0), dist::min(lo, lpc, 1), dist::max(hi, lpc, 0),
+                     dist::max(hi, lpc, 1));
 
-    EXPECT_LT(max_rel_diff(res.gather_global(MPI_COMM_WORLD), want_res), 1e-12)
-        << how << ", rank " << rank;
-    EXPECT_LT(max_rel_diff(q.gather_global(MPI_COMM_WORLD), want_q), 1e-12)
-        << how << ", rank " << rank;
-    // (q's sums differ from the reference's in order, so min and max of q
-    // to within rounding too.)
-    EXPECT_LT(max_rel_diff(lo.gather_global(MPI_COMM_WORLD), want_lo), 1e-12)
-        << how << ", rank " << rank;
-    EXPECT_LT(max_rel_diff(hi.gather_global(MPI_COMM_WORLD), want_hi), 1e-12)
-        << how << ", rank " << rank;
-    EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-12 * std::fabs(sum_ref.value()) + 1e-14) << how;
-    EXPECT_EQ(mn.value(), min_ref.value()) << how;
-    EXPECT_LT(mn.value(), 0.5) << how; // the loops reached the global
-  }
+      EXPECT_LT(max_rel_diff(res.gather_global(MPI_COMM_WORLD), want_res), 1e-12)
+          << how << ", rank " << rank;
+      EXPECT_LT(max_rel_diff(q.gather_global(MPI_COMM_WORLD), want_q), 1e-12)
+          << how << ", rank " << rank;
+      // (q's sums differ from the reference's in order, so min and max of q
+      // to within rounding too.)
+      EXPECT_LT(max_rel_diff(lo.gather_global(MPI_COMM_WORLD), want_lo), 1e-12)
+          << how << ", rank " << rank;
+      EXPECT_LT(max_rel_diff(hi.gather_global(MPI_COMM_WORLD), want_hi), 1e-12)
+          << how << ", rank " << rank;
+      EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-12 * std::fabs(sum_ref.value()) + 1e-14) << how;
+      EXPECT_EQ(mn.value(), min_ref.value()) << how;
+      EXPECT_LT(mn.value(), 0.5) << how; // the loops reached the global
+    }
 }
 
 // What an overlap plan cannot take is a clear error.
@@ -249,6 +260,14 @@ TEST(DistOverlapErrors, MisuseIsAClearError) {
     dist::par_loop(exec::Atomic{}, plan, "cells", ReadsOnly{}, dist::read(r), dist::read(q));
   });
   EXPECT_TRUE(contains(direct, "dat 'r' is direct but not on the loop's elements")) << direct;
+  // NCCL where it cannot run.
+  if (!dist::nccl_available()) {
+    const std::string nccl = error_of([&] { part.use_nccl(); });
+    EXPECT_TRUE(contains(nccl, "umesh was built without NCCL")) << nccl;
+  } else if (dist::most_ranks_per_device(MPI_COMM_WORLD) > 1) {
+    const std::string nccl = error_of([&] { part.use_nccl(); });
+    EXPECT_TRUE(contains(nccl, "NCCL exchange needs one rank per GPU")) << nccl;
+  }
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 #include <umesh/dist/dat.hpp>
 #include <umesh/dist/devices.hpp>
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/nccl.hpp>
 #include <umesh/dist/overlap.hpp>
 #include <umesh/dist/par_loop.hpp>
 #include <umesh/dist/partition.hpp>

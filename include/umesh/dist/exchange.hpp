@@ -3,11 +3,13 @@
 
 // Halo exchange of one distributed set with its neighbour ranks: import
 // (owners' values into the halo copies) and export-add (halo increments
-// added into the owners' points). Values are packed on the dat's device,
-// staged through host buffers and sent with MPI, so MPI need not be
-// CUDA-aware.
+// added into the owners' points). Values are packed on the dat's device and
+// either staged through host buffers and sent with MPI, so MPI need not be
+// CUDA-aware, or (use_nccl) sent device to device with NCCL on the loops'
+// stream.
 
 #include <umesh/dat.hpp>
+#include <umesh/dist/nccl.hpp>
 #include <umesh/error.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -15,6 +17,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -34,8 +37,16 @@ public:
     neighbours_.push_back({rank, send, recv, {}, {}, std::vector<Buffers>(busy_.size())});
   }
 
+  /// Sends and receives of dats in the default device's memory go through
+  /// `nccl` (device to device, on the loops' stream, no host copies or
+  /// waits); dats elsewhere still go through the host. Every rank of the
+  /// communicator makes the same choice.
+  void use_nccl(std::shared_ptr<const NcclComm> nccl) { nccl_ = std::move(nccl); }
+  bool uses_nccl() const { return bool(nccl_); }
+
   /// Wall seconds spent in import() and export_add() so far (packing,
-  /// copies, MPI), for reports of the communication share.
+  /// copies, MPI), for reports of the communication share. With NCCL, the
+  /// host's time to launch the exchange's work (it waits for nothing).
   double seconds() const { return phases_.pack + phases_.wait + phases_.unpack; }
   /// Where those seconds went: packing on the device and copying to the
   /// host; waiting for MPI (which counts a neighbour still busy with its own
@@ -78,6 +89,7 @@ public:
   struct Pending {
     int slot = -1; ///< buffers in use; -1 when nothing is under way
     bool to_owners = false;
+    bool device = false; ///< through NCCL
     Combine how = Combine::add;
     std::vector<MPI_Request> requests;
   };
@@ -104,8 +116,11 @@ public:
       return p;
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
     using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
-    // The loops before this one finish first: their time is not exchange time.
-    Kokkos::fence();
+    p.device = device_path<M>();
+    // Host path: the loops before this one finish first (their time is not
+    // exchange time). NCCL's sends follow them on the stream.
+    if (!p.device)
+      Kokkos::fence();
     Kokkos::Timer timer;
     p.slot = take_slot();
     const auto v = d.view();
@@ -116,25 +131,31 @@ public:
       // Import: owners send their points, the halo receives. Export: the
       // reverse.
       const int outgoing = int(to_owners ? n.recv.size() : n.send.size());
-      const int incoming = int(to_owners ? n.send.size() : n.recv.size());
       const std::size_t out_bytes = std::size_t(outgoing) * D * sizeof(T);
-      const std::size_t in_bytes = std::size_t(incoming) * D * sizeof(T);
-      b.host_in.resize(std::max(b.host_in.size(), in_bytes));
-      b.host_out.resize(std::max(b.host_out.size(), out_bytes));
-      p.requests.emplace_back();
-      MPI_Irecv(b.host_in.data(), int(in_bytes), MPI_BYTE, n.rank, tag, comm_, &p.requests.back());
+      const std::size_t in_bytes = incoming(n, to_owners) * D * sizeof(T);
+      if (!p.device) {
+        b.host_in.resize(std::max(b.host_in.size(), in_bytes));
+        b.host_out.resize(std::max(b.host_out.size(), out_bytes));
+        p.requests.emplace_back();
+        MPI_Irecv(b.host_in.data(), int(in_bytes), MPI_BYTE, n.rank, tag, comm_,
+                  &p.requests.back());
+      }
       const auto ids = indices<M>(n, /*send=*/!to_owners);
-      const Typed packed(reinterpret_cast<T *>(buffer<M>(b, out_bytes).data()), outgoing, D);
+      const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out_bytes).data()), outgoing, D);
       Kokkos::parallel_for(
           "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, outgoing), KOKKOS_LAMBDA(int j) {
             for (int k = 0; k < D; ++k)
               packed(j, k) = v(ids(j), k);
           });
-      Kokkos::deep_copy(host_bytes(b.host_out, out_bytes), bytes_of(packed, out_bytes));
-      p.requests.emplace_back();
-      MPI_Isend(b.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_,
-                &p.requests.back());
+      if (!p.device) {
+        Kokkos::deep_copy(host_bytes(b.host_out, out_bytes), bytes_of(packed, out_bytes));
+        p.requests.emplace_back();
+        MPI_Isend(b.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_,
+                  &p.requests.back());
+      }
     }
+    if (p.device)
+      send_through_nccl<M>(p.slot, to_owners, D * sizeof(T));
     phases_.pack += timer.seconds();
     return p;
   }
@@ -152,29 +173,29 @@ public:
     const bool to_owners = p.to_owners;
     const Combine how = p.how;
     const auto v = d.view();
-    if (MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (!p.device &&
+        MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     const double arrived_at = timer.seconds();
     // Unpacked one neighbour at a time: an owned point shared with several
     // ranks is combined once per rank, never concurrently.
     for (Neighbour &n : neighbours_) {
       Buffers &b = n.slots[p.slot];
-      const int incoming = int(to_owners ? n.send.size() : n.recv.size());
-      const std::size_t in_bytes = std::size_t(incoming) * D * sizeof(T);
-      const Typed buf(reinterpret_cast<T *>(buffer<M>(b, in_bytes).data()), incoming, D);
-      Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(b.host_in, in_bytes));
+      const int in = int(incoming(n, to_owners));
+      const std::size_t in_bytes = std::size_t(in) * D * sizeof(T);
+      const Typed buf(reinterpret_cast<T *>(buffer<M>(b.in, in_bytes).data()), in, D);
+      if (!p.device)
+        Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(b.host_in, in_bytes));
       const auto ids = indices<M>(n, /*send=*/to_owners);
       if (to_owners && how == Combine::add)
         Kokkos::parallel_for(
-            "umesh::dist::unpack_add", Kokkos::RangePolicy<Exec>(0, incoming),
-            KOKKOS_LAMBDA(int j) {
+            "umesh::dist::unpack_add", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k)
                 v(ids(j), k) += buf(j, k);
             });
       else if (to_owners)
         Kokkos::parallel_for(
-            "umesh::dist::unpack_minmax", Kokkos::RangePolicy<Exec>(0, incoming),
-            KOKKOS_LAMBDA(int j) {
+            "umesh::dist::unpack_minmax", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k) {
                 const T x = buf(j, k), y = v(ids(j), k);
                 v(ids(j), k) = (how == Combine::min) == (x < y) ? x : y;
@@ -182,12 +203,15 @@ public:
             });
       else
         Kokkos::parallel_for(
-            "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, incoming), KOKKOS_LAMBDA(int j) {
+            "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k)
                 v(ids(j), k) = buf(j, k);
             });
     }
-    Kokkos::fence();
+    // Host path: the buffers are free once the unpacking is done. NCCL's
+    // next use of them follows on the stream.
+    if (!p.device)
+      Kokkos::fence();
     busy_[p.slot] = 0;
     p.slot = -1;
     phases_.wait += arrived_at;
@@ -199,8 +223,8 @@ private:
   using Bytes = Kokkos::View<char *, DeviceMemory>;
   // One exchange's buffers with one neighbour, grown as needed.
   struct Buffers {
-    Bytes staging;                       // pack/unpack buffer on the device
-    std::vector<char> host_in, host_out; // MPI's buffers
+    Bytes out, in;                       // packed and arrived values on the device
+    std::vector<char> host_in, host_out; // MPI's buffers (host path)
   };
   struct Neighbour {
     int rank;
@@ -243,12 +267,12 @@ private:
   }
   // A staging buffer of at least `bytes` in memory space M (cached for the
   // default device).
-  template <class M> static Kokkos::View<char *, M> buffer(Buffers &b, std::size_t bytes) {
+  template <class M> static Kokkos::View<char *, M> buffer(Bytes &cached, std::size_t bytes) {
     if constexpr (std::is_same<M, DeviceMemory>::value) {
-      if (b.staging.extent(0) < bytes)
-        b.staging =
+      if (cached.extent(0) < bytes)
+        cached =
             Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
-      return b.staging;
+      return cached;
     } else {
       return Kokkos::View<char *, M>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
@@ -263,7 +287,44 @@ private:
         reinterpret_cast<char *>(typed.data()), bytes);
   }
 
+  static std::size_t incoming(const Neighbour &n, bool to_owners) {
+    return to_owners ? n.send.size() : n.recv.size();
+  }
+
+  // Whether dats in memory space M go through NCCL.
+  template <class M> bool device_path() const {
+#if defined(UMESH_HAS_NCCL)
+    return nccl_ && std::is_same<M, DeviceMemory>::value;
+#else
+    return false;
+#endif
+  }
+
+  // The sends and receives of slot `slot` (values of `row_bytes` each) as one
+  // NCCL group on the default execution space's stream, after the packing.
+  template <class M> void send_through_nccl(int slot, bool to_owners, std::size_t row_bytes) const {
+#if defined(UMESH_HAS_NCCL)
+    if constexpr (std::is_same<M, DeviceMemory>::value) {
+      const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
+      NcclComm::check(ncclGroupStart(), "ncclGroupStart");
+      for (Neighbour &n : neighbours_) {
+        Buffers &b = n.slots[slot];
+        const std::size_t out = (to_owners ? n.recv.size() : n.send.size()) * row_bytes;
+        const std::size_t in = incoming(n, to_owners) * row_bytes;
+        void *into = buffer<M>(b.in, in).data();
+        NcclComm::check(ncclRecv(into, in, ncclChar, n.rank, nccl_->get(), stream), "ncclRecv");
+        NcclComm::check(ncclSend(b.out.data(), out, ncclChar, n.rank, nccl_->get(), stream),
+                        "ncclSend");
+      }
+      NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
+    }
+#else
+    (void)slot, (void)to_owners, (void)row_bytes;
+#endif
+  }
+
   MPI_Comm comm_;
+  std::shared_ptr<const NcclComm> nccl_;
   mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
   mutable std::vector<char> busy_;            // [slot]: an exchange under way uses it
   mutable Phases phases_;

@@ -108,6 +108,20 @@ public:
       detail::fail("dist::Partition: no map called '", name, "'");
     return it->second;
   }
+  /// Halo exchanges of this partition's sets (dats in the default device's
+  /// memory) go device to device through NCCL instead of through the host.
+  /// Collective: every rank calls it. Returns the communicator, which
+  /// further partitions over the same ranks can take instead of making
+  /// their own (a new one when `comm` is empty). Fails in builds without
+  /// NCCL and when ranks share a GPU.
+  std::shared_ptr<const NcclComm> use_nccl(std::shared_ptr<const NcclComm> comm = {}) const {
+    if (!comm)
+      comm = std::make_shared<NcclComm>(comm_);
+    elements_->halo->use_nccl(comm);
+    for (const auto &t : targets_)
+      t->halo->use_nccl(comm);
+    return comm;
+  }
   /// How this rank's elements are numbered.
   ElementOrder order() const { return order_; }
   /// This rank's elements as three pieces (core, boundary, core) with the
