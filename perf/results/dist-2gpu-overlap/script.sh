@@ -5,7 +5,8 @@
 # processes. For the lent 2-GPU kind (nvidia-h100-x2, or the H200 pair it may move to). The
 # binaries are built on the development machine (./setup.sh --targets
 # umesh_dist_res_calc,test_distributed_overlap cuda-check) and carried in .device/bin, METIS and
-# Scotch beside them in .device/libs; the device's OpenMPI runs them. One GPU per rank
+# Scotch beside them in .device/libs; the device's OpenMPI runs them, and its system-wide NCCL
+# (2.28) serves libnccl.so.2 (218 MB here, too large to carry; env.txt records which one). One GPU per rank
 # (--kokkos-num-devices=2); every run prints each rank's device and copy bandwidth. Results go
 # straight to $OUT, so a call cut short keeps what finished.
 #   script.sh check   call 1: the tests and the check on two GPUs, then 50.4M edges
@@ -17,7 +18,7 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 B=.device/bin/umesh_dist_res_calc
 S=$OUT/summary.txt
 SECONDS=0
-{ nvidia-smi -L; nvidia-smi topo -m; mpirun --version | head -1; } > $OUT/env.txt 2>&1
+{ nvidia-smi -L; nvidia-smi topo -m; mpirun --version | head -1; ldconfig -p | grep -i nccl; ldd $B | grep -i nccl; } > $OUT/env.txt 2>&1
 run() { # name np timeout args...
   local name=$1 np=$2 t=$3; shift 3
   timeout $t mpirun -np $np --bind-to none $B --kokkos-num-devices=2 --csv /tmp/$name.csv "$@" > $OUT/$name.log 2>&1
