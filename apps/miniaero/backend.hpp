@@ -93,7 +93,9 @@ struct DistBackend : umesh::perf::DistLoops {
     std::vector<std::unique_ptr<PartitionT>> boundary;
     MPI_Comm comm = MPI_COMM_WORLD;
   };
-  static std::shared_ptr<Parts> parts(const Mesh &m, MPI_Comm comm = MPI_COMM_WORLD) {
+  /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
+  static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
+                                      MPI_Comm comm = MPI_COMM_WORLD) {
     int size = 1;
     MPI_Comm_size(comm, &size);
     const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
@@ -121,6 +123,11 @@ struct DistBackend : umesh::perf::DistLoops {
           p->interior->targets()));
       const PartitionT &bp = *p->boundary.back();
       p->boundaries.push_back({b.bc, bp.elements()->local, bp.map(name + "_cell")});
+    }
+    if (nccl) { // one communicator for every partition (they share the cells)
+      const auto nc = p->interior->use_nccl();
+      for (const auto &bp : p->boundary)
+        bp->use_nccl(nc);
     }
     return p;
   }

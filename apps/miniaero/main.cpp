@@ -37,6 +37,7 @@ struct Options {
   std::string tuning_file;
   bool cell_stencil = false;
   bool distributed = false; // --distributed, or more than one MPI rank
+  std::string transport = "host";
   std::uint64_t shuffle_seed = 1;
 };
 
@@ -116,6 +117,11 @@ Options parse(int argc, char **argv) {
                "on more than one rank ('mpirun -np N umesh_miniaero ...') they always are: "
                "cells in slabs of the generated order, interior faces on their first cell's "
                "rank, halos exchanged by the loops as their accesses need");
+  app.add_option("--transport", o.transport,
+                 "distributed runs: halo exchange through host buffers and MPI (host) or GPU to "
+                 "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
+      ->check(CLI::IsMember({"host", "nccl"}))
+      ->capture_default_str();
   app.add_option("--plan-dir", o.plan_dir,
                  "save renumberings and hierarchical plans in DIR (created) and load them in "
                  "later runs of the same mesh (planning is paid once)");
@@ -232,6 +238,9 @@ namespace {
 int run(const Options &opt, int rank, int ranks) {
   int failures = 0;
   try {
+    if (opt.transport == "nccl" && !opt.distributed)
+      throw umesh::Error("umesh_miniaero: --transport nccl is for distributed runs (several "
+                         "ranks or --distributed)");
     if (opt.distributed && opt.bench > 0)
       throw umesh::Error("umesh_miniaero: --bench runs in one process only, not with "
                          "--distributed or several ranks");
@@ -247,7 +256,9 @@ int run(const Options &opt, int rank, int ranks) {
       in.nx = opt.mesh[0], in.ny = opt.mesh[1], in.nz = opt.mesh[2];
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     if (opt.distributed)
-      std::printf("  distributed over %d MPI rank%s\n", ranks, ranks == 1 ? "" : "s");
+      std::printf("  distributed over %d MPI rank%s, halo exchange %s\n", ranks,
+                  ranks == 1 ? "" : "s",
+                  opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(in, opt.shuffle_seed);
     std::printf("  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s)\n", mesh.num_cells,
@@ -271,6 +282,7 @@ int run(const Options &opt, int rank, int ranks) {
         for (const auto &reorder : is_ref ? std::vector<std::string>{"binsort"} : opt.reorders) {
           SolverOptions so;
           so.cell_stencil = opt.cell_stencil;
+          so.nccl = opt.transport == "nccl";
           so.hierarchical = opt.hierarchical.options();
           so.warp = opt.hierarchical.warp();
           so.autotune = umesh::exec::Auto{}

@@ -35,6 +35,9 @@ struct SolverOptions {
   /// When set, renumberings and hierarchical plans are saved under this
   /// prefix and loaded by later runs (file names add method, set, block).
   std::string plan_prefix;
+  /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
+  /// through the host (umesh::dist::Partition::use_nccl).
+  bool nccl = false;
 };
 
 /// RK4 coefficients (miniAero's): stage state U_n + alpha R, update beta R.
