@@ -244,7 +244,9 @@ TEST(DistOverlapErrors, MisuseIsAClearError) {
   // A map of another Partition, to the plan or to a loop.
   const std::string foreign = error_of(
       [&] { dist::make_overlap_plan(Space(), exec::Atomic{}, part, plain.map("pecell")); });
-  EXPECT_TRUE(contains(foreign, "is not a local map of the Partition")) << foreign;
+  EXPECT_TRUE(contains(foreign, "dist::make_overlap_plan: map 'pecell' is not a local map of "
+                                "the Partition"))
+      << foreign;
   auto plan = dist::make_overlap_plan(Space(), exec::Atomic{}, part, part.map("pecell"));
   const Map<Mem> &other = plain.map("pecell");
   if (plain.elements()->owned == part.elements()->owned) { // a dat of the same size fits other
@@ -253,7 +255,8 @@ TEST(DistOverlapErrors, MisuseIsAClearError) {
                      dist::read(q, other, 1), dist::min(r, other, 0), dist::min(r, other, 1),
                      dist::max(r, other, 0), dist::max(r, other, 1));
     });
-    EXPECT_TRUE(contains(loop_map, "map 'pecell' is not a local map")) << loop_map;
+    EXPECT_TRUE(contains(loop_map, "dist::par_loop 'edges': map 'pecell' is not a local map"))
+        << loop_map;
   }
   // A direct argument that is not the loop's elements' data.
   const std::string direct = error_of([&] {

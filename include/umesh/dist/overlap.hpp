@@ -39,6 +39,7 @@ public:
   /// The elements' part (direct arguments must be on it).
   const SetPart *elements() const { return elements_; }
 
+  /// Empty plans over `pieces`; make_overlap_plan builds and sets them.
   OverlapPlan(std::vector<Piece<memory_space>> pieces, const SetPart *elements)
       : pieces_(std::move(pieces)), elements_(elements), plans_(pieces_.size()) {}
   void set_plan(int p, plan_type *plan) { plans_[p].reset(plan); }
@@ -52,10 +53,10 @@ private:
 namespace detail {
 
 template <class M> const Map<M> &piece_map(const Piece<M> &p, const Map<M> &whole) {
-  return p.map_for(whole, "make_overlap_plan");
+  return p.map_for(whole, "dist::make_overlap_plan");
 }
 template <class M> ReadOnlyMap<M> piece_map(const Piece<M> &p, const ReadOnlyMap<M> &whole) {
-  return read_only(p.map_for(whole.map, "make_overlap_plan"));
+  return read_only(p.map_for(whole.map, "dist::make_overlap_plan"));
 }
 
 // Each argument as umesh::par_loop takes it over one piece: maps restricted
@@ -70,8 +71,8 @@ auto piece_arg(const DirectArg<A, DD> &a, const Piece<M> &p, const std::string &
 }
 template <Access A, class DD, class MM, class M>
 auto piece_arg(const IndirectArg<A, DD, MM> &a, const Piece<M> &p, const std::string &loop) {
-  return umesh::IndirectArg<A, typename DD::local_type, MM>{a.dat.local(), p.map_for(a.map, loop),
-                                                            a.slot};
+  return umesh::IndirectArg<A, typename DD::local_type, MM>{
+      a.dat.local(), p.map_for(a.map, "dist::par_loop '" + loop + "'"), a.slot};
 }
 template <Reduction R, class T, int D, class M>
 auto piece_arg(const GlobalArg<R, T, D> &g, const Piece<M> &, const std::string &) {

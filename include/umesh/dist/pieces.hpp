@@ -38,13 +38,14 @@ template <class MemorySpace> struct Piece {
   Map<MemorySpace> rows;
   std::vector<std::pair<const void *, Map<MemorySpace>>> maps; ///< keyed by the whole map's data
 
-  /// The restriction of `whole` (one of the Partition's local maps).
-  const Map<MemorySpace> &map_for(const Map<MemorySpace> &whole, const std::string &loop) const {
+  /// The restriction of `whole` (one of the Partition's local maps);
+  /// `context` names the caller in the error otherwise.
+  const Map<MemorySpace> &map_for(const Map<MemorySpace> &whole, const std::string &context) const {
     for (const auto &m : maps)
       if (m.first == whole.view().data())
         return m.second;
-    umesh::detail::fail("dist::par_loop '", loop, "': map '", whole.name(),
-                        "' is not a local map of the Partition the overlap plan was built from");
+    umesh::detail::fail(context, ": map '", whole.name(),
+                        "' is not a local map of the Partition the overlap plan is built from");
   }
 };
 

@@ -14,7 +14,7 @@
 set -u
 export LD_LIBRARY_PATH=$PWD/.device/libs:/usr/local/cuda/lib64
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=8 OMP_PROC_BIND=false
-export OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_btl_vader_single_copy_mechanism=none NCCL_DEBUG=WARN
 B=.device/bin/umesh_dist_res_calc
 S=$OUT/summary.txt
 SECONDS=0

@@ -9,7 +9,7 @@
 #                    time as the app prints it (setup apart), and the copy bandwidth of each GPU
 set -u
 export PATH=$PATH:/usr/local/cuda/bin
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none NCCL_DEBUG=WARN
 export LD_LIBRARY_PATH="$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:/usr/local/cuda/lib64"
 R=$OUT/r; mkdir -p $R
 SECONDS=0
