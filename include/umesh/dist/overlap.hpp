@@ -160,12 +160,7 @@ OverlapPlan<Exec, Space> make_overlap_plan(const Space &space, const Exec &exec,
 template <class Exec, class Space, class Kernel, class... Args>
 void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::string &name,
               const Kernel &kernel, const Args &...args) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  for (MPI_Comm c : {detail::comm_of(args)...})
-    if (c != MPI_COMM_NULL)
-      comm = c;
-  if (comm == MPI_COMM_NULL)
-    umesh::detail::fail("dist::par_loop '", name, "': no distributed dat among the arguments");
+  const MPI_Comm comm = detail::loop_comm(name, args...);
   (detail::check_direct(args, plan.elements(), name), ...);
   // Every piece's arguments are checked before any exchange starts: an
   // error must not leave messages under way.

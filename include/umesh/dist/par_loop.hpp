@@ -181,6 +181,17 @@ template <Reduction R, class T, int D> constexpr bool is_global(const GlobalArg<
   return true;
 }
 
+// The communicator of a loop's distributed dats (one of them at least).
+template <class... Args> MPI_Comm loop_comm(const std::string &loop, const Args &...args) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  for (MPI_Comm c : {comm_of(args)...})
+    if (c != MPI_COMM_NULL)
+      comm = c;
+  if (comm == MPI_COMM_NULL)
+    umesh::detail::fail("dist::par_loop '", loop, "': no distributed dat among the arguments");
+  return comm;
+}
+
 } // namespace detail
 
 /// umesh::par_loop over this rank's part of a distributed mesh (see the
@@ -189,12 +200,7 @@ template <Reduction R, class T, int D> constexpr bool is_global(const GlobalArg<
 template <class Exec, class Plan, class Kernel, class... Args>
 void par_loop(const Exec &exec, Plan &plan, const std::string &name, const Kernel &kernel,
               const Args &...args) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  for (MPI_Comm c : {detail::comm_of(args)...})
-    if (c != MPI_COMM_NULL)
-      comm = c;
-  if (comm == MPI_COMM_NULL)
-    umesh::detail::fail("dist::par_loop '", name, "': no distributed dat among the arguments");
+  const MPI_Comm comm = detail::loop_comm(name, args...);
   // A loop over a set with halo points runs over them too (their values
   // are refreshed before anyone reads them); a reduction would count them
   // twice.
