@@ -90,7 +90,8 @@ template <class E, class L> struct Config {
 using Configs = ::testing::Types<
     Config<exec::Serial, AoS>, Config<exec::Atomic, AoS>, Config<exec::Atomic, SoA>,
     Config<exec::Gather, SoA>, Config<exec::GlobalColour, AoS>, Config<exec::ScatterView, SoA>,
-    Config<exec::Hierarchical, AoS>, Config<exec::Hierarchical, SoA>, Config<exec::Auto, SoA>>;
+    Config<exec::Hierarchical, AoS>, Config<exec::Hierarchical, SoA>, Config<exec::Auto, SoA>,
+    Config<exec::WarpCombine, SoA>, Config<exec::Segmented, AoS>>;
 
 /// The executor tag a test's plans are built with: small blocks, so that
 /// every rank's part has several; one tuning trial.
