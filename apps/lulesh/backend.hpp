@@ -111,7 +111,9 @@ struct DistBackend : umesh::perf::DistLoops {
     std::vector<int> element_owner;
     MPI_Comm comm = MPI_COMM_WORLD;
   };
-  static std::shared_ptr<Parts> parts(const Mesh &m, MPI_Comm comm = MPI_COMM_WORLD) {
+  /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
+  static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
+                                      MPI_Comm comm = MPI_COMM_WORLD) {
     int size = 1;
     MPI_Comm_size(comm, &size);
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
@@ -124,6 +126,8 @@ struct DistBackend : umesh::perf::DistLoops {
         std::vector<umesh::dist::MapSpec>{{"elem_nodes", nodes, 8, m.elem_nodes},
                                           {"elem_neighbours", elems, 6, m.neighbours}},
         std::vector<umesh::dist::PointOwners>{{elems, owner}});
+    if (nccl)
+      partition->use_nccl();
     const auto &mine = partition->elements()->global_ids;
     std::vector<int> local_of(m.num_elems, -1);
     for (std::size_t i = 0; i < mine.size(); ++i)

@@ -33,6 +33,7 @@ struct Options {
   double expect_energy = 0, energy_rtol = 1e-6;
   bool timers = false;
   bool distributed = false; // --distributed, or more than one MPI rank
+  std::string transport = "host";
 };
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
@@ -99,6 +100,11 @@ Options parse(int argc, char **argv) {
                "('mpirun -np N umesh_lulesh ...') it always does: elements in contiguous slabs "
                "per rank, halos of nodes and neighbouring elements exchanged by the loops as "
                "their accesses need");
+  app.add_option("--transport", o.transport,
+                 "distributed runs: halo exchange through host buffers and MPI (host) or GPU to "
+                 "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
+      ->check(CLI::IsMember({"host", "nccl"}))
+      ->capture_default_str();
   umesh::perf::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
@@ -141,6 +147,9 @@ int run(const Options &opt, int rank, int ranks) {
   const Params &p = opt.params;
   int failures = 0;
   try {
+    if (opt.transport == "nccl" && !opt.distributed)
+      throw umesh::Error("umesh_lulesh: --transport nccl is for distributed runs (several ranks "
+                         "or --distributed)");
 #if !defined(UMESH_APP_MPI)
     if (opt.distributed)
       throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");
@@ -158,7 +167,9 @@ int run(const Options &opt, int rank, int ranks) {
                   "Total number of elements: %lld\n\n",
                   p.size, Space::name(), (long long)p.size * p.size * p.size);
     if (opt.distributed)
-      std::printf("distributed over %d MPI rank%s\n", ranks, ranks == 1 ? "" : "s");
+      std::printf("distributed over %d MPI rank%s, halo exchange %s\n", ranks,
+                  ranks == 1 ? "" : "s",
+                  opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(p);
     if (!p.quiet)
@@ -169,6 +180,7 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.timers)
       std::printf("device copy bandwidth: %.1f GB/s\n", copy_gbps);
     RunOptions ro;
+    ro.nccl = opt.transport == "nccl";
     ro.hierarchical = opt.hierarchical.options();
     ro.warp = opt.hierarchical.warp();
     ro.autotune = umesh::exec::Auto{}

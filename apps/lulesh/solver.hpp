@@ -33,6 +33,9 @@ struct RunOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
   umesh::exec::WarpCombine warp;
   umesh::exec::Auto autotune;
+  /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
+  /// through the host (umesh::dist::Partition::use_nccl).
+  bool nccl = false;
 };
 
 /// The solver, whatever its executor and layout.

@@ -37,8 +37,8 @@ make_dist_solver<InstanceExec, InstanceLayout>([[maybe_unused]] const Mesh &m,
                                                [[maybe_unused]] const Params &p,
                                                [[maybe_unused]] const RunOptions &o) {
 #if defined(UMESH_APP_MPI)
-  return std::make_unique<Solver<InstanceExec, InstanceLayout, DistBackend>>(m, p, o,
-                                                                             DistBackend::parts(m));
+  return std::make_unique<Solver<InstanceExec, InstanceLayout, DistBackend>>(
+      m, p, o, DistBackend::parts(m, o.nccl));
 #else
   umesh::detail::fail("umesh_lulesh was built without MPI: no distributed runs");
 #endif
