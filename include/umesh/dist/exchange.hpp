@@ -130,8 +130,8 @@ public:
       Buffers &b = n.slots[p.slot];
       // Import: owners send their points, the halo receives. Export: the
       // reverse.
-      const int outgoing = int(to_owners ? n.recv.size() : n.send.size());
-      const std::size_t out_bytes = std::size_t(outgoing) * D * sizeof(T);
+      const int out = int(outgoing(n, to_owners));
+      const std::size_t out_bytes = std::size_t(out) * D * sizeof(T);
       const std::size_t in_bytes = incoming(n, to_owners) * D * sizeof(T);
       if (!p.device) {
         b.host_in.resize(std::max(b.host_in.size(), in_bytes));
@@ -141,9 +141,9 @@ public:
                   &p.requests.back());
       }
       const auto ids = indices<M>(n, /*send=*/!to_owners);
-      const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out_bytes).data()), outgoing, D);
+      const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out_bytes).data()), out, D);
       Kokkos::parallel_for(
-          "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, outgoing), KOKKOS_LAMBDA(int j) {
+          "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, out), KOKKOS_LAMBDA(int j) {
             for (int k = 0; k < D; ++k)
               packed(j, k) = v(ids(j), k);
           });
@@ -287,6 +287,11 @@ private:
         reinterpret_cast<char *>(typed.data()), bytes);
   }
 
+  // Points sent and received per exchange: an import sends owned points
+  // and receives halo copies; an export the reverse.
+  static std::size_t outgoing(const Neighbour &n, bool to_owners) {
+    return to_owners ? n.recv.size() : n.send.size();
+  }
   static std::size_t incoming(const Neighbour &n, bool to_owners) {
     return to_owners ? n.send.size() : n.recv.size();
   }
@@ -309,7 +314,7 @@ private:
       NcclComm::check(ncclGroupStart(), "ncclGroupStart");
       for (Neighbour &n : neighbours_) {
         Buffers &b = n.slots[slot];
-        const std::size_t out = (to_owners ? n.recv.size() : n.send.size()) * row_bytes;
+        const std::size_t out = outgoing(n, to_owners) * row_bytes;
         const std::size_t in = incoming(n, to_owners) * row_bytes;
         void *into = buffer<M>(b.in, in).data();
         NcclComm::check(ncclRecv(into, in, ncclChar, n.rank, nccl_->get(), stream), "ncclRecv");

@@ -17,6 +17,7 @@
 #include <umesh/dist/partition.hpp>
 #include <umesh/dist/pieces.hpp>
 
+#include <array>
 #include <functional>
 #include <memory>
 #include <string>
@@ -72,7 +73,7 @@ auto piece_arg(const DirectArg<A, DD> &a, const Piece<M> &p, const std::string &
 template <Access A, class DD, class MM, class M>
 auto piece_arg(const IndirectArg<A, DD, MM> &a, const Piece<M> &p, const std::string &loop) {
   return umesh::IndirectArg<A, typename DD::local_type, MM>{
-      a.dat.local(), p.map_for(a.map, "dist::par_loop '" + loop + "'"), a.slot};
+      a.dat.local(), p.map_for(a.map, "dist::par_loop", loop), a.slot};
 }
 template <Reduction R, class T, int D, class M>
 auto piece_arg(const GlobalArg<R, T, D> &g, const Piece<M> &, const std::string &) {
@@ -146,10 +147,11 @@ OverlapPlan<Exec, Space> make_overlap_plan(const Space &space, const Exec &exec,
   OverlapPlan<Exec, Space> plan(partition.pieces(), partition.elements().get());
   for (int p = 0; p < int(plan.pieces().size()); ++p) {
     const Piece<M> &piece = plan.pieces()[p];
+    // The rows map (direct arguments) stays out of the plan: executors read
+    // through maps they do not know from global memory, as direct data is.
     if (piece.set.size() > 0)
-      plan.set_plan(p, new Plan<Exec, Space>(make_plan(space, exec, piece.set,
-                                                       detail::piece_map(piece, maps)...,
-                                                       read_only(piece.rows))));
+      plan.set_plan(p, new Plan<Exec, Space>(
+                           make_plan(space, exec, piece.set, detail::piece_map(piece, maps)...)));
   }
   return plan;
 }
@@ -162,16 +164,24 @@ void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::strin
               const Kernel &kernel, const Args &...args) {
   const MPI_Comm comm = detail::loop_comm(name, args...);
   (detail::check_direct(args, plan.elements(), name), ...);
-  // Every piece's arguments are checked before any exchange starts: an
-  // error must not leave messages under way.
-  for (int p = 0; p < int(plan.pieces().size()); ++p)
+  // Each piece's arguments, made once and checked before any exchange
+  // starts: an error must not leave messages under way.
+  const auto &pieces = plan.pieces();
+  const std::array<decltype(std::make_tuple(detail::piece_arg(args, pieces[0], name)...)), 3>
+      piece_args{std::make_tuple(detail::piece_arg(args, pieces[0], name)...),
+                 std::make_tuple(detail::piece_arg(args, pieces[1], name)...),
+                 std::make_tuple(detail::piece_arg(args, pieces[2], name)...)};
+  for (int p = 0; p < 3; ++p)
     if (plan.plan(p))
-      umesh::detail::validate_all({name, plan.pieces()[p].set},
-                                  detail::piece_arg(args, plan.pieces()[p], name)...);
+      std::apply(
+          [&](const auto &...a) {
+            umesh::detail::validate_all({name, pieces[p].set}, a...);
+          },
+          piece_args[p]);
   auto run = [&](int p) {
     if (auto *piece_plan = plan.plan(p))
-      umesh::par_loop(exec, *piece_plan, name, kernel,
-                      detail::piece_arg(args, plan.pieces()[p], name)...);
+      std::apply([&](const auto &...a) { umesh::par_loop(exec, *piece_plan, name, kernel, a...); },
+                 piece_args[p]);
   };
   auto saved = std::make_tuple(detail::before_global(args)...);
   detail::Finishers imports, exports;

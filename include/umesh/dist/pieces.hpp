@@ -39,12 +39,13 @@ template <class MemorySpace> struct Piece {
   std::vector<std::pair<const void *, Map<MemorySpace>>> maps; ///< keyed by the whole map's data
 
   /// The restriction of `whole` (one of the Partition's local maps);
-  /// `context` names the caller in the error otherwise.
-  const Map<MemorySpace> &map_for(const Map<MemorySpace> &whole, const std::string &context) const {
+  /// `caller` (and the loop's name, if any) head the error otherwise.
+  const Map<MemorySpace> &map_for(const Map<MemorySpace> &whole, const char *caller,
+                                  const std::string &loop = {}) const {
     for (const auto &m : maps)
       if (m.first == whole.view().data())
         return m.second;
-    umesh::detail::fail(context, ": map '", whole.name(),
+    umesh::detail::fail(caller, loop.empty() ? "" : " '" + loop + "'", ": map '", whole.name(),
                         "' is not a local map of the Partition the overlap plan is built from");
   }
 };
