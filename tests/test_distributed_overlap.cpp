@@ -134,6 +134,7 @@ TYPED_TEST(DistOverlap, EdgeLoopsCellUpdateAndMinMaxMatchSerial) {
 
       // The pieces: in order, covering the elements; boundary ones, and only
       // they, reach a halo point.
+      EXPECT_EQ(part.order(), dist::ElementOrder::overlap);
       const auto &pieces = part.pieces();
       ASSERT_EQ(pieces.size(), 3u);
       auto hpe = Kokkos::create_mirror_view_and_copy(H(), lpe.view());
@@ -233,6 +234,7 @@ TEST(DistOverlapErrors, MisuseIsAClearError) {
   };
   // A Partition in global order has no pieces.
   dist::Partition<Mem> plain(MPI_COMM_WORLD, m.edges, owner, maps);
+  EXPECT_EQ(plain.order(), dist::ElementOrder::global);
   const std::string no_pieces = error_of(
       [&] { dist::make_overlap_plan(Space(), exec::Atomic{}, plain, plain.map("pecell")); });
   EXPECT_TRUE(contains(no_pieces, "construct it with ElementOrder::overlap")) << no_pieces;

@@ -123,11 +123,13 @@ public:
     return comm;
   }
   /// How this rank's elements are numbered.
-  ElementOrder order() const { return order_; }
+  ElementOrder order() const {
+    return pieces_.empty() ? ElementOrder::global : ElementOrder::overlap;
+  }
   /// This rank's elements as three pieces (core, boundary, core) with the
   /// maps restricted to each; ElementOrder::overlap only.
   const std::vector<Piece<MemorySpace>> &pieces() const {
-    if (order_ != ElementOrder::overlap)
+    if (pieces_.empty())
       detail::fail("dist::Partition of '", elements_->global.name(),
                    "': no pieces; construct it with ElementOrder::overlap");
     return pieces_;
@@ -137,7 +139,7 @@ private:
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
             const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners,
             const std::vector<std::shared_ptr<SetPart>> &existing, ElementOrder order)
-      : comm_(comm), element_owner_(element_owner), order_(order) {
+      : comm_(comm), element_owner_(element_owner) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
     if (element_owner.size() != std::size_t(elements.size()))
@@ -310,8 +312,7 @@ private:
   std::shared_ptr<SetPart> elements_;
   std::vector<std::shared_ptr<SetPart>> targets_;
   std::map<std::string, Map<MemorySpace>> maps_;
-  ElementOrder order_ = ElementOrder::global;
-  std::vector<Piece<MemorySpace>> pieces_;
+  std::vector<Piece<MemorySpace>> pieces_; // ElementOrder::overlap: always three
 };
 
 } // namespace umesh::dist
