@@ -37,7 +37,42 @@ struct Options {
   std::vector<std::string> transports{"host"};
   std::string layout = "soa", csv;
   bool check = true;
+  bool breakdown = false; // also time the step's parts apart, fenced, per rank
 };
+
+// Median of timed runs of f, each fenced, in ms.
+template <class F> double median_ms(int runs, F &&f) {
+  std::vector<double> t;
+  for (int i = 0; i < runs; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    Kokkos::Timer timer;
+    f();
+    Kokkos::fence();
+    t.push_back(timer.seconds() * 1e3);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// "a, b, ..." of every rank's values (rank 0 gets the text).
+template <std::size_t N>
+std::string per_rank_text(const double (&mine)[N], const char *const (&fmt)[N]) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  std::vector<double> all(N * std::size_t(size));
+  MPI_Gather(mine, int(N), MPI_DOUBLE, all.data(), int(N), MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  std::string text;
+  char item[96];
+  for (int r = 0; r < size; ++r) {
+    text += r ? "; rank " : "rank ";
+    text += std::to_string(r) + ":";
+    for (std::size_t k = 0; k < N; ++k) {
+      std::snprintf(item, sizeof item, fmt[k], all[N * r + k]);
+      text += item;
+    }
+  }
+  return text;
+}
 
 // Airfoil's update, reduced: the state moves by the residual, which is reset.
 struct Update {
@@ -95,6 +130,8 @@ double report_devices(int rank, int size) {
 struct Result {
   double step_ms = 0, exchange_share = 0, max_rel_err = -1;
   double pack_share = 0, wait_share = 0, unpack_share = 0; // of the time, the exchange's phases
+  std::string per_rank;  // each rank's median step (ms) and edge count, to see imbalance
+  std::string breakdown; // --breakdown: each rank's parts of the step, fenced apart
 };
 
 // Both halos' phases (cells and nodes) summed.
@@ -179,6 +216,37 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
   r.pack_share = worst[2];
   r.wait_share = worst[3];
   r.unpack_share = worst[4];
+  r.per_rank = per_rank_text({mine[0], double(part.elements()->local.size())},
+                             {" %.4f ms", " over %.0f edges"});
+  if (o.breakdown) {
+    // The dist loop (q's import and res's export in it, as in a step) and the
+    // update, each fenced; then the same res_calc as a plain umesh::par_loop
+    // on this rank's local dats (no exchange, no halo zeroing): what the loop
+    // costs here without MPI.
+    const double loop = median_ms(o.steps, [&] {
+      q.mark_halo_stale();
+      res_calc();
+    });
+    const double update = median_ms(o.steps, [&] {
+      dist::par_loop(exec::Atomic{}, cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
+    });
+    const double owned = cells->owned, local = cells->local.size();
+    if constexpr (std::is_same_v<PlanT, dist::OverlapPlan<E, Space>>) {
+      r.breakdown =
+          per_rank_text({loop, update, owned, local}, {" res_calc %.4f ms", ", update %.4f ms",
+                                                       " (cells: %.0f owned", ", %.0f local)"});
+    } else {
+      const double bare = median_ms(o.steps, [&] {
+        umesh::par_loop(exec, plan, "res_calc_local", kernel, read(x.local(), pe, 0),
+                        read(x.local(), pe, 1), read(q.local(), pc, 0), read(q.local(), pc, 1),
+                        read(adt.local(), pc, 0), read(adt.local(), pc, 1), inc(res.local(), pc, 0),
+                        inc(res.local(), pc, 1));
+      });
+      r.breakdown = per_rank_text({loop, bare, update, owned, local},
+                                  {" res_calc %.4f ms", ", without the exchanges %.4f ms",
+                                   ", update %.4f ms", " (cells: %.0f owned", ", %.0f local)"});
+    }
+  }
   return r;
 }
 
@@ -245,6 +313,10 @@ int main(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on"}))
       ->capture_default_str();
+  app.add_flag("--breakdown", o.breakdown,
+               "after the timed steps, time res_calc (with its exchanges), the update, and "
+               "res_calc as a plain loop on each rank's local data (no exchange), each fenced "
+               "apart; printed per rank");
   bool no_check = false;
   app.add_flag("--no-check", no_check, "skip the check against the serial reference");
   app.add_option("--csv", o.csv, "append a row per executor to this file (rank 0)");
@@ -317,6 +389,10 @@ int main(int argc, char **argv) {
                   !o.check ? ""
                   : bad    ? "; DIFFERS from the serial reference"
                            : "; matches the serial reference");
+              if (size > 1)
+                std::printf("    each rank's step: %s\n", r.per_rank.c_str());
+              if (o.breakdown)
+                std::printf("    fenced apart: %s\n", r.breakdown.c_str());
               if (!o.csv.empty()) {
                 std::ofstream csv(o.csv, std::ios::app);
                 csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
