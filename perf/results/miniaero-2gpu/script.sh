@@ -4,6 +4,10 @@
 # (--transport host,nccl). For the lent 2-GPU kind, in two calls on one warm machine:
 #   script.sh build  umesh_miniaero from the offline bundle (./setup.sh bundle .bundle, carried),
 #                    CUDA, with the device's NCCL when CMake finds it (the configure log says)
+#   script.sh gpus   (issue 15's res_calc gap) each GPU's clocks and res_calc on half the 50.4M
+#                    mesh on GPU 0 and on GPU 1 alone, then the whole mesh on both with
+#                    umesh_dist_res_calc --breakdown (each rank's loop with and without its
+#                    exchanges, fenced apart), host and NCCL
 #   script.sh run    one GPU (one process, then one rank through the distributed path), two GPUs
 #                    through the host and through NCCL; atomic, SoA, 10 steps each; whole-run wall
 #                    time as the app prints it (setup apart), and the copy bandwidth of each GPU
@@ -20,6 +24,19 @@ build)
   { nvidia-smi -L; nvidia-smi topo -m; ldconfig -p | grep -i nccl; } > $R/env.txt 2>&1
   timeout 560 ./setup.sh --bundle .bundle --backend cuda --jobs 32 --targets umesh_miniaero,umesh_dist_res_calc build > $R/build.log 2>&1
   note "build rc=$?"; grep -E "NCCL|MPI" $R/build.log >> $R/summary.txt ;;
+gpus)
+  D=$(b)/perf/umesh_dist_res_calc
+  export OMP_NUM_THREADS=8 OMP_PROC_BIND=false
+  nvidia-smi -q -d CLOCK,PERFORMANCE,POWER > $R/clocks-before.txt 2>&1
+  for g in 0 1; do
+    timeout 60 mpirun -np 1 --bind-to none $D --kokkos-device-id=$g --nx 7000 --ny 1800 --steps 30 \
+      --no-check --exec atomic --breakdown > $R/half-gpu$g.log 2>&1
+    note "half mesh on GPU $g rc=$?"; grep -E "rank 0:|ranks" $R/half-gpu$g.log >> $R/summary.txt
+  done
+  timeout 150 mpirun -np 2 --bind-to none $D --kokkos-num-devices=2 --nx 7000 --ny 3600 --steps 30 \
+    --no-check --exec atomic,hierarchical --transport host,nccl --breakdown > $R/whole-np2.log 2>&1
+  note "whole mesh on two GPUs rc=$?"; grep -E "rank [01]:|ranks|fenced" $R/whole-np2.log >> $R/summary.txt
+  nvidia-smi -q -d CLOCK,PERFORMANCE,POWER > $R/clocks-after.txt 2>&1 ;;
 run)
   M=$(b)/apps/miniaero/umesh_miniaero
   S=$PWD/tests/data/miniaero/3D_Sod_Serial/miniaero.inp
