@@ -62,6 +62,8 @@ public:
   void fill_halo(T value) const {
     const auto v = local_.view();
     const int first = part_->owned, last = local_.size();
+    if (first == last) // no halo here: no launch
+      return;
     using Exec = typename local_type::view_type::execution_space;
     Kokkos::parallel_for(
         "umesh::dist::zero_halo", Kokkos::RangePolicy<Exec>(first, last), KOKKOS_LAMBDA(int i) {

@@ -90,20 +90,12 @@ void check_direct(const DirectArg<A, DD> &a, const SetPart *elements, const std:
 template <class A> void check_direct(const A &, const SetPart *, const std::string &) {}
 
 using Finishers = std::vector<std::function<void()>>;
-using Seen = std::vector<const void *>;
-inline bool first_time(Seen &seen, const void *key) {
-  for (const void *k : seen)
-    if (k == key)
-      return false;
-  seen.push_back(key);
-  return true;
-}
 
 // Before the first piece: imports of stale halos start (once per dat) and
 // the halo copies of combined dats take the combination's identity.
-template <class A> void start_imports(const A &, Finishers &, Seen &) {}
+template <class A> void start_imports(const A &, Finishers &, Seen &, Seen &) {}
 template <Access A, class DD, class MM>
-void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen) {
+void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen, Seen &filled) {
   if constexpr (A == Access::read) {
     if (!a.dat.halo_stale() || !first_time(seen, a.dat.local().view().data()))
       return;
@@ -113,7 +105,7 @@ void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &see
     a.dat.mark_halo_fresh();
     finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
   } else {
-    before(a); // zero or fill the halo
+    before(a, filled); // zero or fill the halo
   }
 }
 
@@ -185,8 +177,8 @@ void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::strin
   };
   auto saved = std::make_tuple(detail::before_global(args)...);
   detail::Finishers imports, exports;
-  detail::Seen imported, exported;
-  (detail::start_imports(args, imports, imported), ...);
+  detail::Seen imported, filled, exported;
+  (detail::start_imports(args, imports, imported, filled), ...);
   run(0);
   for (auto &f : imports)
     f();

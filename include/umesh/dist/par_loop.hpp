@@ -71,15 +71,28 @@ namespace detail {
 
 struct Nothing {};
 
+// Dats already handled in this loop (a dat reached through several map
+// slots is zeroed, filled or exported once).
+using Seen = std::vector<const void *>;
+inline bool first_time(Seen &seen, const void *key) {
+  if (std::find(seen.begin(), seen.end(), key) != seen.end())
+    return false;
+  seen.push_back(key);
+  return true;
+}
+
 // Before the loop: halo imports and zeroing; a global sum's value before
 // the loop is kept and the loop's own starts from zero.
-template <Access A, class DD> Nothing before(const DirectArg<A, DD> &) {
+template <Access A, class DD> Nothing before(const DirectArg<A, DD> &, Seen &) {
   return {};
 }
-template <Access A, class DD, class MM> Nothing before(const IndirectArg<A, DD, MM> &a) {
+template <Access A, class DD, class MM>
+Nothing before(const IndirectArg<A, DD, MM> &a, Seen &filled) {
   using T = typename DD::local_type::value_type;
   if constexpr (A == Access::read)
-    a.dat.refresh_halo();
+    a.dat.refresh_halo(); // once: the import clears the stale flag
+  else if (!first_time(filled, a.dat.local().view().data()))
+    return {};
   else if constexpr (A == Access::inc)
     a.dat.zero_halo();
   else if constexpr (A == Access::min)
@@ -90,7 +103,8 @@ template <Access A, class DD, class MM> Nothing before(const IndirectArg<A, DD, 
     static_assert(A == Access::read, "umesh::dist::par_loop: through a map: read, inc, min, max");
   return {};
 }
-template <Reduction R, class T, int D> std::array<T, D> before(const GlobalArg<R, T, D> &g) {
+template <Reduction R, class T, int D>
+std::array<T, D> before(const GlobalArg<R, T, D> &g, Seen &) {
   std::array<T, D> saved;
   for (int k = 0; k < D; ++k)
     saved[k] = (*g.global)[k];
@@ -111,18 +125,15 @@ template <Reduction R, class T, int D> auto local(const GlobalArg<R, T, D> &g) {
 
 // After the loop: exports (once per dat, however many slots increment it),
 // stale halos, reductions over the ranks.
-using Exported = std::vector<const void *>;
-template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI_Comm, Exported &) {
+template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI_Comm, Seen &) {
   if constexpr (A != Access::read)
     a.dat.mark_halo_stale();
 }
 template <Access A, class DD, class MM>
-void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Exported &done) {
+void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Seen &exported) {
   if constexpr (is_combining(A)) {
-    const void *key = a.dat.local().view().data();
-    if (std::find(done.begin(), done.end(), key) != done.end())
+    if (!first_time(exported, a.dat.local().view().data()))
       return;
-    done.push_back(key);
     const auto how = A == Access::inc   ? Exchange::Combine::add
                      : A == Access::min ? Exchange::Combine::min
                                         : Exchange::Combine::max;
@@ -131,7 +142,7 @@ void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Exported &done) {
   }
 }
 template <Reduction R, class T, int D, class Saved>
-void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Exported &) {
+void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen &) {
   std::array<T, D> mine, all;
   for (int k = 0; k < D; ++k)
     mine[k] = (*g.global)[k];
@@ -147,12 +158,13 @@ template <class A> Nothing before_global(const A &) {
   return {};
 }
 template <Reduction R, class T, int D> auto before_global(const GlobalArg<R, T, D> &g) {
-  return before(g);
+  Seen unused;
+  return before(g, unused);
 }
 template <class A> void after_global(const A &, Nothing, MPI_Comm) {}
 template <Reduction R, class T, int D, class Saved>
 void after_global(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm) {
-  Exported unused;
+  Seen unused;
   after(g, saved, comm, unused);
 }
 
@@ -208,10 +220,10 @@ void par_loop(const Exec &exec, Plan &plan, const std::string &name, const Kerne
     umesh::detail::fail("dist::par_loop '", name,
                         "': global reductions over a set with halo points are not supported; "
                         "reduce in a loop over the partitioned element set");
-  auto saved = std::make_tuple(detail::before(args)...);
+  detail::Seen filled, exported;
+  auto saved = std::make_tuple(detail::before(args, filled)...);
   umesh::par_loop(exec, plan, name, kernel, detail::local(args)...);
-  detail::Exported done;
-  std::apply([&](const auto &...s) { (detail::after(args, s, comm, done), ...); }, saved);
+  std::apply([&](const auto &...s) { (detail::after(args, s, comm, exported), ...); }, saved);
 }
 
 } // namespace umesh::dist
