@@ -54,7 +54,8 @@ template <class F> double median_ms(int runs, F &&f) {
   return t[t.size() / 2];
 }
 
-// "a, b, ..." of every rank's values (rank 0 gets the text).
+// "rank 0: <values>; rank 1: ..." with each value printed by its format
+// (rank 0 gets the text).
 template <std::size_t N>
 std::string per_rank_text(const double (&mine)[N], const char *const (&fmt)[N]) {
   int size = 1;
