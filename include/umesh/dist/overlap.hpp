@@ -91,13 +91,14 @@ template <class A> void check_direct(const A &, const SetPart *, const std::stri
 
 using Finishers = std::vector<std::function<void()>>;
 
-// Before the first piece: imports of stale halos start (once per dat) and
-// the halo copies of combined dats take the combination's identity.
-template <class A> void start_imports(const A &, Finishers &, Seen &, Seen &) {}
+// Before the first piece: imports of stale halos start (once per dat: the
+// first marks the halo fresh) and the halo copies of combined dats take the
+// combination's identity.
+template <class A> void start_imports(const A &, Finishers &, Seen &) {}
 template <Access A, class DD, class MM>
-void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen, Seen &filled) {
+void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &filled) {
   if constexpr (A == Access::read) {
-    if (!a.dat.halo_stale() || !first_time(seen, a.dat.local().view().data()))
+    if (!a.dat.halo_stale())
       return;
     const Exchange &ex = *a.dat.part().halo;
     auto pending = std::make_shared<Exchange::Pending>(
@@ -177,8 +178,8 @@ void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::strin
   };
   auto saved = std::make_tuple(detail::before_global(args)...);
   detail::Finishers imports, exports;
-  detail::Seen imported, filled, exported;
-  (detail::start_imports(args, imports, imported, filled), ...);
+  detail::Seen filled, exported;
+  (detail::start_imports(args, imports, filled), ...);
   run(0);
   for (auto &f : imports)
     f();
