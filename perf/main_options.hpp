@@ -40,6 +40,7 @@ struct Options {
   std::vector<int> warp_registers = exec::WarpCombine::register_budgets();  // CUDA
   std::vector<int> warp_maps{32};                                           // 16: compact maps
   std::vector<int> hier_registers = exec::Hierarchical::register_budgets(); // CUDA
+  std::vector<int> hier_preload{1}; // exec::Hierarchical::preload, staging 'all'
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
   // executor runs on the result.
@@ -115,6 +116,12 @@ inline Options parse(int argc, char **argv) {
             return std::stoi(t) % 32 ? t + " is not 0 or a multiple of 32" : std::string();
           },
           "0 or a multiple of 32"))
+      ->capture_default_str();
+  app.add_option("--hier-preload", o.hier_preload,
+                 "staging 'all': 1 (default), the increment buffers start at the dat's values so "
+                 "the write-back only stores; 0, they start at zero (rows /np); 1,0 runs both")
+      ->delimiter(',')
+      ->check(CLI::IsMember({0, 1}))
       ->capture_default_str();
   app.add_option("--hier-registers", o.hier_registers,
                  "hierarchical register budgets per thread on CUDA, for one block per team "

@@ -173,18 +173,20 @@ inline std::vector<exec::Hierarchical> hierarchical_variants_one_team_size(const
   return out;
 }
 
-// Register budgets multiply the variants they apply to at `block_size`
+// Register budgets and preload (staging all) multiply the variants they apply to at `block_size`
 // (exec::register_budget_problem) on CUDA; host backends have one kernel.
 inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o, bool host,
                                                              int block_size) {
   std::vector<exec::Hierarchical> out;
   for (const auto &h : hierarchical_variants_one_team_size(o))
     for (int t : o.team_sizes)
-      for (int r : host ? std::vector<int>{0} : o.hier_registers) {
-        const auto v = exec::Hierarchical(h).with_team_size(t).with_max_registers(r);
-        if (exec::register_budget_problem(v, block_size).empty())
-          out.push_back(v);
-      }
+      for (int r : host ? std::vector<int>{0} : o.hier_registers)
+        for (int p : h.staging == exec::Staging::all ? o.hier_preload : std::vector<int>{1}) {
+          const auto v =
+              exec::Hierarchical(h).with_team_size(t).with_max_registers(r).with_preload(p == 1);
+          if (exec::register_budget_problem(v, block_size).empty())
+            out.push_back(v);
+        }
   return out;
 }
 

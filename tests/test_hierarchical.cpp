@@ -152,6 +152,30 @@ TYPED_TEST(Hierarchical, AtomicCombineAndWritebackMatchSerial) {
       }
 }
 
+// Staged increments that start at the dat's values (preload, the default
+// under staging 'all') or at zero: both match serial, with every combine and
+// write-back that preloads (atomic write-back: a block's shared points still
+// start at zero), and the summary says which ran: the check's loop increments
+// three dats, each through one map.
+TYPED_TEST(Hierarchical, PreloadedIncrementsMatchSerialAndAreReported) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  unsigned seed = 7000;
+  for (bool preload : {true, false})
+    for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
+        const auto options = exec::Hierarchical{}
+                                 .with_block_size(32)
+                                 .with_combine(combine)
+                                 .with_writeback(writeback)
+                                 .with_preload(preload);
+        for (const std::string &summary : {check_against_serial<S, L, 2>(options, seed += 10),
+                                           check_against_serial<S, L, 4>(options, seed += 10)})
+          EXPECT_EQ(summary.find("increments of 3 dats preloaded") != std::string::npos, preload)
+              << summary;
+      }
+}
+
 // Two maps into one set, the same dat incremented through both: a point can
 // sit in two lists of one block, so neither list may add it plainly while
 // the other does.
@@ -195,6 +219,8 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
         par_loop(S(), exec::Serial{}, elems, "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
                  inc(u_ref, m1, 0), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
         EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
+        // Two groups on one dat: a preloaded copy would overwrite the other's sums.
+        EXPECT_EQ(plan.summary().find("preloaded"), std::string::npos) << plan.summary();
         // One slot incremented by two arguments: under gather the second
         // adds to the entry the first stored.
         par_loop(options, plan, "same-slot", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),

@@ -109,6 +109,18 @@ struct Hierarchical {
   /// The budgets max_registers takes, the default first.
   static std::vector<int> register_budgets() { return {0, 48}; }
   static bool is_register_budget(int r) { return r == 0 || r == 48; }
+  /// Per loop, staging 'all' with one block per team, thread colours or
+  /// scratch atomics: a block's increment buffers start at the dat's values
+  /// for its own points (copied in with the staged reads), so its write-back
+  /// stores without loading them. For dats the loop uses through one map and
+  /// one access only; others start at the identity whatever this says, and
+  /// the results are the same either way up to the order of the additions.
+  /// Not under staging 'increments': there the copies would be a block's only
+  /// loads before it computes (1.05x slower on the H100 for res_calc, AoS).
+  /// No value wins everywhere: on the H100 (perf/results/h100-preload) it ran
+  /// full staging up to 1.07x faster, and 1.05x slower for AoS built-in blocks
+  /// under a register budget of 48.
+  bool preload = true;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
   /// to increments-only staging, then to no staging ('reads' straight to no
@@ -143,6 +155,7 @@ struct Hierarchical {
   Hierarchical &with_combine(Combine c) { return combine = c, *this; }
   Hierarchical &with_writeback(Writeback w) { return writeback = w, *this; }
   Hierarchical &with_max_registers(int r) { return max_registers = r, *this; }
+  Hierarchical &with_preload(bool p) { return preload = p, *this; }
 };
 
 /// Block reduction over point segments: teams of `block_size` consecutive
@@ -349,8 +362,9 @@ inline std::string register_budget_problem(const Hierarchical &h, int block_size
 
 /// "hier-<staging>", then "/sa" for scratch atomics or "/sg" for scratch
 /// gather, "/ga" for one launch with atomic writeback, "/p<n>" for n blocks
-/// per team and "/t<n>" for teams of n threads: the names the main job and
-/// exec::Auto report.
+/// per team, "/t<n>" for teams of n threads, "/r<n>" for a register budget
+/// and "/np" for staging 'all' without preloaded increments: the names the
+/// main job and exec::Auto report.
 inline std::string variant_name(const Hierarchical &h) {
   return std::string("hier-") + staging_name(h.staging) +
          (h.combine == Combine::atomics  ? "/sa"
@@ -359,7 +373,8 @@ inline std::string variant_name(const Hierarchical &h) {
          (h.writeback == Writeback::atomic ? "/ga" : "") +
          (pipelinable(h) && h.blocks_per_team > 1 ? "/p" + std::to_string(h.blocks_per_team) : "") +
          (h.team_size > 0 ? "/t" + std::to_string(h.team_size) : "") +
-         (h.max_registers > 0 ? "/r" + std::to_string(h.max_registers) : "");
+         (h.max_registers > 0 ? "/r" + std::to_string(h.max_registers) : "") +
+         (h.staging == Staging::all && !h.preload ? "/np" : "");
 }
 
 } // namespace umesh::exec

@@ -155,6 +155,9 @@ public:
         os << ", " << r.team_size << " threads per team";
       if (r.max_registers > 0)
         os << ", at most " << r.max_registers << " registers per thread";
+      if (r.preloaded > 0)
+        os << ", increments of " << r.preloaded << " dat" << (r.preloaded > 1 ? "s" : "")
+           << " preloaded";
       if (r.used != r.asked)
         os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
            << " B, budget " << r.budget << " B)";
@@ -192,6 +195,7 @@ public:
                  loop_options.writeback};
     launched_blocks_per_team_ = 1;
     launched_registers_ = 0;
+    launched_preloaded_ = 0;
     r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
     if (r.need > r.budget) {
       // 'reads' falls back to no staging: staged increments would change how
@@ -223,6 +227,7 @@ public:
     r.blocks_per_team = launched_blocks_per_team_;
     r.team_size = launched_team_size_;
     r.max_registers = launched_registers_;
+    r.preloaded = launched_preloaded_;
     loops_[name] = r;
   }
 
@@ -241,10 +246,12 @@ private:
     int blocks_per_team = 1; // as launched
     int team_size = 0;       // threads per team as launched
     int max_registers = 0;   // the register budget the one-block kernel ran under
+    int preloaded = 0;       // combine groups preloaded (exec::Hierarchical::preload)
   };
   int launched_blocks_per_team_ = 1; // by the last launch
   int launched_team_size_ = 0;
   int launched_registers_ = 0; // 0 unless the last launch ran under a budget
+  int launched_preloaded_ = 0; // by the last launch's binding
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
@@ -293,12 +300,16 @@ private:
     }
     Policy<S> policy(*this, name, loop_options, pipelined ? detail::pipe_facts_bytes : 0,
                      pipelined);
+    policy.note_uses(args...);
+    launched_preloaded_ = 0;
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
-          if (policy.scratch <= budget)
+          if (policy.scratch <= budget) {
+            launched_preloaded_ = policy.preloaded;
             launch<pipe>(loop_options, name, body, policy.scratch, policy.team_scratch, total,
                          pipelined);
+          }
         },
         args...);
     return pipelined ? 3 * ((policy.scratch + 15) / 16 * 16) + policy.team_scratch : policy.scratch;

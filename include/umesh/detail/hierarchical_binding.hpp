@@ -35,6 +35,36 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
     int points = -1, local = -1, inv_offsets = -1, inv_entries = -1;
   };
   std::vector<ListPlaces> places; // per staged map, in a slot
+  // Every argument's (dat, map, access), noted before binding so that a
+  // combine can tell whether it is its dat's one use in the loop
+  // (StagedCombineDev::preload). Empty: no combine preloads.
+  struct DatUse {
+    const void *dat, *map;
+    Access access;
+  };
+  std::vector<DatUse> uses;
+  int preloaded = 0; // combine groups whose buffers start at the dat's values
+  template <class... Args> void note_uses(const Args &...args) { (note_use(args), ...); }
+  template <Access A, class T, int D, class L, class M>
+  void note_use(const DirectArg<A, Dat<T, D, L, M>> &a) {
+    uses.push_back({a.dat.view().data(), nullptr, A});
+  }
+  template <Access A, class T, int D, class L, class M, class MM>
+  void note_use(const IndirectArg<A, Dat<T, D, L, M>, Map<MM>> &a) {
+    uses.push_back({a.dat.view().data(), a.map.view().data(), A});
+  }
+  template <class Arg> void note_use(const Arg &) {}
+  bool sole_group(const void *dat, const void *map, Access access) const {
+    bool seen = false;
+    for (const DatUse &u : uses) {
+      if (u.dat != dat)
+        continue;
+      if (u.map != map || u.access != access)
+        return false;
+      seen = true;
+    }
+    return seen;
+  }
 
   HierarchicalBinding(PlanT &p, const std::string &name, const exec::Hierarchical &o, int start,
                       bool pipe)
@@ -183,6 +213,9 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
                                        false,
                                        block_size,
                                        {}};
+      dev.preload = S == exec::Staging::all && options.preload && !gather && !pipe.on() &&
+                    sole_group(a.dat.view().data(), a.map.view().data(), A);
+      preloaded += dev.preload && owner;
       if (gather) {
         if (!pipelined)
           dev.inverse = inverse_dev(plan.inverse_lists(m));

@@ -11,7 +11,7 @@
 // else plainly for the block's own points and atomically for shared ones.
 
 #include <umesh/detail/async_copy.hpp>
-#include <umesh/detail/device_args.hpp>
+#include <umesh/detail/hierarchical_devs.hpp>
 #include <umesh/detail/hierarchical_pipeline.hpp>
 #include <umesh/detail/inverse_lists.hpp>
 #include <umesh/detail/loop_body.hpp>
@@ -22,110 +22,6 @@
 #include <type_traits>
 
 namespace umesh::detail {
-
-// Local indices (LocalIndex) are 16-bit: a block's point list is checked to
-// fit when the plan is uploaded. Half the bytes of 32-bit indices on every
-// element.
-
-// Device arrays of one staged map; `local` is indexed by element.
-struct StagedMapDev {
-  const int *point_offsets, *points, *owned;
-  const LocalIndex *local;
-  int arity, max_points;
-  KOKKOS_INLINE_FUNCTION int local_index(int e, int slot) const {
-    return local[std::size_t(e) * arity + slot];
-  }
-};
-
-// Indirect read under full staging: from the block's scratch when the map is
-// staged (offset >= 0), else from global memory. `stride` of the scratch is
-// the map's largest block point count (scratch is [component][point]).
-template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
-  DatPtr<T, Dim, Layout> dat;
-  StagedMapDev map;
-  const int *global_map;
-  int arity, slot, offset;
-  bool owner; // the first argument of its (dat, map) group stages it
-  PipeMapDev pipe;
-  template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    if (offset >= 0) {
-      const int local = pipe.on() ? pipe.local_index(ctx.scratch, ctx.rank, arity, slot)
-                                  : map.local_index(ctx.e, slot);
-      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + local, {map.max_points}};
-    }
-    const int p = map_entry(global_map, ctx.e, arity, slot);
-    return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
-  }
-};
-
-template <Access A, class T, int Dim, class Layout>
-struct StagedCombineDev : BufferedCombine<A, T, Dim> {
-  DatPtr<T, Dim, Layout> dat;
-  StagedMapDev map;
-  int slot, offset;
-  bool owner;
-  bool atomic_combine;   // into scratch with atomics, all threads at once
-  bool atomic_writeback; // other blocks of this launch may share points
-  PipeMapDev pipe;       // pipelined (scratch atomics or gather, atomic write-back)
-  // Combine::gather (kernels of ModeCtx<true>): the buffer at `offset` (in
-  // the team's scratch) holds one entry per (slot, rank),
-  // [component][slot * block_size + rank]; the first argument of its group
-  // to write a slot stores, later ones combine.
-  bool accumulate = false;
-  int block_size = 0;
-  InverseListsDev inverse; // not pipelined: read from global memory
-  KOKKOS_INLINE_FUNCTION int entry_stride() const { return map.arity * block_size; }
-  // With colours, called by one thread colour at a time: no two threads of
-  // a colour share a point.
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    if constexpr (Ctx::gather) {
-      T *s = scratch_at<T>(ctx.team, offset) + slot * block_size + ctx.rank;
-      const int cs = entry_stride();
-      for (int k = 0; k < Dim; ++k)
-        s[k * cs] = accumulate ? Combine<A>::apply(s[k * cs], buf.v[k]) : buf.v[k];
-      return;
-    }
-    const int local = pipe.on() ? pipe.local_index(ctx.scratch, ctx.rank, map.arity, slot)
-                                : map.local_index(ctx.e, slot);
-    T *s = scratch_at<T>(ctx.scratch, offset) + local;
-    for (int k = 0; k < Dim; ++k) {
-      if (atomic_combine)
-        Combine<A>::atomic(s + k * map.max_points, buf.v[k]);
-      else
-        s[k * map.max_points] = Combine<A>::apply(s[k * map.max_points], buf.v[k]);
-    }
-  }
-};
-
-// No staging: the buffer goes straight to global memory, colour by colour.
-template <Access A, class T, int Dim, class Layout>
-struct ColouredCombineDev : BufferedCombine<A, T, Dim> {
-  DatPtr<T, Dim, Layout> dat;
-  const int *map;
-  int arity, slot;
-  template <class Ctx>
-  KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, CombineBuffer<A, T, Dim> &buf) const {
-    T *d = dat.at(map_entry(map, ctx.e, arity, slot));
-    const int s = dat.stride()();
-    for (int k = 0; k < Dim; ++k)
-      d[k * s] = Combine<A>::apply(d[k * s], buf.v[k]);
-  }
-};
-
-// Team-wide loop over a block's np points (list `pts`): each thread takes
-// whole points, f(global pointer of component 0, component stride, point's
-// place in the block's list), so that a thread issues all of a point's
-// loads before it needs the first (one memory latency per point, not one
-// per component). Consecutive threads take consecutive points: coalesced
-// per component under SoA.
-template <class T, int Dim, class Layout, class Team, class F>
-KOKKOS_INLINE_FUNCTION void for_block_points(const Team &team, const DatPtr<T, Dim, Layout> &dat,
-                                             const int *pts, int np, F &&f) {
-  const int stride = dat.stride()();
-  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, np),
-                       [&](int jp) { f(dat.at(pts[jp]), stride, jp); });
-}
 
 template <class Dev, class Team, bool G>
 KOKKOS_INLINE_FUNCTION void team_stage(const Dev &, const Team &, const ModeCtx<G> &) {}
@@ -197,17 +93,28 @@ KOKKOS_INLINE_FUNCTION void team_stage(const StagedCombineDev<A, T, Dim, Layout>
   if (!d.owner)
     return;
   const int first = d.map.point_offsets[ctx.b], np = d.map.point_offsets[ctx.b + 1] - first;
-  if (team.team_rank() == 0) {
-    // Points past `owned` are shared with other (block, map) lists: atomics
-    // when other blocks run in this launch.
-    const int shared = d.atomic_writeback ? d.map.owned[ctx.b] : np;
+  // Points past `owned` are shared with other (block, map) lists: atomics
+  // when other blocks run in this launch.
+  const int shared = d.atomic_writeback ? d.map.owned[ctx.b] : np;
+  if (team.team_rank() == 0)
     *scratch_at<GroupMeta>(ctx.scratch, d.offset - group_meta_bytes) = {first, np, shared, ctx.b};
-  }
   // Gather: entries of slots no argument writes must read as the identity.
-  if constexpr (G)
+  if constexpr (G) {
     team_fill_identity<A>(team, scratch_at<T>(ctx.scratch, d.offset), Dim * d.entry_stride());
-  else
+  } else if (d.preload) {
+    T *s = scratch_at<T>(ctx.scratch, d.offset);
+    const int mp = d.map.max_points;
+    for_block_points(team, d.dat, d.map.points + first, np, [&](const T *g, int stride, int jp) {
+      for (int k = 0; k < Dim; ++k) {
+        if (jp < shared)
+          async_copy(s[k * mp + jp], g + k * stride);
+        else
+          s[k * mp + jp] = Combine<A>::template identity<T>();
+      }
+    });
+  } else {
     team_fill_identity<A>(team, scratch_at<T>(ctx.scratch, d.offset), Dim * d.map.max_points);
+  }
 }
 
 template <Access A, class T, int Dim, class Layout, class Team, bool G>
@@ -231,6 +138,9 @@ KOKKOS_INLINE_FUNCTION void team_writeback(const StagedCombineDev<A, T, Dim, Lay
     if (jp >= m.shared) {
       for (int k = 0; k < Dim; ++k)
         Combine<A>::atomic_global(g + k * stride, add[k]);
+    } else if (d.preload) { // the buffer started at the dat's values
+      for (int k = 0; k < Dim; ++k)
+        g[k * stride] = add[k];
     } else {
       // All loads before the first store: the compiler may not move a load
       // above a store that might alias it, so written in this order.
@@ -400,22 +310,28 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
     const bool by_position = !colour_rounds && plan.blocks_are_ranges;
     char *scratch = static_cast<char *>(team.team_scratch(0).get_shmem(scratch_bytes));
     const ModeCtx<Gather> block{{0, 0, b, scratch, 0, scratch}};
-    body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
-    async_copy_wait();
-    team.team_barrier();
+    // The block's facts, and on GPUs the thread's colour byte and map
+    // entries, are asked for before staging: their latency then passes under
+    // the staging copies' instead of after the barrier, before any compute.
     const int begin = plan.block_start[b], end = plan.block_start[b + 1];
     const int c0 = plan.thread_colour_offsets[b];
     const int ncol = colour_rounds ? plan.thread_colour_offsets[b + 1] - c0 - 1 : 1;
+    const int i = begin + team.team_rank();
+    const bool active = one_thread_per_element && i < end;
+    const bool colour_bytes = colour_rounds && plan.element_colour;
+    const int mine = active && colour_bytes ? plan.element_colour[i] : -1;
+    const bool e_is_i = by_position || colour_bytes;
+    body.for_each([&](const auto &dev) { team_stage(dev, team, block); });
+    if (active && e_is_i)
+      body.for_each([&](const auto &dev) { team_prefetch(dev, i); });
+    async_copy_wait();
+    team.team_barrier();
     if (one_thread_per_element) {
       // GPU: every thread computes its element at once; the increments wait
       // in registers for the thread's colour.
-      const int i = begin + team.team_rank();
-      const bool active = i < end;
-      const bool colour_bytes = colour_rounds && plan.element_colour;
-      const int mine = active && colour_bytes ? plan.element_colour[i] : -1;
       typename Body::storage st{};
-      const ModeCtx<Gather> ctx{{active ? (by_position || colour_bytes ? i : plan.element(i)) : 0,
-                                 i, b, scratch, i - begin, scratch}};
+      const ModeCtx<Gather> ctx{
+          {active ? (e_is_i ? i : plan.element(i)) : 0, i, b, scratch, i - begin, scratch}};
       if (active)
         body.compute(ctx, st, red);
       for (int c = 0; c < ncol; ++c) {
@@ -431,10 +347,10 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
       for (int c = 0; c < ncol; ++c) {
         const int lo = colour_rounds ? plan.colour_start[c0 + c] : begin;
         const int hi = colour_rounds ? plan.colour_start[c0 + c + 1] : end;
-        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lo, hi), [&](int i) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lo, hi), [&](int p) {
           typename Body::storage st{};
           const ModeCtx<Gather> ctx{
-              {by_position ? i : plan.element(i), i, b, scratch, i - begin, scratch}};
+              {by_position ? p : plan.element(p), p, b, scratch, p - begin, scratch}};
           body.compute(ctx, st, red);
           body.finish(ctx, st);
         });

@@ -8,6 +8,7 @@
 // folds its chain into its own values and combines them into global memory
 // (phase 1). Warps never wait for each other: no block barrier.
 
+#include <umesh/detail/async_copy.hpp> // prefetch_l1
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/global_atomic.hpp>
 #include <umesh/detail/loop_body.hpp>
@@ -24,14 +25,6 @@ namespace umesh::detail {
 /// Phase 0 stores followers' values and links, phase 1 walks the chains
 /// (WarpCombineDev::finish picks its half from the type).
 template <int Phase> struct WarpCtx : TeamCtx {};
-
-KOKKOS_INLINE_FUNCTION void prefetch_l1(const void *p) {
-#if defined(__CUDA_ARCH__)
-  asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
-#else
-  (void)p;
-#endif
-}
 
 template <Access A, class T, int Dim> struct WarpBuffer : CombineBuffer<A, T, Dim> {
   int point;

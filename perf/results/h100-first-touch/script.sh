@@ -19,15 +19,22 @@ SECONDS=0
 note() { echo "$* ${SECONDS}s" | tee -a $R/summary.txt; }
 case "$1" in
 build)
-  nvidia-smi > $R/nvidia-smi.txt 2>&1
-  timeout 560 ./setup.sh --bundle .bundle --backend cuda --targets umesh_main,umesh_export_cuda_fot build > $R/build.log 2>&1
-  note "build rc=$?" ;;
+  nvidia-smi > $R/nvidia-smi.txt 2>&1; git log -1 --format=%H > $R/commit.txt
+  timeout 400 ./setup.sh --bundle .bundle --backend cuda --targets umesh_main,umesh_export_cuda_fot build > $R/build.log 2>&1
+  note "build rc=$?"; [ -x "$(b)/perf/umesh_main" ] && LIMIT=$((570 - SECONDS)) "$0" umesh ;;
 umesh)
-  (cd $R && timeout ${LIMIT:-560} $(b)/perf/umesh_main --size large --kernel res_calc --numbering natural \
-    --reorder gps,gps/first-touch,rcm,rcm/first-touch --layout aos --executor atomic,warp,hierarchical \
-    --blocks 256,448 --staging all,inc --combine colours --writeback coloured --hier-registers 0,48 \
-    --warp-registers 40 --warp-maps 16 --repeats 20 --out run > run.log 2>&1)
-  note "umesh_main rc=$?"; grep -h "copy bandwidth" $R/run.log >> $R/summary.txt ;;
+  # The GPS family (plain and first touch, GPS and RCM), both layouts, then built-in blocks of
+  # 256 (the METIS family's best last time), in one call after the build.
+  m=$(b)/perf/umesh_main
+  common="--size large --kernel res_calc --numbering natural --layout all --staging all,inc \
+    --combine colours --writeback coloured --hier-registers 0,48 --repeats 20"
+  (cd $R && timeout ${LIMIT:-300} $m $common --reorder gps,gps/first-touch,rcm,rcm/first-touch \
+    --executor atomic,warp,hierarchical --blocks 128,192,256,448 --warp-registers 40 --warp-maps 16 \
+    --out gps > gps.log 2>&1)
+  note "umesh_main gps family rc=$?"
+  (cd $R && timeout 120 $m $common --reorder builtin --reorder-block 256 --executor hierarchical \
+    --blocks 256 --out builtin > builtin.log 2>&1)
+  note "umesh_main builtin rc=$?"; grep -h "copy bandwidth" $R/*.log >> $R/summary.txt ;;
 fot)
   LAYOUTS=aos UMESH=0 timeout ${LIMIT:-560} perf/cuda_fot/run.sh .device/cuda_fot $(b) $R/cuda_fot > $R/fot.log 2>&1
   note "cuda_fot rc=$?"; tail -20 $R/fot.log >> $R/summary.txt ;;
