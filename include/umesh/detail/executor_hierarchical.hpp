@@ -301,7 +301,6 @@ private:
     Policy<S> policy(*this, name, loop_options, pipelined ? detail::pipe_facts_bytes : 0,
                      pipelined);
     policy.note_uses(args...);
-    launched_preloaded_ = 0;
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
