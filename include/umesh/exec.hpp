@@ -117,9 +117,9 @@ struct Hierarchical {
   /// the results are the same either way up to the order of the additions.
   /// Not under staging 'increments': there the copies would be a block's only
   /// loads before it computes (1.05x slower on the H100 for res_calc, AoS).
-  /// No value wins everywhere: on the H100 (perf/results/h100-preload) it ran
-  /// full staging up to 1.07x faster, and 1.05x slower for AoS built-in blocks
-  /// under a register budget of 48.
+  /// No value wins everywhere: on the H100 (perf/results/h100-preload, on
+  /// against off in one process) it ran full staging up to 1.07x faster, and
+  /// 1.05x slower for AoS built-in blocks under a register budget of 48.
   bool preload = true;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
