@@ -380,7 +380,7 @@ template <class A, class B> double max_rel_err(const A &got, const B &want) {
   auto g = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), got.view());
   auto w = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), want.view());
   return largest_rel_diff(
-      g.extent(0), g.extent(1), single_precision<A>,
+      std::size_t(got.size()), g.extent(1), single_precision<A>,
       [&](std::size_t i, std::size_t k) { return double(g(i, k)); },
       [&](std::size_t i, std::size_t k) { return double(w(i, k)); });
 }
@@ -422,7 +422,7 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   auto i0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), initial.view());
   // Each timed run must have added one run's change (a NaN fails too).
   const double drift = largest_rel_diff(
-      r.extent(0), r.extent(1), single,
+      std::size_t(ref.size()), r.extent(1), single,
       [&](std::size_t i, std::size_t k) { return (double(after(i, k)) - before(i, k)) / repeats; },
       [&](std::size_t i, std::size_t k) { return double(r(i, k)) - i0(i, k); });
   if (!(drift < (single ? 1e-4 : 1e-6)))

@@ -313,7 +313,7 @@ template <class A, class B> int changed_points(const A &after, const B &before) 
   auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), after.view());
   auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), before.view());
   int n = 0;
-  for (std::size_t i = 0; i < ha.extent(0); ++i) {
+  for (std::size_t i = 0; i < std::size_t(after.size()); ++i) {
     bool c = false;
     for (std::size_t k = 0; k < ha.extent(1); ++k)
       c = c || ha(i, k) != hb(i, k);

@@ -54,8 +54,8 @@ std::vector<int> edge_owners(int n, int size, Deal deal) {
 
 template <class L, class M> std::vector<double> host_values(const umesh::Dat<double, 3, L, M> &d) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
-  std::vector<double> v(h.extent(0) * 3);
-  for (std::size_t i = 0; i < h.extent(0); ++i)
+  std::vector<double> v(std::size_t(d.size()) * 3);
+  for (std::size_t i = 0; i < std::size_t(d.size()); ++i)
     for (int k = 0; k < 3; ++k)
       v[3 * i + k] = h(i, k);
   return v;

@@ -161,9 +161,9 @@ struct DistBackend : umesh::perf::DistLoops {
   /// map's targets) takes `d`'s owned values; its halo is refreshed by the
   /// loop that reads it.
   template <class DatT> static const DatT &for_neighbours(const DatT &d, const DatT &copy) {
-    const int owned = d.part().owned;
-    Kokkos::deep_copy(Kokkos::subview(copy.local().view(), std::make_pair(0, owned), Kokkos::ALL),
-                      d.local().view());
+    const auto points = std::make_pair(0, d.part().owned); // both Views may have more rows
+    Kokkos::deep_copy(Kokkos::subview(copy.local().view(), points, Kokkos::ALL),
+                      Kokkos::subview(d.local().view(), points, Kokkos::ALL));
     copy.mark_halo_stale();
     return copy;
   }

@@ -13,8 +13,26 @@
 
 namespace umesh {
 
+namespace detail {
+/// Rows a dat allocates for `n` points. SoA components after the first
+/// start on 128-byte boundaries: a component starting mid-sector makes every
+/// warp's access to it touch one more 32-byte sector and store partial ones
+/// (perf/results/dist-2gpu-aligned/). The extra rows are never part of the
+/// set.
+template <class T, int Dim, class Layout> constexpr std::size_t dat_rows(std::size_t n) {
+  if constexpr (std::is_same<Layout, SoA>::value && Dim > 1) {
+    constexpr std::size_t per = sizeof(T) < 128 ? 128 / sizeof(T) : 1;
+    return (n + per - 1) / per * per;
+  } else {
+    return n;
+  }
+}
+} // namespace detail
+
 /// Data on a set: `Dim` components of type `T` per point, stored in a
-/// `[set.size()][Dim]` View with layout `AoS` or `SoA`.
+/// `[rows][Dim]` View with layout `AoS` or `SoA`; its first `set.size()`
+/// rows are the set's points (SoA dats of several components allocate a
+/// few more rows, so that each component starts 128-byte aligned).
 template <class T, int Dim, class Layout = AoS,
           class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space>
 class Dat {
@@ -32,12 +50,15 @@ public:
 
   /// Allocates zero-initialised data on `set`.
   Dat(Set set, std::string name)
-      : set_(std::move(set)), name_(std::move(name)), view_("umesh::Dat::" + name_, set_.size()) {}
+      : set_(std::move(set)), name_(std::move(name)),
+        view_("umesh::Dat::" + name_, detail::dat_rows<T, Dim, Layout>(set_.size())) {}
 
-  /// Wraps an existing View, which must have one row per set element.
+  /// Wraps an existing View, which must have one row per set element (or
+  /// the rows a dat of this type allocates for the set).
   Dat(Set set, std::string name, view_type view)
       : set_(std::move(set)), name_(std::move(name)), view_(std::move(view)) {
-    if (view_.extent(0) != std::size_t(set_.size()))
+    const std::size_t n = std::size_t(set_.size());
+    if (view_.extent(0) != n && view_.extent(0) != detail::dat_rows<T, Dim, Layout>(n))
       detail::fail("dat '", name_, "' has ", view_.extent(0), " rows but set '", set_.name(),
                    "' has size ", set_.size());
     if (!view_.span_is_contiguous())
@@ -48,6 +69,8 @@ public:
   const std::string &name() const { return name_; }
   const view_type &view() const { return view_; }
   int size() const { return set_.size(); }
+  /// Rows of view(): size(), or a few more (SoA component alignment).
+  int rows() const { return int(view_.extent(0)); }
 
 private:
   Set set_;
@@ -55,22 +78,32 @@ private:
   view_type view_;
 };
 
+namespace detail {
+// dst's points from src's (same set): one deep_copy where the Views match,
+// else through host mirrors (deep_copy needs one layout and one row count).
+template <class T, int Dim, class L1, class M1, class L2, class M2>
+void copy_points(const Dat<T, Dim, L1, M1> &dst, const Dat<T, Dim, L2, M2> &src) {
+  if constexpr (std::is_same<L1, L2>::value) {
+    if (dst.rows() == src.rows()) {
+      Kokkos::deep_copy(dst.view(), src.view()); // any memory spaces, no temporary
+      return;
+    }
+  }
+  auto from = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), src.view());
+  auto to = Kokkos::create_mirror_view(dst.view());
+  for (int i = 0; i < src.size(); ++i)
+    for (int k = 0; k < Dim; ++k)
+      to(i, k) = from(i, k);
+  Kokkos::deep_copy(dst.view(), to);
+}
+} // namespace detail
+
 /// Copies a dat into another memory space and/or layout, same set and name.
 template <class DstSpace, class DstLayout = void, class T, int Dim, class L, class M>
 auto clone_to(const Dat<T, Dim, L, M> &dat) {
   using Layout = std::conditional_t<std::is_void<DstLayout>::value, L, DstLayout>;
   Dat<T, Dim, Layout, DstSpace> out(dat.set(), dat.name());
-  if constexpr (std::is_same<Layout, L>::value) {
-    Kokkos::deep_copy(out.view(), dat.view());
-  } else {
-    // Layout change goes through host mirrors: deep_copy needs one layout.
-    auto src = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dat.view());
-    auto dst = Kokkos::create_mirror_view(out.view());
-    for (std::size_t i = 0; i < src.extent(0); ++i)
-      for (int k = 0; k < Dim; ++k)
-        dst(i, k) = src(i, k);
-    Kokkos::deep_copy(out.view(), dst);
-  }
+  detail::copy_points(out, dat);
   return out;
 }
 
@@ -80,12 +113,7 @@ void copy_values(const Dat<T, Dim, L1, M1> &dst, const Dat<T, Dim, L2, M2> &src)
   if (dst.set() != src.set())
     detail::fail("copy_values: dat '", src.name(), "' on set '", src.set().name(),
                  "' cannot be copied into dat '", dst.name(), "' on set '", dst.set().name(), "'");
-  if constexpr (std::is_same<L1, L2>::value) {
-    Kokkos::deep_copy(dst.view(), src.view()); // any memory spaces, no temporary
-  } else {
-    auto tmp = clone_to<M1, L1>(src);
-    Kokkos::deep_copy(dst.view(), tmp.view());
-  }
+  detail::copy_points(dst, src);
 }
 
 /// Sets a dat from host values laid out `[point][component]`.

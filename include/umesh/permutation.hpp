@@ -4,6 +4,7 @@
 // A renumbering of one set: a bijection between the original numbering and
 // a new one, with helpers that move View rows between the two.
 
+#include <umesh/dat.hpp>
 #include <umesh/error.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -65,13 +66,23 @@ private:
   template <class View> View permute_rows(const View &in, const std::vector<int> &to) const {
     static_assert(int(View::rank) == 1 || int(View::rank) == 2,
                   "umesh::Permutation moves rows of rank-1 or rank-2 Views");
-    if (in.extent(0) != std::size_t(size()))
+    // A dat's View may have a few rows past its set (Dat::rows()): they stay.
+    const std::size_t n = std::size_t(size());
+    std::size_t rows = n;
+    if constexpr (int(View::rank) == 2)
+      rows = detail::dat_rows<typename View::non_const_value_type, int(View::static_extent(1)),
+                              typename View::array_layout>(n);
+    if (in.extent(0) != n && in.extent(0) != rows)
       detail::fail("permutation of ", size(), " indices applied to View '", in.label(), "' with ",
                    in.extent(0), " rows");
     View out(Kokkos::view_alloc(Kokkos::WithoutInitializing, in.label()), in.layout());
     auto src = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
     auto dst = Kokkos::create_mirror(out);
-    for (std::size_t i = 0; i < src.extent(0); ++i) {
+    for (std::size_t i = n; i < src.extent(0); ++i)
+      if constexpr (int(View::rank) == 2)
+        for (std::size_t k = 0; k < src.extent(1); ++k)
+          dst(i, k) = src(i, k);
+    for (std::size_t i = 0; i < n; ++i) {
       if constexpr (int(View::rank) == 1)
         dst(to[i]) = src(i);
       else

@@ -21,7 +21,7 @@ namespace umesh::detail {
 // Raw pointer form of a dat: what device code indexes.
 template <class T, int Dim, class Layout> struct DatPtr {
   T *data;
-  int n;
+  int n; // rows of the View: the SoA component stride (Dat::rows())
   KOKKOS_INLINE_FUNCTION T *at(int i) const {
     if constexpr (std::is_same<Layout, AoS>::value)
       return data + std::size_t(i) * Dim;
@@ -38,7 +38,7 @@ template <class T, int Dim, class Layout> struct DatPtr {
 
 template <class T, int Dim, class L, class M>
 DatPtr<T, Dim, L> dat_ptr(const Dat<T, Dim, L, M> &d) {
-  return {d.view().data(), d.size()};
+  return {d.view().data(), d.rows()};
 }
 
 /// Point (e, slot) of a map of `arity`, in 32-bit arithmetic: validate()

@@ -145,7 +145,7 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
   auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
     const int m = staged_index(a.map.view().data());
     HierReadDev<const T, D, L> dev{{},
-                                   {a.dat.view().data(), a.dat.size()},
+                                   {a.dat.view().data(), a.dat.rows()},
                                    {},
                                    a.map.view().data(),
                                    a.map.arity(),
