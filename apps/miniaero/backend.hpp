@@ -131,6 +131,11 @@ struct DistBackend : umesh::perf::DistLoops {
     }
     return p;
   }
+  /// Seconds this rank has spent in the cells' halo exchanges (the only
+  /// halo: faces live on their first cell's rank), as the host sees them.
+  static double exchange_seconds(const Parts &p) {
+    return p.interior->targets().front()->halo->seconds();
+  }
   template <int D, class L>
   static Dat<D, L> make(const Parts &p, int where, const std::string &name,
                         const std::vector<double> *values = nullptr) {

@@ -343,6 +343,7 @@ int run(const Options &opt, int rank, int ranks) {
             std::fflush(stdout);
             continue;
           }
+          const double exchange_before = solver->exchange_seconds();
           Kokkos::Timer run;
           for (int s = 1; s <= in.steps; ++s) {
             solver->step();
@@ -351,6 +352,7 @@ int run(const Options &opt, int rank, int ranks) {
           }
           Kokkos::fence();
           const double seconds = run.seconds();
+          const double exchange = solver->exchange_seconds() - exchange_before;
           const auto lines = results_lines(mesh.cell_centroid, solver->solution());
           std::string verdict;
           if (!reference.empty()) {
@@ -363,6 +365,10 @@ int run(const Options &opt, int rank, int ranks) {
           }
           std::printf("  %-32s %d steps in %.2f s (setup %.2f s)%s\n", tag.c_str(), in.steps,
                       seconds, build, verdict.c_str());
+          if (opt.distributed)
+            std::printf("    halo exchange %.2f s, %.1f%% of the steps' time (rank 0's, host "
+                        "side)\n",
+                        exchange, seconds > 0 ? 100 * exchange / seconds : 0.0);
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());

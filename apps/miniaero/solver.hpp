@@ -52,6 +52,10 @@ public:
   virtual std::vector<double> solution() const = 0;
   /// One line on how loops ran (plans, staging, fallbacks).
   virtual std::string summary() const { return {}; }
+  /// Seconds this rank has spent in halo exchanges so far, as the host sees
+  /// them (packing, waiting, unpacking; NCCL's transfers run on the stream);
+  /// 0 in one process.
+  virtual double exchange_seconds() const { return 0; }
   LoopTimers &timers() { return timers_; }
 
 protected:
@@ -116,6 +120,13 @@ public:
       return B::gather(*parts_, un_);
     else
       return B::gather(*parts_, renumbering_ ? renumbering_->to_original(un_) : un_);
+  }
+
+  double exchange_seconds() const override {
+    if constexpr (B::distributed)
+      return B::exchange_seconds(*parts_);
+    else
+      return 0;
   }
 
   std::string summary() const override {
