@@ -78,8 +78,8 @@ private:
     View out(Kokkos::view_alloc(Kokkos::WithoutInitializing, in.label()), in.layout());
     auto src = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in);
     auto dst = Kokkos::create_mirror(out);
-    for (std::size_t i = n; i < src.extent(0); ++i)
-      if constexpr (int(View::rank) == 2)
+    if constexpr (int(View::rank) == 2)
+      for (std::size_t i = n; i < src.extent(0); ++i)
         for (std::size_t k = 0; k < src.extent(1); ++k)
           dst(i, k) = src(i, k);
     for (std::size_t i = 0; i < n; ++i) {

@@ -82,8 +82,8 @@ auto to_device(IncPolicy &policy, const IndirectArg<A, Dat<T, D, L, M>, Map<MM>>
   if constexpr (A == Access::read && stages_reads<IncPolicy>::value) {
     return policy.read(a);
   } else if constexpr (A == Access::read) {
-    DatPtr<const T, D, L> p{a.dat.view().data(), a.dat.rows()};
-    return IndirectReadDev<const T, D, L>{{}, p, a.map.view().data(), a.map.arity(), a.slot};
+    return IndirectReadDev<const T, D, L>{
+        {}, read_ptr(a.dat), a.map.view().data(), a.map.arity(), a.slot};
   } else {
     static_assert(is_combining(A), "indirect access is read, inc, min or max");
     return policy.combine(a);

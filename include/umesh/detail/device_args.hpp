@@ -36,8 +36,15 @@ template <class T, int Dim, class Layout> struct DatPtr {
   }
 };
 
+// The one place a dat's device form is made: its SoA stride is the View's
+// rows (Dat::rows()), not the set's size.
 template <class T, int Dim, class L, class M>
 DatPtr<T, Dim, L> dat_ptr(const Dat<T, Dim, L, M> &d) {
+  return {d.view().data(), d.rows()};
+}
+/// The same, read only.
+template <class T, int Dim, class L, class M>
+DatPtr<const T, Dim, L> read_ptr(const Dat<T, Dim, L, M> &d) {
   return {d.view().data(), d.rows()};
 }
 

@@ -65,8 +65,7 @@ template <class PlanT, bool Compact> struct WarpBinding {
 
   template <class T, int D, class L, class M, class MM>
   auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
-    return WarpReadDev<const T, D, L, Compact>{
-        {}, {a.dat.view().data(), a.dat.rows()}, warp_map(a.map), a.slot};
+    return WarpReadDev<const T, D, L, Compact>{{}, read_ptr(a.dat), warp_map(a.map), a.slot};
   }
 
   template <Access A, class T, int D, class L, class M, class MM>

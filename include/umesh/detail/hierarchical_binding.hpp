@@ -144,15 +144,8 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
   template <class T, int D, class L, class M, class MM>
   auto read(const IndirectArg<Access::read, Dat<T, D, L, M>, Map<MM>> &a) {
     const int m = staged_index(a.map.view().data());
-    HierReadDev<const T, D, L> dev{{},
-                                   {a.dat.view().data(), a.dat.rows()},
-                                   {},
-                                   a.map.view().data(),
-                                   a.map.arity(),
-                                   a.slot,
-                                   -1,
-                                   false,
-                                   {}};
+    HierReadDev<const T, D, L> dev{
+        {}, read_ptr(a.dat), {}, a.map.view().data(), a.map.arity(), a.slot, -1, false, {}};
     if (m >= 0) { // staged; a map the plan does not know is read from global memory
       dev.map = map_dev(m);
       dev.pipe = pipe_map(m, true, false);
