@@ -103,6 +103,55 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
   }
 }
 
+// Timing exchanges on the device (fences around each half) changes when the
+// host waits, not the values: the same loops agree with it on and off (to
+// rounding: atomics add in any order), and every halo is told.
+TEST(DistExchange, TimingOnTheDeviceKeepsResultsAndCountsTime) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(13, 11, {true, 4});
+  std::vector<int> owner(m.edges.size());
+  for (std::size_t e = 0; e < owner.size(); ++e)
+    owner[e] = int(e * std::size_t(size) / owner.size());
+  const auto x0 = m.node_coords;
+  const auto q0 = random_values(3 * std::size_t(m.cells.size()), 21);
+  std::vector<std::vector<double>> res_of;
+  for (const bool on_device : {false, true}) {
+    dist::Partition<Mem> part(
+        MPI_COMM_WORLD, m.edges, owner,
+        {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}});
+    part.time_exchanges_on_device(on_device);
+    const auto &cells = part.part(m.cells);
+    EXPECT_EQ(cells->halo->times_on_device(), on_device);
+    EXPECT_EQ(part.part(m.nodes)->halo->times_on_device(), on_device);
+    dist::Dat<double, 2, SoA, Mem> x(part.part(m.nodes), "x");
+    dist::Dat<double, 3, SoA, Mem> q(cells, "q"), res(cells, "res");
+    x.set_global(x0);
+    q.set_global(q0);
+    res.set_global(std::vector<double>(q0.size(), 0.0));
+    const Map<Mem> &lpedge = part.map("pedge"), &lpecell = part.map("pecell");
+    auto plan = make_plan(Space(), exec::Atomic{}, part.elements()->local);
+    auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
+    Global<double> sum("sum"), mn("min", 0.5);
+    auto edge_loop = [&] {
+      dist::par_loop(exec::Atomic{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
+                     dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
+                     dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), dist::reduce_sum(sum),
+                     dist::reduce_min(mn));
+    };
+    edge_loop();
+    dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
+    edge_loop();
+    if (size > 1) {
+      EXPECT_GT(cells->halo->seconds(), 0.0);
+    }
+    res_of.push_back(res.gather_global(MPI_COMM_WORLD));
+    res_of.push_back(q.gather_global(MPI_COMM_WORLD));
+  }
+  EXPECT_LT(max_rel_diff(res_of[2], res_of[0]), 1e-12);
+  EXPECT_LT(max_rel_diff(res_of[3], res_of[1]), 1e-12);
+}
+
 // A reduction over a point set would count its halo copies twice: refused.
 TEST(DistPartition, ReductionOverHaloPointsIsAnError) {
   int size = 1;

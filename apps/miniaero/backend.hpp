@@ -94,7 +94,8 @@ struct DistBackend : umesh::perf::DistLoops {
     MPI_Comm comm = MPI_COMM_WORLD;
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
-  static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
+  /// `timed`: exchanges fence the device (Partition::time_exchanges_on_device).
+  static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false, bool timed = false,
                                       MPI_Comm comm = MPI_COMM_WORLD) {
     int size = 1;
     MPI_Comm_size(comm, &size);
@@ -129,6 +130,8 @@ struct DistBackend : umesh::perf::DistLoops {
       for (const auto &bp : p->boundary)
         bp->use_nccl(nc);
     }
+    // The boundary partitions share the interior's cells and their halo.
+    p->interior->time_exchanges_on_device(timed);
     return p;
   }
   /// Seconds this rank has spent in the cells' halo exchanges (the only

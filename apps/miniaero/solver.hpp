@@ -38,6 +38,9 @@ struct SolverOptions {
   /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
   /// through the host (umesh::dist::Partition::use_nccl).
   bool nccl = false;
+  /// Distributed runs: each halo exchange fences the device, so the
+  /// exchange time counts the GPU's part (Partition::time_exchanges_on_device).
+  bool timed_exchanges = false;
 };
 
 /// RK4 coefficients (miniAero's): stage state U_n + alpha R, update beta R.
@@ -53,8 +56,8 @@ public:
   /// One line on how loops ran (plans, staging, fallbacks).
   virtual std::string summary() const { return {}; }
   /// Seconds this rank has spent in halo exchanges so far, as the host sees
-  /// them (packing, waiting, unpacking; NCCL's transfers run on the stream);
-  /// 0 in one process.
+  /// them (packing, waiting, unpacking; NCCL's transfers run on the stream
+  /// unless SolverOptions::timed_exchanges); 0 in one process.
   virtual double exchange_seconds() const { return 0; }
   LoopTimers &timers() { return timers_; }
 

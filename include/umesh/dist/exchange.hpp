@@ -44,9 +44,17 @@ public:
   void use_nccl(std::shared_ptr<const NcclComm> nccl) { nccl_ = std::move(nccl); }
   bool uses_nccl() const { return bool(nccl_); }
 
+  /// On: each half of every exchange fences the device before and after,
+  /// so seconds() counts the device's packing, NCCL's transfers and the
+  /// unpacking, not only the host's part. For reports of the communication
+  /// share of GPU runs; it costs the overlap of exchanges with loops.
+  void time_on_device(bool on) { time_on_device_ = on; }
+  bool times_on_device() const { return time_on_device_; }
+
   /// Wall seconds spent in import() and export_add() so far (packing,
   /// copies, MPI), for reports of the communication share. With NCCL, the
-  /// host's time to launch the exchange's work (it waits for nothing).
+  /// host's time to launch the exchange's work (it waits for nothing)
+  /// unless time_on_device() is on.
   double seconds() const { return phases_.pack + phases_.wait + phases_.unpack; }
   /// Where those seconds went: packing on the device and copying to the
   /// host; waiting for MPI (which counts a neighbour still busy with its own
@@ -119,7 +127,7 @@ public:
     p.device = device_path<M>();
     // Host path: the loops before this one finish first (their time is not
     // exchange time). NCCL's sends follow them on the stream.
-    if (!p.device)
+    if (!p.device || time_on_device_)
       Kokkos::fence();
     Kokkos::Timer timer;
     p.slot = take_slot();
@@ -156,6 +164,8 @@ public:
     }
     if (p.device)
       send_through_nccl<M>(p.slot, to_owners, D * sizeof(T));
+    if (time_on_device_) // NCCL: the transfers count as packing
+      Kokkos::fence();
     phases_.pack += timer.seconds();
     return p;
   }
@@ -210,7 +220,7 @@ public:
     }
     // Host path: the buffers are free once the unpacking is done. NCCL's
     // next use of them follows on the stream.
-    if (!p.device)
+    if (!p.device || time_on_device_)
       Kokkos::fence();
     busy_[p.slot] = 0;
     p.slot = -1;
@@ -333,6 +343,7 @@ private:
   mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
   mutable std::vector<char> busy_;            // [slot]: an exchange under way uses it
   mutable Phases phases_;
+  bool time_on_device_ = false;
 };
 
 } // namespace umesh::dist

@@ -122,6 +122,13 @@ public:
       t->halo->use_nccl(comm);
     return comm;
   }
+  /// Halo exchanges of this partition's sets time the device's part too
+  /// (Exchange::time_on_device), for reports of the communication share.
+  void time_exchanges_on_device(bool on) const {
+    elements_->halo->time_on_device(on);
+    for (const auto &t : targets_)
+      t->halo->time_on_device(on);
+  }
   /// How this rank's elements are numbered.
   ElementOrder order() const {
     return pieces_.empty() ? ElementOrder::global : ElementOrder::overlap;
