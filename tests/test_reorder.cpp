@@ -1,13 +1,12 @@
-// Reordering: permutations, RCM, the built-in partitioner, renumberings of
-// meshes, plan files and their errors. That every executor gives the serial
-// answers on a reordered mesh is checked in test_executors.
+// Renumberings of meshes: permutations of sets and dats, the renumbering of
+// a mesh's sets and maps by each method, and its errors. The orderings
+// themselves are checked in test_orderings, plan files in test_plan_file;
+// that every executor gives the serial answers on a reordered mesh, in
+// test_executors.
 #include "test_main.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <random>
 #include <set>
 #include <string>
@@ -21,35 +20,13 @@
 namespace {
 
 using namespace umesh;
+using test::error_message;
+using test::temp_path;
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 
 const Reorder all_methods[] = {Reorder::none, Reorder::gps, Reorder::rcm, Reorder::metis,
                                Reorder::builtin};
-
-std::string temp_path(const std::string &name) {
-  const std::string path = ::testing::TempDir() + "umesh_" + name;
-  std::remove(path.c_str());
-  return path;
-}
-
-template <class F> std::string error_of(F &&f) {
-  try {
-    f();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "no error";
-}
-
-struct TwoCellKernel {
-  template <class Q, class R> KOKKOS_INLINE_FUNCTION void operator()(Q q1, Q q2, R r1, R r2) const {
-    for (int k = 0; k < 4; ++k) {
-      r1(k) += q1(k) - 2 * q2(k);
-      r2(k) -= q2(k) * q1(k);
-    }
-  }
-};
 
 struct IncOne {
   template <class R> KOKKOS_INLINE_FUNCTION void operator()(R r) const { r(0) += 1; }
@@ -57,9 +34,12 @@ struct IncOne {
 
 TEST(Permutation, RejectsWhatIsNotABijection) {
   EXPECT_NO_THROW(Permutation({2, 0, 1}));
-  EXPECT_NE(error_of([] { Permutation({0, 0, 1}); }).find("both map to 0"), std::string::npos);
-  EXPECT_NE(error_of([] { Permutation({0, 3, 1}); }).find("outside [0, 3)"), std::string::npos);
-  EXPECT_NE(error_of([] { Permutation({0, -1}); }).find("outside"), std::string::npos);
+  EXPECT_NE(error_message([] { Permutation({0, 0, 1}); }).find("both map to 0"), std::string::npos);
+  EXPECT_NE(error_message([] {
+              Permutation({0, 3, 1});
+            }).find("outside [0, 3)"),
+            std::string::npos);
+  EXPECT_NE(error_message([] { Permutation({0, -1}); }).find("outside"), std::string::npos);
   EXPECT_TRUE(Permutation::identity(5).is_identity());
   EXPECT_FALSE(Permutation({1, 0}).is_identity());
 }
@@ -90,183 +70,6 @@ TEST(Permutation, MovesViewRowsBothWays) {
   }
   Kokkos::View<int *, Mem> wrong("wrong", 4);
   EXPECT_THROW(p.from_original(wrong), Error);
-}
-
-int bandwidth(const Graph &g, const std::vector<int> &new_of_old) {
-  int b = 0;
-  for (int v = 0; v < g.num_vertices(); ++v)
-    for (int j = g.offsets[v]; j < g.offsets[v + 1]; ++j)
-      b = std::max(b, std::abs(new_of_old[v] - new_of_old[g.adjacency[j]]));
-  return b;
-}
-
-TEST(Reorder, RcmIsABijectionAndNarrowsTheBandwidth) {
-  const QuadMesh m = make_quad_mesh(60, 40, {true, 3});
-  const Graph g = point_graph(m.edges.size(), {{m.edge_nodes.data(), 2, 0, m.nodes.size()}});
-  std::vector<int> identity(g.num_vertices());
-  for (int i = 0; i < g.num_vertices(); ++i)
-    identity[i] = i;
-  const auto rcm = order_rcm(g);
-  EXPECT_NO_THROW(Permutation{rcm});
-  // A 61 x 41 node grid has bandwidth about 41 in the best ordering.
-  EXPECT_LT(bandwidth(g, rcm), 80);
-  EXPECT_GT(bandwidth(g, identity), 1000);
-  // Several components: each is ordered, nothing is lost.
-  const std::vector<int> two = {0, 1, 1, 2, 3, 4, 4, 5};
-  const Graph g2 = point_graph(4, {{two.data(), 2, 0, 6}});
-  EXPECT_NO_THROW(Permutation{order_rcm(g2)});
-}
-
-// Reverse Cuthill-McKee as one queue: the order order_rcm must give, built
-// the plain way (roots as order_rcm documents them).
-std::vector<int> one_queue_rcm(const Graph &g) {
-  const int n = g.num_vertices();
-  auto degree = [&](int v) { return g.offsets[v + 1] - g.offsets[v]; };
-  std::vector<int> mark(n, -1), level(n, 0); // mark: the sweep that reached a vertex
-  // Breadth-first from root, marking with `stamp`; appends to out; returns
-  // the depth.
-  auto sweep = [&](int root, int stamp, bool by_degree, std::vector<int> &out) {
-    const std::size_t first = out.size();
-    out.push_back(root);
-    mark[root] = stamp;
-    level[root] = 0;
-    for (std::size_t h = first; h < out.size(); ++h) {
-      const int u = out[h];
-      const std::size_t group = out.size();
-      for (int j = g.offsets[u]; j < g.offsets[u + 1]; ++j) {
-        const int w = g.adjacency[j];
-        if (mark[w] != stamp) {
-          mark[w] = stamp;
-          level[w] = level[u] + 1;
-          out.push_back(w);
-        }
-      }
-      if (by_degree)
-        std::stable_sort(out.begin() + group, out.end(),
-                         [&](int a, int b) { return degree(a) < degree(b); });
-    }
-    return level[out.back()];
-  };
-  const int placed = -2;
-  std::vector<int> sequence, visit;
-  int stamp = 0;
-  for (int start = 0; start < n; ++start) {
-    if (mark[start] == placed)
-      continue;
-    int root = start, depth = -1;
-    for (int it = 0; it < 8; ++it) {
-      visit.clear();
-      const int d = sweep(root, stamp++, false, visit);
-      if (d <= depth)
-        break;
-      depth = d;
-      int best = visit.back();
-      for (auto v = visit.rbegin(); v != visit.rend() && level[*v] == d; ++v)
-        if (degree(*v) < degree(best))
-          best = *v;
-      root = best;
-    }
-    sweep(root, placed, true, sequence);
-  }
-  std::vector<int> new_of_old(n);
-  for (int i = 0; i < n; ++i)
-    new_of_old[sequence[i]] = n - 1 - i;
-  return new_of_old;
-}
-
-// order_rcm builds wide breadth-first levels in parallel: the order must be
-// the one-queue order whatever the thread count, on graphs whose levels are
-// wide (random cliques, a star), with repeated neighbours and self loops,
-// and with many components.
-TEST(Reorder, RcmIsTheOneQueueOrderOnAnyThreadCount) {
-  std::vector<std::pair<std::string, Graph>> graphs;
-  for (int seed = 0; seed < 2; ++seed) {
-    Set e("e", 30000), p("p", 50000);
-    const auto c = make_random_connectivity(e, p, 4, 100 + seed);
-    graphs.push_back({"random cliques", point_graph(e.size(), {{c.data(), 4, 0, p.size()}})});
-  }
-  {
-    std::vector<int> star;
-    for (int i = 1; i < 10000; ++i)
-      star.insert(star.end(), {0, i});
-    graphs.push_back({"star", point_graph(9999, {{star.data(), 2, 0, 10003}})});
-  }
-  {
-    Set e("e", 40000), p("p", 20000);
-    const auto c = make_random_connectivity(e, p, 3, 77);
-    const Graph g = point_graph(e.size(), {{c.data(), 3, 0, p.size()}});
-    Graph d;
-    d.offsets = {0};
-    for (int v = 0; v < g.num_vertices(); ++v) {
-      for (int j = g.offsets[v]; j < g.offsets[v + 1]; ++j) {
-        d.adjacency.push_back(g.adjacency[j]);
-        if (j % 3 == 0)
-          d.adjacency.push_back(g.adjacency[j]); // repeated
-      }
-      d.adjacency.push_back(v); // self loop
-      d.offsets.push_back(int(d.adjacency.size()));
-    }
-    graphs.push_back({"repeats and self loops", d});
-  }
-  {
-    Set e("e", 20000), p("p", 60000); // sparse: many small components
-    const auto c = make_random_connectivity(e, p, 2, 5);
-    graphs.push_back({"components", point_graph(e.size(), {{c.data(), 2, 0, p.size()}})});
-  }
-  const HexMesh m = make_hex_mesh(30, 30, 30, {true, 4});
-  graphs.push_back(
-      {"hex nodes", point_graph(m.cells.size(), {{m.cell_nodes.data(), 8, 0, m.nodes.size()}})});
-#ifdef _OPENMP
-  const int original = omp_get_max_threads();
-#endif
-  for (const auto &[name, g] : graphs) {
-    const std::vector<int> expected = one_queue_rcm(g);
-    for (int threads : {1, 2, 3, 4}) { // the parallel levels need 3 or more
-#ifdef _OPENMP
-      omp_set_num_threads(threads);
-#endif
-      EXPECT_EQ(order_rcm(g), expected) << name << ", " << threads << " threads";
-    }
-  }
-#ifdef _OPENMP
-  omp_set_num_threads(original);
-#endif
-}
-
-TEST(Reorder, BuiltinPartsRespectTheBlockSizeAndCoverEveryElement) {
-  const HexMesh m = make_hex_mesh(13, 11, 9, {true, 4});
-  const int n = m.faces.size(), block = 96;
-  const auto part = grow_block_parts(n, {{m.face_cells.data(), 2, 0, m.cells.size()}}, block);
-  ASSERT_EQ(int(part.size()), n);
-  const int nparts = *std::max_element(part.begin(), part.end()) + 1;
-  std::vector<int> size(nparts, 0);
-  for (int p : part) {
-    ASSERT_GE(p, 0);
-    ++size[p];
-  }
-  for (int s : size) {
-    EXPECT_GE(s, 1);
-    EXPECT_LE(s, block);
-  }
-  EXPECT_LE(nparts, (n + block - 1) / block + 2); // every part but the last few is full
-}
-
-// The partitioner's purpose: reuse close to METIS's, far above contiguous
-// blocks of a shuffled numbering.
-TEST(Reorder, BuiltinReuseIsCloseToMetis) {
-  const QuadMesh m = make_quad_mesh(150, 120, {true, 5});
-  const int n = m.edges.size(), block = 128;
-  const std::vector<BlockPlanMap> maps = {{{m.edge_cells.data(), 2, 0, m.cells.size()}, true},
-                                          {{m.edge_nodes.data(), 2, 1, m.nodes.size()}, false}};
-  const double contiguous = build_block_plan(n, maps, block).reuse;
-  const double builtin =
-      build_block_plan(n, maps, block, builtin_block_parts(n, maps, block)).reuse;
-  EXPECT_GT(builtin, 2.5 * contiguous);
-  if (!has_metis())
-    GTEST_SKIP() << "built without METIS: compared with contiguous blocks only";
-  const double metis =
-      build_block_plan(n, maps, block, metis_block_parts(n, maps, block, 0.1)).reuse;
-  EXPECT_GT(builtin, 0.95 * metis) << "builtin " << builtin << " metis " << metis;
 }
 
 struct Mesh2 {
@@ -475,7 +278,7 @@ TEST(Reorder, FirstTouchNumbersTheOtherSetsAfterTheElements) {
   }
   for (Reorder method : {Reorder::none, Reorder::metis, Reorder::builtin})
     EXPECT_NE(
-        error_of([&] {
+        error_message([&] {
           reorder(ReorderOptions{}.with_method(method).with_other_points(OtherPoints::first_touch),
                   g.m.edges, g.pecell, read_only(g.pedge));
         }).find("applies to gps and rcm only"),
@@ -503,19 +306,20 @@ TEST(Reorder, MisuseIsAClearError) {
     EXPECT_THROW(parse_reorder_options(bad), Error) << bad;
   Set cells("cells", 3);
   Map<Mem> self("neighbours", cells, cells, 1, std::vector<int>{1, 2, 0});
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_message([&] {
               reorder(ReorderOptions{}.with_method(Reorder::rcm), cells, self);
             }).find("to itself"),
             std::string::npos);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_message([&] {
               reorder(ReorderOptions{}.with_method(Reorder::rcm), g.m.cells, g.pedge);
             }).find("not from the element set"),
             std::string::npos);
   const auto r = reorder(ReorderOptions{}.with_method(Reorder::rcm), g.m.edges, g.pecell);
   const auto pc = r.apply(g.pecell);
-  EXPECT_NE(error_of([&] { r.apply(pc); }).find("already in the new numbering"), std::string::npos);
+  EXPECT_NE(error_message([&] { r.apply(pc); }).find("already in the new numbering"),
+            std::string::npos);
   Dat<double, 4, AoS, Mem> res(g.m.cells, "res");
-  EXPECT_NE(error_of([&] { r.to_original(res); }).find("already in the original"),
+  EXPECT_NE(error_message([&] { r.to_original(res); }).find("already in the original"),
             std::string::npos);
   // Data left in the old numbering cannot meet a renumbered map.
   auto plan = make_plan(Space(), exec::Atomic{}, pc.from());
@@ -523,100 +327,6 @@ TEST(Reorder, MisuseIsAClearError) {
   // Given blocks of the wrong length.
   auto blocks = std::make_shared<const std::vector<int>>(3, 0);
   EXPECT_THROW(make_plan(Space(), exec::Hierarchical{}.with_blocks(blocks), pc.from(), pc), Error);
-}
-
-TEST(PlanFile, HierarchicalPlanRoundTrip) {
-  const Mesh2 g;
-  const std::string file = temp_path("hier.plan");
-  const auto options = exec::Hierarchical{}.with_block_size(64).with_plan_file(file);
-  auto built = make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge));
-  EXPECT_NE(built.summary().find("saved to"), std::string::npos);
-  auto loaded = make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge));
-  EXPECT_NE(loaded.summary().find("loaded from"), std::string::npos);
-  EXPECT_EQ(loaded.blocks().elem, built.blocks().elem);
-  EXPECT_EQ(loaded.blocks().block_start, built.blocks().block_start);
-  EXPECT_EQ(loaded.blocks().block_colour, built.blocks().block_colour);
-  EXPECT_EQ(loaded.blocks().reuse, built.blocks().reuse);
-  // Both give the serial answers.
-  Dat<double, 4, SoA, Mem> q(g.m.cells, "q"), a(g.m.cells, "a"), b(g.m.cells, "b");
-  test::randomise(q, 1);
-  test::randomise(a, 2);
-  copy_values(b, a);
-  const TwoCellKernel kernel;
-
-  par_loop(exec::Hierarchical{}, built, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1),
-           inc(a, g.pecell, 0), inc(a, g.pecell, 1));
-  par_loop(exec::Hierarchical{}, loaded, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1),
-           inc(b, g.pecell, 0), inc(b, g.pecell, 1));
-  EXPECT_EQ(test::max_rel_err(a, b), 0.0);
-  std::remove(file.c_str());
-}
-
-TEST(PlanFile, RenumberingRoundTrip) {
-  const Mesh2 g;
-  const std::string file = temp_path("renumbering.plan");
-  const auto options =
-      ReorderOptions{}.with_method(Reorder::builtin).with_block_size(64).with_plan_file(file);
-  const auto built = reorder(options, g.m.edges, g.pecell, read_only(g.pedge));
-  EXPECT_EQ(built.file_note(), "saved to " + file);
-  const auto loaded = reorder(options, g.m.edges, g.pecell, read_only(g.pedge));
-  EXPECT_EQ(loaded.file_note(), "loaded from " + file);
-  for (const Set &s : {g.m.edges, g.m.cells, g.m.nodes})
-    EXPECT_EQ(loaded.permutation(s).new_of_old(), built.permutation(s).new_of_old());
-  EXPECT_EQ(*loaded.blocks(), *built.blocks());
-  std::remove(file.c_str());
-}
-
-std::vector<char> read_bytes(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<char>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-void write_bytes(const std::string &path, const std::vector<char> &bytes) {
-  std::ofstream(path, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
-}
-
-TEST(PlanFile, StaleOrDamagedFilesAreErrors) {
-  const Mesh2 g;
-  const std::string file = temp_path("damaged.plan");
-  const auto options = exec::Hierarchical{}.with_block_size(64).with_plan_file(file);
-  make_plan(Space(), options, g.m.edges, g.pecell);
-  const auto good = read_bytes(file);
-  auto load = [&](const exec::Hierarchical &o, const Map<Mem> &map) {
-    return error_of([&] { make_plan(Space(), o, map.from(), map); });
-  };
-  auto has = [](const std::string &what, const std::string &part) {
-    return what.find(part) != std::string::npos;
-  };
-  EXPECT_EQ(load(options, g.pecell), "no error");
-  // Other maps of the same sizes.
-  const QuadMesh other = make_quad_mesh(41, 29, {true, 10});
-  Map<Mem> pecell2("pecell", g.m.edges, g.m.cells, 2, other.edge_cells);
-  EXPECT_TRUE(has(load(options, pecell2), "different maps")) << load(options, pecell2);
-  // Other options.
-  auto options96 = options;
-  options96.with_block_size(96);
-  EXPECT_TRUE(has(load(options96, g.pecell), "built with options"));
-  // A flipped byte in the payload, a truncated file, not a plan file, a
-  // future format version.
-  auto bytes = good;
-  bytes[bytes.size() / 2] ^= 0x40;
-  write_bytes(file, bytes);
-  EXPECT_TRUE(has(load(options, g.pecell), "corrupted")) << load(options, g.pecell);
-  bytes = good;
-  bytes.resize(bytes.size() - 100);
-  write_bytes(file, bytes);
-  EXPECT_TRUE(has(load(options, g.pecell), "truncated")) << load(options, g.pecell);
-  write_bytes(file, {'$', 'M', 'e', 's', 'h', 'F', 'o', 'r', 'm', 'a', 't'});
-  EXPECT_TRUE(has(load(options, g.pecell), "not a umesh plan file"));
-  bytes = good;
-  bytes[8] = 99;
-  write_bytes(file, bytes);
-  EXPECT_TRUE(has(load(options, g.pecell), "format version 99"));
-  // A renumbering file is not a plan.
-  std::remove(file.c_str());
-  reorder(ReorderOptions{}.with_method(Reorder::rcm).with_plan_file(file), g.m.edges, g.pecell);
-  EXPECT_TRUE(has(load(options, g.pecell), "holds a renumbering"));
-  std::remove(file.c_str());
 }
 
 } // namespace

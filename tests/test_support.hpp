@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <string>
@@ -96,6 +97,14 @@ template <class F> std::string error_message(F &&f) {
     return e.what();
   }
   return "no error";
+}
+
+/// A path in the test temporary folder for `name` (prefixed umesh_), with no
+/// file there yet.
+inline std::string temp_path(const std::string &name) {
+  const std::string path = ::testing::TempDir() + "umesh_" + name;
+  std::remove(path.c_str());
+  return path;
 }
 
 /// Largest |a - b| / max(1, |b|) over all components; infinity where either
