@@ -11,10 +11,11 @@
 #               them; one call per part when the parts do not fit one carry: the machine keeps
 #               what earlier calls unpacked while it stays warm)
 #   suite       every test but miniAero's multi-rank cases, 8 at a time
-#   extra [RE]  compute-sanitizer memcheck and racecheck on test_hierarchical's and
-#               test_executors' Cuda suites, Nsight Compute of hier-all (res_calc 2400 x 1200
-#               after GPS, SoA, 256, /r48, preload on and off), then miniAero's multi-rank cases
-#               (the ranks share the one GPU) and the tests RE names
+#   mpi [RE]    miniAero's multi-rank cases (their ranks share the one GPU: 40-370 s each) and
+#               the tests RE names, 16 at a time
+#   check       compute-sanitizer memcheck and racecheck on test_hierarchical's and
+#               test_executors' Cuda suites (90 s each at most), then Nsight Compute of hier-all
+#               (res_calc 2400 x 1200 after GPS, SoA, 256, /r48, preload on and off)
 . perf/device/env.sh
 B=$HOME/.cache/umesh/build/umesh-2674982963-cuda-cxx17
 mpi='app[.]miniaero[.].*[.]np[23]$'
@@ -39,7 +40,11 @@ suite)
   (cd $B && OMP_NUM_THREADS=2 OMP_PROC_BIND=false timeout $((585 - SECONDS)) ctest -j 8 --timeout 500 \
      -E "$mpi" --output-on-failure > $R/ctest.log 2>&1)
   note "ctest rc=$?" ;;
-extra)
+mpi)
+  (cd $B && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 \
+     -R "$mpi${2:+|$2}" --output-on-failure > $R/ctest-mpi.log 2>&1)
+  note "ctest rc=$?" ;;
+check)
   for t in test_hierarchical test_executors; do
     f="$($B/tests/$t --gtest_list_tests | awk '/^[A-Za-z]/ && /Cuda/ {sub(/\.$/, "", $1); printf "%s.*:", $1}')"
     for tool in memcheck racecheck; do
@@ -56,10 +61,7 @@ extra)
       --blocks 256 --staging all --combine colours --writeback coloured --hier-registers 48 --hier-preload $p --repeats 3 \
       --out ncu-p$p > ncu-p$p.txt 2>&1)
     note "ncu preload $p rc=$?"; rm -rf $R/ncu-p$p
-  done
-  (cd $B && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 \
-     -R "$mpi${2:+|$2}" --output-on-failure > $R/ctest-mpi.log 2>&1)
-  note "ctest rc=$?" ;;
+  done ;;
 esac
 grep -hE "tests passed|tests failed|\*\*\*|Not Run" $R/ctest*.log >> $R/summary.txt 2>/dev/null
 grep -hE "Test +#.*(Passed|Failed)" $R/ctest*.log 2>/dev/null | sed 's/^ *[0-9]*\/[0-9]* //' > $R/done.txt
