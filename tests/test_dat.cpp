@@ -3,7 +3,6 @@
 // those rows.
 #include "test_main.hpp"
 
-#include <cstdint>
 #include <vector>
 
 namespace {
@@ -12,10 +11,11 @@ using test::max_rel_err;
 using Mem = Kokkos::DefaultExecutionSpace::memory_space;
 
 // Bytes from a dat's first component to its k-th (the allocation itself is
-// as aligned as the memory space makes it: 64 bytes on the host).
+// as aligned as the memory space makes it: 64 bytes on the host). From the
+// View's stride, not an element's address: a device View's elements cannot be
+// touched on the host, not even to take their address.
 template <class DatT> std::size_t component_offset(const DatT &d, int k) {
-  return reinterpret_cast<std::uintptr_t>(&d.view()(0, k)) -
-         reinterpret_cast<std::uintptr_t>(&d.view()(0, 0));
+  return std::size_t(k) * d.view().stride(1) * sizeof(typename DatT::value_type);
 }
 
 std::vector<double> values(int n, int dim) {
