@@ -1,0 +1,171 @@
+// exec::WarpCombine's plan and its errors: the links (chains per point in
+// entry order, narrow and wide), the compact maps' 16-bit offsets, bad
+// options, stray maps and oversized scratch. test_warp runs its loops against
+// the serial reference.
+#include "test_main.hpp"
+
+#include <umesh/detail/warp_links.hpp>
+#include <umesh/detail/warp_maps.hpp>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace umesh;
+
+// The links of one warp as (follower, next) per entry, read back.
+std::vector<std::pair<bool, int>> decode(const detail::WarpLinks &t, int warp) {
+  const int entries = 32 * t.group_size;
+  std::vector<std::pair<bool, int>> out;
+  for (int i = 0; i < entries; ++i) {
+    const int b = t.bytes[std::size_t(warp) * entries + i];
+    out.push_back({(b & 0x80) != 0, (b & 0x7F) == 0 ? -1 : b & 0x7F});
+  }
+  return out;
+}
+
+TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
+  // 40 elements of arity 2 on 5 points: warp 0 full, warp 1 eight lanes.
+  std::vector<int> idx;
+  for (int e = 0; e < 40; ++e)
+    idx.insert(idx.end(), {e % 5, (e * 3 + 1) % 5});
+  const HostConnectivity conn{idx.data(), 2, 0, 5};
+  for (const std::vector<int> &slots :
+       {std::vector<int>{0, 1}, std::vector<int>{1}, std::vector<int>{1, 0, 1}}) {
+    const auto t = detail::build_warp_links(40, conn, slots);
+    const int m = int(slots.size());
+    EXPECT_EQ(t.bytes.size(), std::size_t(2 * 32 * m));
+    EXPECT_EQ(t.references, 40 * m);
+    std::int64_t leaders = 0;
+    int longest = 0;
+    for (int w = 0; w < 2; ++w) {
+      const int lanes = w == 0 ? 32 : 8;
+      const auto links = decode(t, w);
+      std::map<int, std::vector<int>> by_point; // entries in order
+      for (int j = 0; j < m; ++j)
+        for (int l = 0; l < lanes; ++l)
+          by_point[idx[2 * (32 * w + l) + slots[j]]].push_back(32 * j + l);
+      for (const auto &[p, entries] : by_point) { // entries ascend
+        ++leaders;
+        longest = std::max(longest, int(entries.size()));
+        for (std::size_t i = 0; i < entries.size(); ++i) {
+          EXPECT_EQ(links[entries[i]].first, i > 0) << "point " << p;
+          EXPECT_EQ(links[entries[i]].second, i + 1 < entries.size() ? entries[i + 1] : -1);
+        }
+      }
+    }
+    EXPECT_EQ(t.leaders, leaders);
+    EXPECT_EQ(t.longest_chain, longest);
+  }
+  // Four references per element (128 entries) fit a byte; more are
+  // combined in chunks, so a chunk of five is an error.
+  EXPECT_EQ(detail::build_warp_links(40, conn, {0, 1, 0, 1}).bytes.size(), std::size_t(2 * 128));
+  EXPECT_THROW(detail::build_warp_links(40, conn, {0, 1, 0, 1, 1}), Error);
+  EXPECT_THROW(detail::build_warp_links(40, conn, {}), Error);
+}
+
+// Compact maps: every entry is its warp's base plus its offset; a tail
+// warp; a warp spanning more than 16 bits fails the whole map, naming the
+// first such warp.
+TEST(WarpMaps, CompactFormsGiveBackEveryEntry) {
+  std::vector<int> idx;
+  for (int e = 0; e < 75; ++e) // warps 0-1 full, warp 2 of 11 lanes
+    idx.insert(idx.end(), {1000 * (e / 32) + (e * 7) % 40, 65535 + e / 32, 3 * e});
+  const auto c = detail::build_compact_map(75, 3, idx.data());
+  ASSERT_EQ(c.wide_warp, -1);
+  ASSERT_EQ(c.base.size(), std::size_t(3));
+  ASSERT_EQ(c.offsets.size(), idx.size());
+  for (int e = 0; e < 75; ++e)
+    for (int s = 0; s < 3; ++s)
+      EXPECT_EQ(c.base[e / 32] + c.offsets[3 * e + s], idx[3 * e + s]) << e << ' ' << s;
+  EXPECT_EQ(c.base[1], 96); // the smallest point of warp 1: element 32's slot 2
+  idx[3 * 70] = 70000;      // warp 2 now spans 70000 - 192
+  idx[3 * 40] = 71000;      // warp 1: 71000 - 96, the first wide warp
+  const auto wide = detail::build_compact_map(75, 3, idx.data());
+  EXPECT_EQ(wide.wide_warp, 1);
+  EXPECT_EQ(wide.wide_span, 71000 - 96);
+  EXPECT_TRUE(wide.base.empty());
+  EXPECT_TRUE(wide.offsets.empty());
+}
+
+struct AddOne {
+  template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1; }
+};
+
+TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
+  using Space = Kokkos::DefaultExecutionSpace;
+  using Mem = Space::memory_space;
+  const QuadMesh m = make_quad_mesh(8, 8);
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  for (int b : {0, 16, 100, 2048})
+    EXPECT_NE(test::error_message([&] {
+                make_plan(Space(), exec::WarpCombine{}.with_block_size(b), m.edges, pecell);
+              }).find("block size " + std::to_string(b) + " is not a multiple of 32 in [32, 1024]"),
+              std::string::npos);
+  Map<Mem> other("other", m.edges, m.cells, 2, m.edge_cells);
+  Dat<double, 1, AoS, Mem> d(m.cells, "d");
+  auto plan = make_plan(Space(), exec::WarpCombine{}, m.edges, pecell);
+  for (int r : {-1, 32, 48, 255})
+    EXPECT_NE(test::error_message([&] {
+                par_loop(exec::WarpCombine{}.with_max_registers(r), plan, "budget", AddOne{},
+                         inc(d, pecell, 0));
+              })
+                  .find("max_registers " + std::to_string(r) +
+                        " is not 0 (the compiler's choice), "
+                        "40 or 64"),
+              std::string::npos)
+        << r;
+  auto large = make_plan(Space(), exec::WarpCombine{}.with_block_size(544), m.edges, pecell);
+  EXPECT_NE(test::error_message([&] {
+              par_loop(exec::WarpCombine{}.with_max_registers(40), large, "budget", AddOne{},
+                       inc(d, pecell, 0));
+            }).find("max_registers 40 needs blocks of at most 512 threads (this plan's are 544)"),
+            std::string::npos);
+  EXPECT_NE(test::error_message([&] {
+              par_loop(exec::WarpCombine{}, plan, "stray", AddOne{}, inc(d, other, 0));
+            }).find("pass that map to make_plan"),
+            std::string::npos);
+  // A map given as read-only is not one to combine through.
+  auto ro = make_plan(Space(), exec::WarpCombine{}, m.edges, read_only(pecell));
+  EXPECT_NE(test::error_message([&] {
+              par_loop(exec::WarpCombine{}, ro, "ro", AddOne{}, inc(d, pecell, 0));
+            }).find("pass that map to make_plan"),
+            std::string::npos);
+  // Compact maps hold 16-bit offsets: a warp reaching points 70000 apart
+  // is an error naming the loop, the map and the warp.
+  const Set elems("elems", 100), far("far", 70001);
+  std::vector<int> idx(200, 5);
+  idx[2 * 37 + 1] = 70000; // warp 1
+  Map<Mem> spread("spread", elems, far, 2, idx);
+  Dat<double, 1, AoS, Mem> f(far, "f");
+  auto sp = make_plan(Space(), exec::WarpCombine{}, elems, spread);
+  const std::string spread_msg = test::error_message([&] {
+    par_loop(exec::WarpCombine{}.with_compact_maps(), sp, "spread", AddOne{}, inc(f, spread, 0));
+  });
+  EXPECT_NE(spread_msg.find("loop 'spread' under the warp executor with compact maps: map 'spread' "
+                            "reaches points 69995 apart in warp 1 (elements 32 to 63)"),
+            std::string::npos)
+      << spread_msg;
+  // Without compact maps the same loop runs.
+  EXPECT_EQ(test::error_message(
+                [&] { par_loop(exec::WarpCombine{}, sp, "spread", AddOne{}, inc(f, spread, 0)); }),
+            "no error");
+  // 64 doubles per point at block 1024: 32 warps of 32 x (512 + 2) bytes on
+  // GPUs, one warp's worth on host backends.
+  Dat<double, 64, AoS, Mem> big(m.cells, "big");
+  auto wide = make_plan(Space(), exec::WarpCombine{}.with_block_size(1024), m.edges, pecell);
+  const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+  const std::string msg = test::error_message(
+      [&] { par_loop(exec::WarpCombine{}, wide, "wide", AddOne{}, inc(big, pecell, 0)); });
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
+  if ((host ? 1 : 32) * 32 * (512 + 2) > budget)
+    EXPECT_NE(msg.find("bytes of team scratch per block"), std::string::npos) << msg;
+  else
+    EXPECT_EQ(msg, "no error");
+}
+
+} // namespace
