@@ -11,8 +11,10 @@
 #               them; one call per part when the parts do not fit one carry: the machine keeps
 #               what earlier calls unpacked while it stays warm)
 #   suite       every test but miniAero's multi-rank cases, 8 at a time
-#   mpi [RE]    miniAero's multi-rank cases (their ranks share the one GPU: 40-370 s each) and
-#               the tests RE names, 16 at a time
+#   mpi [RE]    the tests RE names (default: miniAero's six multi-rank cases, whose ranks share
+#               the one GPU: 30-560 s each), 16 at a time
+#   race FILTER compute-sanitizer racecheck on the test_hierarchical tests FILTER names (a
+#               gtest filter), for what check's 90 s did not reach
 #   check       compute-sanitizer memcheck and racecheck on test_hierarchical's and
 #               test_executors' Cuda suites (90 s each at most), then Nsight Compute of hier-all
 #               (res_calc 2400 x 1200 after GPS, SoA, 256, /r48, preload on and off)
@@ -42,8 +44,12 @@ suite)
   note "ctest rc=$?" ;;
 mpi)
   (cd $B && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 \
-     -R "$mpi${2:+|$2}" --output-on-failure > $R/ctest-mpi.log 2>&1)
+     -R "${2:-$mpi}" --output-on-failure > $R/ctest-mpi.log 2>&1)
   note "ctest rc=$?" ;;
+race)
+  timeout $((580 - SECONDS)) compute-sanitizer --tool racecheck $B/tests/test_hierarchical \
+    --gtest_filter="$2" > $R/san-race.log 2>&1
+  note "racecheck rc=$? $(grep -cE '^\[       OK' $R/san-race.log) tests ok; $(grep -E 'RACECHECK SUMMARY|FAILED' $R/san-race.log | sort | uniq -c | tr '\n' ' ')" ;;
 check)
   for t in test_hierarchical test_executors; do
     f="$($B/tests/$t --gtest_list_tests | awk '/^[A-Za-z]/ && /Cuda/ {sub(/\.$/, "", $1); printf "%s.*:", $1}')"
