@@ -2,6 +2,7 @@
 // executor and layout, or under miniAero's own atomic and cell-flux
 // strategies; writes its results file, compares with a reference, or
 // benchmarks the loops. `umesh_miniaero --help` lists the options (CLI11).
+#include "bench_table.hpp"
 #include "problem.hpp"
 #include "results.hpp"
 #include "solver.hpp"
@@ -16,11 +17,12 @@
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -162,71 +164,6 @@ std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool 
     throw umesh::Error("umesh_miniaero: " + exec +
                        " (miniAero's own strategy) runs in one process only");
   return make_reference_solver(exec == "miniaero-atomic", in, m);
-}
-
-// Compulsory bytes of one face-flux call: every face's geometry and cell
-// pair once, every cell's inputs once, the flux read and written once.
-double face_flux_bytes(const Input &in, const Mesh &m) {
-  const double nf = m.faces.size(), nc = m.num_cells;
-  const bool full = in.second_order || in.viscous;
-  const double face = (full ? 12 : 9) * 8.0 + 2 * 4.0;
-  const double cell = (full ? 5 + 3 + 15 + 5 : 5) * 8.0 + 2 * 5 * 8.0;
-  return nf * face + nc * cell;
-}
-
-struct BenchRow {
-  std::string variant, layout, reorder;
-  double face_flux_ms = 0, stage_ms = 0, gradient_ms = 0, minmax_ms = 0, limiter_ms = 0,
-         apply_ms = 0, gbps = 0;
-  std::string note;
-};
-
-// The face-flux cost of a variant: the cell-flux variant needs its
-// apply_cell_flux gather too. (The atomic variant's apply_cell_flux is the
-// dt / volume scaling that the umesh solver does in its update loop.)
-double flux_cost(const BenchRow &r) {
-  return r.face_flux_ms + (r.variant == "miniaero-cellflux" ? r.apply_ms : 0.0);
-}
-
-// Speedups of one row over miniAero's two variants; 0 where one was not run.
-struct Ratios {
-  double flux_atomic = 0, flux_cellflux = 0, stage_atomic = 0, stage_cellflux = 0;
-};
-
-Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows) {
-  auto ratio = [](double ref, double x) { return ref > 0 && x > 0 ? ref / x : 0.0; };
-  Ratios x;
-  for (const auto &ref : rows) {
-    if (ref.variant == "miniaero-atomic")
-      x.flux_atomic = ratio(flux_cost(ref), flux_cost(r)),
-      x.stage_atomic = ratio(ref.stage_ms, r.stage_ms);
-    if (ref.variant == "miniaero-cellflux")
-      x.flux_cellflux = ratio(flux_cost(ref), flux_cost(r)),
-      x.stage_cellflux = ratio(ref.stage_ms, r.stage_ms);
-  }
-  return x;
-}
-
-// Writes the whole table; called after every row, so that a run cut short
-// keeps what it measured.
-void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps) {
-  std::ofstream csv = umesh::perf::open_output(path);
-  csv << "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
-         "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
-         "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"
-         "stage_speedup_vs_miniaero_atomic,stage_speedup_vs_miniaero_cellflux,note\n";
-  for (const auto &row : rows) {
-    const Ratios x = ratios(row, rows);
-    std::string note = row.note;
-    std::replace(note.begin(), note.end(), ',', ';');
-    std::replace(note.begin(), note.end(), '"', '\'');
-    csv << row.variant << ',' << row.layout << ',' << row.reorder << ',' << row.face_flux_ms << ','
-        << row.gbps << ',' << 100 * row.gbps / copy_gbps << ',' << row.stage_ms << ','
-        << row.gradient_ms << ',' << row.minmax_ms << ',' << row.limiter_ms << ',' << row.apply_ms
-        << ',' << x.flux_atomic << ',' << x.flux_cellflux << ',' << x.stage_atomic << ','
-        << x.stage_cellflux << ",\"" << note << "\"\n";
-  }
-  umesh::perf::close_output(csv, path);
 }
 
 int run(const Options &opt, int rank, int ranks);
