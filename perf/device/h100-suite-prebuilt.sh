@@ -47,6 +47,7 @@ mpi)
      -R "${2:-$mpi}" --output-on-failure > $R/ctest-mpi.log 2>&1)
   note "ctest rc=$?" ;;
 race)
+  [ -n "${2:-}" ] || { echo "race needs a gtest filter (e.g. 'HierarchicalChecks/4.*')" >&2; exit 2; }
   timeout $((580 - SECONDS)) compute-sanitizer --tool racecheck $B/tests/test_hierarchical \
     --gtest_filter="$2" > $R/san-race.log 2>&1
   note "racecheck rc=$? $(grep -cE '^\[       OK' $R/san-race.log) tests ok; $(grep -E 'RACECHECK SUMMARY|FAILED' $R/san-race.log | sort | uniq -c | tr '\n' ' ')" ;;
@@ -68,6 +69,8 @@ check)
       --out ncu-p$p > ncu-p$p.txt 2>&1)
     note "ncu preload $p rc=$?"; rm -rf $R/ncu-p$p
   done ;;
+*)
+  echo "usage: $0 unpack|suite|mpi [RE]|check|race FILTER" >&2; exit 2 ;;
 esac
 grep -hE "tests passed|tests failed|\*\*\*|Not Run" $R/ctest*.log >> $R/summary.txt 2>/dev/null
 grep -hE "Test +#.*(Passed|Failed)" $R/ctest*.log 2>/dev/null | sed 's/^ *[0-9]*\/[0-9]* //' > $R/done.txt

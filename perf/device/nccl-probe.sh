@@ -7,7 +7,9 @@
 . perf/device/env.sh
 mpicxx -O2 -std=c++17 -DOMPI_SKIP_MPICXX -I/usr/local/cuda/include perf/probes/nccl_sendrecv_probe.cpp \
   -L/usr/local/cuda/lib64 -lnccl -lcudart -o $R/nccl_probe > $R/build.log 2>&1
-note "built rc=$?"
+rc=$?
+note "built rc=$rc"
+if [ $rc != 0 ]; then cat $R/build.log; finish r; exit 1; fi
 { nvidia-smi -L; nvidia-smi topo -m; nvidia-smi topo -p2p r; df -h /dev/shm; mpirun --version | head -1; } > $R/env.txt 2>&1
 NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P,SHM,NET timeout 200 mpirun -np 2 --bind-to none $R/nccl_probe 50 > $R/probe.log 2>&1
 note "probe rc=$?"
