@@ -12,15 +12,19 @@
 #               what earlier calls unpacked while it stays warm)
 #   suite       every test but miniAero's multi-rank cases, 8 at a time
 #   mpi [RE]    the tests RE names (default: miniAero's six multi-rank cases, whose ranks share
-#               the one GPU: 30-560 s each), 16 at a time
+#               the one GPU: 30-560 s each before 102d013 halved their runs), 16 at a time
 #   race FILTER compute-sanitizer racecheck on the test_hierarchical tests FILTER names (a
 #               gtest filter), for what check's 90 s did not reach
 #   check       compute-sanitizer memcheck and racecheck on test_hierarchical's and
 #               test_executors' Cuda suites (90 s each at most), then Nsight Compute of hier-all
 #               (res_calc 2400 x 1200 after GPS, SoA, 256, /r48, preload on and off)
+# BUDGET (seconds, default 590) is what suite, mpi and race may take: less when modes are chained
+# in one call (e.g. BUDGET=400 for suite, then BUDGET=150 for race).
 . perf/device/env.sh
 B=$HOME/.cache/umesh/build/umesh-2674982963-cuda-cxx17
 mpi='app[.]miniaero[.].*[.]np[23]$'
+budget=${BUDGET:-590}
+[[ $budget =~ ^[0-9]+$ ]] && ((budget >= 30 && budget <= 590)) || { echo "BUDGET must be 30-590 seconds, not '$budget'" >&2; exit 2; }
 tools() { # the development machine's paths of the tools ctest runs
   for t in /usr/bin/cmake /root/.pyenv/shims/python3 /usr/bin/python3 /usr/bin/mpiexec; do
     if [ -x $t ]; then echo "$t present" >> $R/tools.txt; continue; fi
@@ -39,16 +43,16 @@ unpack)
   ldd $B/tests/test_executors $B/perf/umesh_main | grep "not found" >> $R/summary.txt
   note "unpack done" ;;
 suite)
-  (cd $B && OMP_NUM_THREADS=2 OMP_PROC_BIND=false timeout $((585 - SECONDS)) ctest -j 8 --timeout 500 \
+  (cd $B && OMP_NUM_THREADS=2 OMP_PROC_BIND=false timeout $((budget - 5 - SECONDS)) ctest -j 8 --timeout 500 \
      -E "$mpi" --output-on-failure > $R/ctest.log 2>&1)
   note "ctest rc=$?" ;;
 mpi)
-  (cd $B && OMP_NUM_THREADS=1 timeout $((590 - SECONDS)) ctest -j 16 --timeout 580 \
+  (cd $B && OMP_NUM_THREADS=1 timeout $((budget - SECONDS)) ctest -j 16 --timeout $((budget - 10)) \
      -R "${2:-$mpi}" --output-on-failure > $R/ctest-mpi.log 2>&1)
   note "ctest rc=$?" ;;
 race)
   [ -n "${2:-}" ] || { echo "race needs a gtest filter (e.g. 'HierarchicalChecks/4.*')" >&2; exit 2; }
-  timeout $((580 - SECONDS)) compute-sanitizer --tool racecheck $B/tests/test_hierarchical \
+  timeout $((budget - 10 - SECONDS)) compute-sanitizer --tool racecheck $B/tests/test_hierarchical \
     --gtest_filter="$2" > $R/san-race.log 2>&1
   note "racecheck rc=$? $(grep -cE '^\[       OK' $R/san-race.log) tests ok; $(grep -E 'RACECHECK SUMMARY|FAILED' $R/san-race.log | sort | uniq -c | tr '\n' ' ')" ;;
 check)
