@@ -12,8 +12,10 @@
 // Two ranks, one GPU each (rank r takes GPU r % count). Median of `reps`
 // rounds per size after `reps / 5` untimed ones; what the last round of each
 // size delivered is checked (each rank receives the other's pattern).
-//   mpicxx -O2 -std=c++17 -DOMPI_SKIP_MPICXX -I/usr/local/cuda/include nccl_sendrecv_probe.cpp
-//   -L/usr/local/cuda/lib64 -lnccl -lcudart -o nccl_probe mpirun -np 2 ./nccl_probe [reps]
+// Build and run (perf/device/nccl-probe.sh does both):
+//   mpicxx -O2 -std=c++17 -DOMPI_SKIP_MPICXX -I/usr/local/cuda/include \
+//     nccl_sendrecv_probe.cpp -L/usr/local/cuda/lib64 -lnccl -lcudart -o nccl_probe
+//   mpirun -np 2 ./nccl_probe [reps]
 // Set NCCL_DEBUG=INFO to see which transport NCCL picked (P2P, SHM, NET).
 #include <cuda_runtime.h>
 #include <mpi.h>
