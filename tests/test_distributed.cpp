@@ -100,6 +100,12 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
     EXPECT_GE(ph.unpack, 0.0);
     EXPECT_GT(cells->halo->seconds(), 0.0);
     EXPECT_DOUBLE_EQ(ph.pack + ph.wait + ph.unpack, cells->halo->seconds());
+    // res exported after each edge loop, q imported by the second (the cell
+    // loop left it stale); x's halo, set once, never travels.
+    EXPECT_EQ(cells->halo->exchanges(), 3u) << "rank " << rank;
+    EXPECT_EQ(part.part(m.nodes)->halo->exchanges(), 0u) << "rank " << rank;
+  } else {
+    EXPECT_EQ(cells->halo->exchanges(), 0u); // no neighbour, nothing sent
   }
 }
 
@@ -325,6 +331,74 @@ TEST(DistPartition, GivenOwnersAndAFurtherElementSet) {
     }
     MPI_Allreduce(&threw, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     EXPECT_EQ(any, 1);
+  }
+}
+
+struct AddOneToBoth {
+  template <class A, class B> KOKKOS_INLINE_FUNCTION void operator()(A a, B b) const {
+    a(0) += 1.0;
+    b(0) += 1.0;
+  }
+};
+
+// Each edge lives with its second cell, so the map to that cell reaches no
+// halo on any rank, while the map to both cells does (on 2+ ranks). A loop
+// through the first alone exchanges nothing; one incrementing a dat through
+// both (the halo-free one first) still exports it, with a plain plan and
+// with an overlap plan, and the sums match the serial count.
+TEST(DistPartition, MapsThatReachNoHaloExchangeNothing) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(14, 9, {true, 5});
+  const int nc = m.cells.size(), ne = m.edges.size();
+  std::vector<int> cell_owner(nc), edge_owner(ne), second(ne);
+  for (int c = 0; c < nc; ++c)
+    cell_owner[c] = int(std::int64_t(c) * size / nc);
+  for (int e = 0; e < ne; ++e) {
+    second[e] = m.edge_cells[2 * std::size_t(e) + 1];
+    edge_owner[e] = cell_owner[second[e]];
+  }
+  std::vector<double> want(nc, 2.0), want_second(nc, 2.0);
+  for (int e = 0; e < ne; ++e) {
+    want[second[e]] += 1.0;
+    want[m.edge_cells[2 * std::size_t(e)]] += 1.0;
+    want_second[second[e]] += 1.0;
+  }
+  for (const auto order : {dist::ElementOrder::global, dist::ElementOrder::overlap}) {
+    dist::Partition<Mem> part(
+        MPI_COMM_WORLD, m.edges, edge_owner,
+        {{"second", m.cells, 1, second}, {"pecell", m.cells, 2, m.edge_cells}},
+        std::vector<dist::PointOwners>{{m.cells, cell_owner}}, order);
+    const auto &cells = part.part(m.cells);
+    const Map<Mem> &lsecond = part.map("second"), &lpecell = part.map("pecell");
+    EXPECT_FALSE(cells->reaches_halo(lsecond));
+    EXPECT_FALSE(cells->reaches_halo(Map<Mem>(lsecond))); // a copy is known too
+    EXPECT_EQ(cells->reaches_halo(lpecell), size > 1);
+    // A map the partition did not make: exchanged, as before.
+    const Map<Mem> other("other", part.elements()->local, cells->local, 1,
+                         std::vector<int>(std::size_t(part.elements()->owned), 0));
+    EXPECT_TRUE(cells->reaches_halo(other));
+
+    dist::Dat<double, 1, AoS, Mem> d(cells, "d"), e(cells, "e");
+    d.set_global(std::vector<double>(nc, 2.0));
+    e.set_global(std::vector<double>(nc, 2.0));
+    const std::size_t before = cells->halo->exchanges();
+    auto run = [&](auto &plan) {
+      dist::par_loop(exec::Atomic{}, plan, "second_only", AddOne{}, dist::inc(e, lsecond, 0));
+      EXPECT_EQ(cells->halo->exchanges(), before) << "nothing to send";
+      dist::par_loop(exec::Atomic{}, plan, "both", AddOneToBoth{}, dist::inc(d, lsecond, 0),
+                     dist::inc(d, lpecell, 0));
+      EXPECT_EQ(cells->halo->exchanges(), before + (size > 1 ? 1 : 0)) << "d exported once";
+    };
+    if (order == dist::ElementOrder::overlap) {
+      auto plan = dist::make_overlap_plan(Space(), exec::Atomic{}, part, lsecond, lpecell);
+      run(plan);
+    } else {
+      auto plan = make_plan(Space(), exec::Atomic{}, part.elements()->local);
+      run(plan);
+    }
+    EXPECT_EQ(d.gather_global(MPI_COMM_WORLD), want);
+    EXPECT_EQ(e.gather_global(MPI_COMM_WORLD), want_second);
   }
 }
 

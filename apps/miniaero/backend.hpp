@@ -15,6 +15,7 @@
 #include <umesh/dist.hpp>
 #endif
 
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
@@ -25,6 +26,12 @@ namespace miniaero {
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 using MapT = umesh::Map<Mem>;
+
+/// A rank's halo exchanges so far: how many, and their seconds.
+struct ExchangeTally {
+  double seconds = 0;
+  std::size_t count = 0;
+};
 
 /// The solver's sets and maps: interior faces to their two cells, and per
 /// boundary condition its faces to their cell.
@@ -134,10 +141,11 @@ struct DistBackend : umesh::perf::DistLoops {
     p->interior->time_exchanges_on_device(timed);
     return p;
   }
-  /// Seconds this rank has spent in the cells' halo exchanges (the only
-  /// halo: faces live on their first cell's rank), as the host sees them.
-  static double exchange_seconds(const Parts &p) {
-    return p.interior->targets().front()->halo->seconds();
+  /// This rank's exchanges of the cells' halo (the only halo: faces live on
+  /// their first cell's rank), and their seconds as the host sees them.
+  static ExchangeTally exchanges(const Parts &p) {
+    const auto &halo = *p.interior->targets().front()->halo;
+    return {halo.seconds(), halo.exchanges()};
   }
   template <int D, class L>
   static Dat<D, L> make(const Parts &p, int where, const std::string &name,

@@ -289,7 +289,7 @@ int run(const Options &opt, int rank, int ranks) {
             std::fflush(stdout);
             continue;
           }
-          const double exchange_before = solver->exchange_seconds();
+          const ExchangeTally exchange_before = solver->exchanges();
           Kokkos::Timer run;
           for (int s = 1; s <= in.steps; ++s) {
             solver->step();
@@ -298,7 +298,8 @@ int run(const Options &opt, int rank, int ranks) {
           }
           Kokkos::fence();
           const double seconds = run.seconds();
-          const double exchange = solver->exchange_seconds() - exchange_before;
+          const double exchange = solver->exchanges().seconds - exchange_before.seconds;
+          const std::size_t exchange_count = solver->exchanges().count - exchange_before.count;
           const auto lines = results_lines(mesh.cell_centroid, solver->solution());
           std::string verdict;
           if (!reference.empty()) {
@@ -312,9 +313,12 @@ int run(const Options &opt, int rank, int ranks) {
           std::printf("  %-32s %d steps in %.2f s (setup %.2f s)%s\n", tag.c_str(), in.steps,
                       seconds, build, verdict.c_str());
           if (opt.distributed)
-            std::printf("    halo exchange %.2f s, %.1f%% of the steps' time (rank 0's, %s)\n",
+            std::printf("    halo exchange %.2f s, %.1f%% of the steps' time (rank 0's, %s): %zu "
+                        "exchanges, %.1f per step, %.1f us each\n",
                         exchange, seconds > 0 ? 100 * exchange / seconds : 0.0,
-                        opt.timed_exchanges ? "device fenced" : "host side");
+                        opt.timed_exchanges ? "device fenced" : "host side", exchange_count,
+                        in.steps > 0 ? double(exchange_count) / in.steps : 0.0,
+                        exchange_count > 0 ? 1e6 * exchange / double(exchange_count) : 0.0);
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());

@@ -55,10 +55,11 @@ public:
   virtual std::vector<double> solution() const = 0;
   /// One line on how loops ran (plans, staging, fallbacks).
   virtual std::string summary() const { return {}; }
-  /// Seconds this rank has spent in halo exchanges so far, as the host sees
-  /// them (packing, waiting, unpacking; NCCL's transfers run on the stream
-  /// unless SolverOptions::timed_exchanges); 0 in one process.
-  virtual double exchange_seconds() const { return 0; }
+  /// This rank's halo exchanges so far: how many, and the seconds they took
+  /// as the host sees them (packing, waiting, unpacking; NCCL's transfers
+  /// run on the stream unless SolverOptions::timed_exchanges); none in one
+  /// process.
+  virtual ExchangeTally exchanges() const { return {}; }
   LoopTimers &timers() { return timers_; }
 
 protected:
@@ -125,11 +126,11 @@ public:
       return B::gather(*parts_, renumbering_ ? renumbering_->to_original(un_) : un_);
   }
 
-  double exchange_seconds() const override {
+  ExchangeTally exchanges() const override {
     if constexpr (B::distributed)
-      return B::exchange_seconds(*parts_);
+      return B::exchanges(*parts_);
     else
-      return 0;
+      return {};
   }
 
   std::string summary() const override {

@@ -63,6 +63,9 @@ public:
     double pack = 0, wait = 0, unpack = 0;
   };
   Phases phases() const { return phases_; }
+  /// Exchanges started so far (one per import or export of one dat with a
+  /// neighbour), so reports can give the cost of one.
+  std::size_t exchanges() const { return exchanges_; }
   /// Neighbour ranks, for reports.
   int neighbours() const { return int(neighbours_.size()); }
   /// Halo points received per import, over all neighbours.
@@ -122,6 +125,7 @@ public:
     p.how = how;
     if (neighbours_.empty())
       return p;
+    ++exchanges_;
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
     using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
     p.device = device_path<M>();
@@ -347,6 +351,7 @@ private:
   mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
   mutable std::vector<char> busy_;            // [slot]: an exchange under way uses it
   mutable Phases phases_;
+  mutable std::size_t exchanges_ = 0;
   bool time_on_device_ = false;
 };
 

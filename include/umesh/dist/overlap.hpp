@@ -98,7 +98,7 @@ template <class A> void start_imports(const A &, Finishers &, Seen &) {}
 template <Access A, class DD, class MM>
 void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &filled) {
   if constexpr (A == Access::read) {
-    if (!a.dat.halo_stale())
+    if (!a.dat.halo_stale() || !a.dat.part().reaches_halo(a.map))
       return;
     const Exchange &ex = *a.dat.part().halo;
     auto pending = std::make_shared<Exchange::Pending>(
@@ -116,8 +116,9 @@ template <class A> void start_exports(const A &, Finishers &, Seen &) {}
 template <Access A, class DD, class MM>
 void start_exports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen) {
   if constexpr (is_combining(A)) {
-    if (!first_time(seen, a.dat.local().view().data()))
-      return;
+    a.dat.mark_halo_stale();
+    if (!a.dat.part().reaches_halo(a.map) || !first_time(seen, a.dat.local().view().data()))
+      return; // as in par_loop's after()
     const auto how = A == Access::inc   ? Exchange::Combine::add
                      : A == Access::min ? Exchange::Combine::min
                                         : Exchange::Combine::max;
@@ -125,7 +126,6 @@ void start_exports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &see
     auto pending =
         std::make_shared<Exchange::Pending>(ex.start(a.dat.local(), /*to_owners=*/true, how));
     finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
-    a.dat.mark_halo_stale();
   }
 }
 

@@ -89,9 +89,10 @@ template <Access A, class DD> Nothing before(const DirectArg<A, DD> &, Seen &) {
 template <Access A, class DD, class MM>
 Nothing before(const IndirectArg<A, DD, MM> &a, Seen &filled) {
   using T = typename DD::local_type::value_type;
-  if constexpr (A == Access::read)
-    a.dat.refresh_halo(); // once: the import clears the stale flag
-  else if (!first_time(filled, a.dat.local().view().data()))
+  if constexpr (A == Access::read) {
+    if (a.dat.part().reaches_halo(a.map))
+      a.dat.refresh_halo(); // once: the import clears the stale flag
+  } else if (!first_time(filled, a.dat.local().view().data()))
     return {};
   else if constexpr (A == Access::inc)
     a.dat.zero_halo();
@@ -132,13 +133,16 @@ template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI
 template <Access A, class DD, class MM>
 void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Seen &exported) {
   if constexpr (is_combining(A)) {
-    if (!first_time(exported, a.dat.local().view().data()))
+    a.dat.mark_halo_stale();
+    // No rank's halo copy took a contribution through this map: nothing to
+    // send. Another map may still increment this dat's halo, so the dat is
+    // not counted as exported.
+    if (!a.dat.part().reaches_halo(a.map) || !first_time(exported, a.dat.local().view().data()))
       return;
     const auto how = A == Access::inc   ? Exchange::Combine::add
                      : A == Access::min ? Exchange::Combine::min
                                         : Exchange::Combine::max;
     a.dat.part().halo->export_combine(a.dat.local(), how);
-    a.dat.mark_halo_stale();
   }
 }
 template <Reduction R, class T, int D, class Saved>

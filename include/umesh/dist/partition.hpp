@@ -34,6 +34,21 @@ struct SetPart {
   std::vector<int> global_ids;    ///< [local point] -> global id
   std::shared_ptr<Exchange> halo; ///< no neighbours for the element set
   MPI_Comm comm = MPI_COMM_NULL;
+  /// Maps into this set (by element set and name) through which no rank's
+  /// elements reach a halo point, such as boundary faces kept with their
+  /// cell: loops through them need no exchange. Every rank holds the same
+  /// list (Partition agrees on it over the ranks).
+  std::vector<std::pair<Set, std::string>> halo_free_maps;
+
+  /// Whether a loop through `m` may touch a halo point of this set on some
+  /// rank; true for maps it does not know. A Partition's map, a copy of it,
+  /// or a map made on that partition's local element set under its name.
+  template <class M> bool reaches_halo(const Map<M> &m) const {
+    for (const auto &[from, name] : halo_free_maps)
+      if (from == m.from() && name == m.name())
+        return false;
+    return true;
+  }
 };
 
 /// Global connectivity of one map (the same on every rank).
@@ -157,7 +172,8 @@ private:
         detail::fail("dist::Partition: element ", e, " of '", elements.name(), "' owned by rank ",
                      element_owner[e], ", not in [0, ", size_, ")");
     // This rank's elements, in global order; no element halo.
-    elements_ = std::make_shared<SetPart>(SetPart{elements, elements, 0, {}, nullptr});
+    elements_ = std::make_shared<SetPart>();
+    elements_->global = elements;
     for (int e = 0; e < elements.size(); ++e)
       if (element_owner[e] == rank_)
         elements_->global_ids.push_back(e);
@@ -207,6 +223,7 @@ private:
         targets_.push_back(make_part(m.to, owner_of(m.to), maps));
     std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
     std::vector<char> boundary(elements_->owned, 0);
+    std::vector<int> reaches_halo(maps.size(), 0); // per map, over all ranks below
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
       std::vector<int> local_of(to.global.size(), -1); // global -> local id
@@ -225,8 +242,10 @@ private:
                          ": give such elements to the rank that owns their points");
           local[std::size_t(i) * m.arity + s] = local_of[p];
           boundary[i] |= local_of[p] >= to.owned;
+          reaches_halo[rows.size() - 1] |= local_of[p] >= to.owned;
         }
     }
+    MPI_Allreduce(MPI_IN_PLACE, reaches_halo.data(), int(maps.size()), MPI_INT, MPI_LOR, comm_);
     int counts[3] = {elements_->owned, 0, 0};
     if (order == ElementOrder::overlap) { // renumber: [core | boundary | core]
       const std::vector<int> perm = detail::overlap_order(boundary, counts);
@@ -247,6 +266,10 @@ private:
       const Map<MemorySpace> m(maps[k].name, elements_->local, part_of(maps[k].to)->local,
                                maps[k].arity, rows[k]);
       made.push_back(&maps_.emplace(maps[k].name, m).first->second);
+      if (!reaches_halo[k])
+        for (const auto &t : targets_)
+          if (t->global == maps[k].to)
+            t->halo_free_maps.emplace_back(elements_->local, maps[k].name);
     }
     if (order == ElementOrder::overlap)
       pieces_ = detail::make_pieces(elements_->local, counts, made);
