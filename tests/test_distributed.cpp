@@ -344,8 +344,8 @@ struct AddOneToBoth {
 // Each edge lives with its second cell, so the map to that cell reaches no
 // halo on any rank, while the map to both cells does (on 2+ ranks). A loop
 // through the first alone exchanges nothing; one incrementing a dat through
-// both (the halo-free one first) still exports it, with a plain plan and
-// with an overlap plan, and the sums match the serial count.
+// both (the halo-free one first) still zeroes its halo and exports it, with
+// a plain plan and with an overlap plan, and the sums match the serial count.
 TEST(DistPartition, MapsThatReachNoHaloExchangeNothing) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -298,8 +298,9 @@ int run(const Options &opt, int rank, int ranks) {
           }
           Kokkos::fence();
           const double seconds = run.seconds();
-          const double exchange = solver->exchanges().seconds - exchange_before.seconds;
-          const std::size_t exchange_count = solver->exchanges().count - exchange_before.count;
+          const ExchangeTally exchange_after = solver->exchanges();
+          const double exchange = exchange_after.seconds - exchange_before.seconds;
+          const std::size_t exchange_count = exchange_after.count - exchange_before.count;
           const auto lines = results_lines(mesh.cell_centroid, solver->solution());
           std::string verdict;
           if (!reference.empty()) {

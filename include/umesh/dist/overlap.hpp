@@ -98,7 +98,7 @@ template <class A> void start_imports(const A &, Finishers &, Seen &) {}
 template <Access A, class DD, class MM>
 void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &filled) {
   if constexpr (A == Access::read) {
-    if (!a.dat.halo_stale() || !a.dat.part().reaches_halo(a.map))
+    if (!a.dat.halo_stale() || !through_halo(a))
       return;
     const Exchange &ex = *a.dat.part().halo;
     auto pending = std::make_shared<Exchange::Pending>(
@@ -116,15 +116,11 @@ template <class A> void start_exports(const A &, Finishers &, Seen &) {}
 template <Access A, class DD, class MM>
 void start_exports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen) {
   if constexpr (is_combining(A)) {
-    a.dat.mark_halo_stale();
-    if (!a.dat.part().reaches_halo(a.map) || !first_time(seen, a.dat.local().view().data()))
-      return; // as in par_loop's after()
-    const auto how = A == Access::inc   ? Exchange::Combine::add
-                     : A == Access::min ? Exchange::Combine::min
-                                        : Exchange::Combine::max;
+    if (!export_due(a, seen))
+      return;
     const Exchange &ex = *a.dat.part().halo;
-    auto pending =
-        std::make_shared<Exchange::Pending>(ex.start(a.dat.local(), /*to_owners=*/true, how));
+    auto pending = std::make_shared<Exchange::Pending>(
+        ex.start(a.dat.local(), /*to_owners=*/true, combine_of<A>()));
     finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
   }
 }

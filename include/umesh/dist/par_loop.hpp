@@ -81,8 +81,31 @@ inline bool first_time(Seen &seen, const void *key) {
   return true;
 }
 
-// Before the loop: halo imports and zeroing; a global sum's value before
-// the loop is kept and the loop's own starts from zero.
+// Whether a loop through this argument's map may touch a halo copy on some
+// rank. One that reaches none (every rank agrees: Partition) needs no
+// import, no zeroing and no export.
+template <Access A, class DD, class MM> bool through_halo(const IndirectArg<A, DD, MM> &a) {
+  return a.dat.part().reaches_halo(a.map);
+}
+
+// A combining argument after its loop: its dat's halo is stale; true when
+// the halo copies go to their owners now: once per dat, through a map that
+// reaches them (another map of the same loop may still combine into them).
+template <Access A, class DD, class MM>
+bool export_due(const IndirectArg<A, DD, MM> &a, Seen &exported) {
+  a.dat.mark_halo_stale();
+  return through_halo(a) && first_time(exported, a.dat.local().view().data());
+}
+template <Access A> constexpr Exchange::Combine combine_of() {
+  static_assert(is_combining(A), "umesh::dist: only inc, min and max combine");
+  return A == Access::inc   ? Exchange::Combine::add
+         : A == Access::min ? Exchange::Combine::min
+                            : Exchange::Combine::max;
+}
+
+// Before the loop: halo imports and zeroing (each once per dat, and only
+// through maps that reach a halo); a global sum's value before the loop is
+// kept and the loop's own starts from zero.
 template <Access A, class DD> Nothing before(const DirectArg<A, DD> &, Seen &) {
   return {};
 }
@@ -90,9 +113,9 @@ template <Access A, class DD, class MM>
 Nothing before(const IndirectArg<A, DD, MM> &a, Seen &filled) {
   using T = typename DD::local_type::value_type;
   if constexpr (A == Access::read) {
-    if (a.dat.part().reaches_halo(a.map))
+    if (through_halo(a))
       a.dat.refresh_halo(); // once: the import clears the stale flag
-  } else if (!first_time(filled, a.dat.local().view().data()))
+  } else if (!through_halo(a) || !first_time(filled, a.dat.local().view().data()))
     return {};
   else if constexpr (A == Access::inc)
     a.dat.zero_halo();
@@ -132,18 +155,9 @@ template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI
 }
 template <Access A, class DD, class MM>
 void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Seen &exported) {
-  if constexpr (is_combining(A)) {
-    a.dat.mark_halo_stale();
-    // No rank's halo copy took a contribution through this map: nothing to
-    // send. Another map may still increment this dat's halo, so the dat is
-    // not counted as exported.
-    if (!a.dat.part().reaches_halo(a.map) || !first_time(exported, a.dat.local().view().data()))
-      return;
-    const auto how = A == Access::inc   ? Exchange::Combine::add
-                     : A == Access::min ? Exchange::Combine::min
-                                        : Exchange::Combine::max;
-    a.dat.part().halo->export_combine(a.dat.local(), how);
-  }
+  if constexpr (is_combining(A))
+    if (export_due(a, exported))
+      a.dat.part().halo->export_combine(a.dat.local(), combine_of<A>());
 }
 template <Reduction R, class T, int D, class Saved>
 void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen &) {

@@ -223,13 +223,14 @@ private:
         targets_.push_back(make_part(m.to, owner_of(m.to), maps));
     std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
     std::vector<char> boundary(elements_->owned, 0);
-    std::vector<int> reaches_halo(maps.size(), 0); // per map, over all ranks below
+    std::vector<int> reaches_halo; // per map: on this rank, then on any (below)
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
       std::vector<int> local_of(to.global.size(), -1); // global -> local id
       for (int i = 0; i < int(to.global_ids.size()); ++i)
         local_of[to.global_ids[i]] = i;
       rows.emplace_back(std::size_t(elements_->owned) * m.arity);
+      reaches_halo.push_back(0);
       std::vector<int> &local = rows.back();
       for (int i = 0; i < elements_->owned; ++i)
         for (int s = 0; s < m.arity; ++s) {
@@ -242,7 +243,7 @@ private:
                          ": give such elements to the rank that owns their points");
           local[std::size_t(i) * m.arity + s] = local_of[p];
           boundary[i] |= local_of[p] >= to.owned;
-          reaches_halo[rows.size() - 1] |= local_of[p] >= to.owned;
+          reaches_halo.back() |= local_of[p] >= to.owned;
         }
     }
     MPI_Allreduce(MPI_IN_PLACE, reaches_halo.data(), int(maps.size()), MPI_INT, MPI_LOR, comm_);
@@ -267,9 +268,7 @@ private:
                                maps[k].arity, rows[k]);
       made.push_back(&maps_.emplace(maps[k].name, m).first->second);
       if (!reaches_halo[k])
-        for (const auto &t : targets_)
-          if (t->global == maps[k].to)
-            t->halo_free_maps.emplace_back(elements_->local, maps[k].name);
+        part(maps[k].to)->halo_free_maps.emplace_back(elements_->local, maps[k].name);
     }
     if (order == ElementOrder::overlap)
       pieces_ = detail::make_pieces(elements_->local, counts, made);
