@@ -29,7 +29,7 @@ status=0
 for t in "${targets[@]}"; do
   case "$t" in
     gmsh) sources=(src/gmsh_reader.cpp src/connectivity.cpp); seeds=(tests/data/gmsh) ;;
-    plan_file) sources=(src/plan_file.cpp); seeds=(fuzz/seeds/plan_file) ;;
+    plan_file) sources=(src/plan_file.cpp src/mesh_generators.cpp); seeds=(fuzz/seeds/plan_file) ;;
     tuning_file) sources=(src/tuning_file.cpp); seeds=(fuzz/seeds/tuning_file) ;;
     miniaero_input) sources=(apps/miniaero/problem.cpp)
                     seeds=(tests/data/miniaero/3D_Sod_Serial perf/miniaero) ;;

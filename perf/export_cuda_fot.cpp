@@ -8,63 +8,45 @@
 //
 //   umesh_export_cuda_fot --nx 2400 --ny 1200 --out DIR
 #include "common/cli.hpp"
+#include "common/output.hpp"
+#include "common/run_main.hpp"
+#include "common/sizes.hpp"
 
 #include <umesh/mesh.hpp>
 
-#include <cerrno>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
+#include <filesystem>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 namespace {
 
-[[noreturn]] void fail(const std::string &what) {
-  std::fprintf(stderr, "umesh_export_cuda_fot: %s\n", what.c_str());
-  std::exit(2);
+using umesh::perf::ResultFile;
+
+// One line per element of a printf format; ResultFile checks the writes.
+template <class... A> void print(ResultFile &out, const char *fmt, A... a) {
+  char line[128];
+  std::snprintf(line, sizeof line, fmt, a...);
+  out << line;
 }
 
-// One file; every write is checked, so a full disk is an error, not a short file.
-class Out {
-public:
-  explicit Out(const std::string &path) : path_(path), f_(std::fopen(path.c_str(), "w")) {
-    if (!f_)
-      fail("cannot write '" + path + "': " + std::strerror(errno));
-  }
-  ~Out() {
-    if (f_ && std::fclose(f_) != 0)
-      fail("cannot finish '" + path_ + "': " + std::strerror(errno));
-  }
-  template <class... A> void print(const char *fmt, A... a) {
-    if (std::fprintf(f_, fmt, a...) < 0)
-      fail("cannot write '" + path_ + "': " + std::strerror(errno));
-  }
-
-private:
-  std::string path_;
-  std::FILE *f_;
-};
-
-void write_map(const std::string &path, int points, const std::vector<int> &conn) {
-  Out out(path);
+void write_map(ResultFile &out, int points, const std::vector<int> &conn) {
   const int n = int(conn.size() / 2);
-  out.print("%d %d\n", points, n);
+  print(out, "%d %d\n", points, n);
   for (int e = 0; e < n; ++e)
-    out.print("%d %d\n", conn[2 * e], conn[2 * e + 1]);
+    print(out, "%d %d\n", conn[2 * e], conn[2 * e + 1]);
 }
 
-void write_data(const std::string &path, const std::vector<double> &v, int dim) {
-  Out out(path);
+void write_data(ResultFile &out, const std::vector<double> &v, int dim) {
   for (std::size_t i = 0; i < v.size(); i += dim)
     for (int k = 0; k < dim; ++k)
-      out.print(k + 1 < dim ? "%.17g " : "%.17g\n", v[i + k]);
+      print(out, k + 1 < dim ? "%.17g " : "%.17g\n", v[i + k]);
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   int nx = 0, ny = 0;
   std::string dir;
   CLI::App app("Writes the main job's res_calc mesh and data (natural numbering) in the text "
@@ -73,8 +55,35 @@ int main(int argc, char **argv) {
   umesh::perf::add_version(app);
   app.add_option("--nx", nx, "quads along x")->required()->check(CLI::Range(1, 100000));
   app.add_option("--ny", ny, "quads along y")->required()->check(CLI::Range(1, 100000));
-  app.add_option("--out", dir, "folder to write mesh_* and data_* into (must exist)")->required();
+  app.add_option("--out", dir, "folder to write mesh_* and data_* into (must exist)")
+      ->required()
+      ->check(umesh::perf::output_folder());
   umesh::perf::parse_or_exit(app, argc, argv);
+  {
+    const std::int64_t x = nx, y = ny, cells = x * y, nodes = (x + 1) * (y + 1),
+                       edges = (x - 1) * y + x * (y - 1);
+    const std::string given = "--nx " + std::to_string(nx) + " --ny " + std::to_string(ny);
+    umesh::perf::check_counts(given, {{"nodes", nodes},
+                                      {"cells", cells},
+                                      {"edges", edges},
+                                      {"edge-to-node map entries", 2 * edges}});
+    umesh::perf::check_memory(given, 16 * nodes + 88 * cells + 16 * edges);
+  }
+  // Every file opened (and its path checked) before the mesh is built, and
+  // all renamed into place at the end: the folder never holds a mix of an
+  // old and a new mesh's files.
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec))
+    throw umesh::Error("cannot write '" + dir + "/mesh_res': the folder '" + dir +
+                       "' does not exist (--out must exist)");
+  std::vector<std::unique_ptr<ResultFile>> files;
+  auto open = [&](const std::string &name) -> ResultFile & {
+    files.push_back(std::make_unique<ResultFile>(dir + "/" + name));
+    return *files.back();
+  };
+  ResultFile &mesh_res = open("mesh_res"), &mesh_q = open("mesh_q"), &mesh_adt = open("mesh_adt"),
+             &mesh_x = open("mesh_x"), &data_res = open("data_res"), &data_x = open("data_x"),
+             &data_q = open("data_q"), &data_adt = open("data_adt");
   const umesh::QuadMesh m = umesh::make_quad_mesh(nx, ny);
   const int cells = m.cells.size(), nodes = m.nodes.size();
   std::mt19937_64 rng(42);
@@ -90,14 +99,22 @@ int main(int argc, char **argv) {
     a = 0.5 + u(rng);
   for (auto &r : res)
     r = 2 * u(rng) - 1;
-  for (const char *name : {"res", "q", "adt"})
-    write_map(dir + "/mesh_" + name, cells, m.edge_cells);
-  write_map(dir + "/mesh_x", nodes, m.edge_nodes);
-  write_data(dir + "/data_res", res, 4);
-  write_data(dir + "/data_x", m.node_coords, 2);
-  write_data(dir + "/data_q", q, 4);
-  write_data(dir + "/data_adt", adt, 1);
+  for (ResultFile *f : {&mesh_res, &mesh_q, &mesh_adt})
+    write_map(*f, cells, m.edge_cells);
+  write_map(mesh_x, nodes, m.edge_nodes);
+  write_data(data_res, res, 4);
+  write_data(data_x, m.node_coords, 2);
+  write_data(data_q, q, 4);
+  write_data(data_adt, adt, 1);
+  for (auto &f : files)
+    f->commit();
   std::printf("wrote %dx%d quads (%d edges, %d cells, %d nodes) to %s\n", nx, ny, m.edges.size(),
               cells, nodes, dir.c_str());
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return umesh::perf::run_main("umesh_export_cuda_fot", [&] { return run(argc, argv); });
 }

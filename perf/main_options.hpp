@@ -4,12 +4,15 @@
 // The main job's command line: what to run, how often, where results go.
 
 #include "common/cli.hpp"
+#include "common/sizes.hpp"
 
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <iterator>
 #include <string>
 #include <utility>
@@ -76,7 +79,8 @@ inline Options parse(int argc, char **argv) {
   app.add_option("--nx", o.nx, "quads along x (2D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--ny", o.ny, "quads along y (2D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--n3", o.n3, "hexes along each side (3D kernels)")->check(CLI::Range(1, 100000));
-  app.add_option("--mesh", o.mesh, "a Gmsh file (2.2 or 4.1) instead of the generated meshes");
+  app.add_option("--mesh", o.mesh, "a Gmsh file (2.2 or 4.1) instead of the generated meshes")
+      ->check(input_file());
   app.add_option("--executor", o.executors, "executors to run")
       ->delimiter(',')
       ->check(one_of(o.executors))
@@ -180,8 +184,13 @@ inline Options parse(int argc, char **argv) {
   app.add_option("--warmup", o.warmup, "untimed runs first")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--out", o.out, "results folder (created)")->capture_default_str();
-  app.add_option("--csv", o.csv, "results file (default: <out>/results.csv)");
+  app.add_option("--out", o.out, "results folder (created)")
+      ->check(output_folder())
+      ->capture_default_str();
+  app.add_option("--csv", o.csv,
+                 "results file (default: <out>/results.csv); the hierarchical plans' metrics go "
+                 "beside it, <name>_plans.csv")
+      ->check(output_file());
   app.footer("Kokkos' own --kokkos-* arguments are passed to Kokkos.");
   parse_or_exit(app, argc, argv);
 
@@ -222,9 +231,56 @@ inline Options parse(int argc, char **argv) {
     o.layouts = {layout};
   if (!o.kernels_asked.empty())
     o.kernels = o.kernels_asked;
-  if (o.csv.empty())
-    o.csv = o.out + "/results.csv";
+  if (!app.count("--csv"))
+    o.csv = (std::filesystem::path(o.out) / "results.csv").string();
   return o;
+}
+
+/// Refuses generated meshes past umesh's 32-bit indices (umesh::Error) or
+/// past this machine's memory (ResourceError), before any is built.
+inline void check_sizes(const Options &o) {
+  if (!o.mesh.empty())
+    return;
+  auto wants = [&](const char *k) { return std::count(o.kernels.begin(), o.kernels.end(), k) > 0; };
+  const std::int64_t nx = o.nx, ny = o.ny, n3 = o.n3;
+  const std::string flat = "--nx " + std::to_string(nx) + " --ny " + std::to_string(ny);
+  const std::string cube = "--n3 " + std::to_string(n3);
+  // The largest mesh's arrays: a lower bound of the run's memory.
+  std::int64_t bytes = 0;
+  std::string largest;
+  auto need = [&](const std::string &given, std::int64_t b) {
+    if (b > bytes)
+      bytes = b, largest = given;
+  };
+  if (wants("res_calc") || wants("getacc")) {
+    const std::int64_t nodes = (nx + 1) * (ny + 1), cells = nx * ny,
+                       edges = (nx - 1) * ny + nx * (ny - 1);
+    check_counts(flat, {{"nodes", nodes},
+                        {"cells", cells},
+                        {"edges", edges},
+                        {"cell-to-node map entries", 4 * cells},
+                        {"edge-to-node map entries", 2 * edges}});
+    need(flat, 16 * nodes + 16 * cells + 16 * edges);
+  }
+  if (wants("volna")) {
+    const std::int64_t cells = 2 * nx * ny, edges = 3 * nx * ny; // at most
+    check_counts(flat, {{"triangles", cells},
+                        {"triangle edges (at most)", edges},
+                        {"triangle-to-node map entries", 3 * cells},
+                        {"edge-to-cell map entries", 2 * edges}});
+    need(flat, 12 * cells + 40 * edges);
+  }
+  if (wants("face_flux") || wants("integrate_stress")) {
+    const std::int64_t nodes = (n3 + 1) * (n3 + 1) * (n3 + 1), cells = n3 * n3 * n3,
+                       faces = 3 * n3 * n3 * (n3 - 1);
+    check_counts(cube, {{"nodes", nodes},
+                        {"hexes", cells},
+                        {"faces", faces},
+                        {"hex-to-node map entries", 8 * cells},
+                        {"face-to-cell map entries", 2 * faces}});
+    need(cube, 24 * nodes + 32 * cells + 32 * faces);
+  }
+  check_memory(largest, bytes);
 }
 
 } // namespace umesh::perf

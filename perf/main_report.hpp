@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -34,15 +33,17 @@ struct PlanRow {
   double reorder_seconds;
 };
 
-/// The plan-metrics CSV that goes with a results CSV.
+/// The plan-metrics CSV that goes with a results CSV: "<folder>/<name>_plans.csv".
 inline std::string plans_csv(const std::string &csv) {
-  return csv.substr(0, csv.rfind('.')) + "_plans.csv";
+  return sibling_path(csv, "_plans.csv");
 }
 
-/// Prints the tables, writes both CSVs; returns the exit status (1 when an
-/// executor failed validation). Throws umesh::Error when a write fails.
+/// Prints the tables, writes both CSVs (`csv` was opened when the run
+/// began); returns the exit status: 1 when an executor failed validation or
+/// when nothing was validated (then no CSV is written and the previous ones
+/// stay). Throws ResourceError when a write fails.
 inline int report(const Options &o, const std::vector<Row> &rows,
-                  const std::vector<PlanRow> &plan_rows, double copy_gbps) {
+                  const std::vector<PlanRow> &plan_rows, double copy_gbps, ResultFile &csv) {
   // Speedup against the atomic executor of the same kernel, layout and
   // reordering.
   auto atomic_ms = [&](const Row &r) {
@@ -55,11 +56,10 @@ inline int report(const Options &o, const std::vector<Row> &rows,
   std::printf("\n%-18s %-15s %-6s %-15s %5s %9s %8s %7s %9s %11s %8s  %s\n", "kernel", "executor",
               "layout", "reorder", "block", "time_ms", "GB/s", "of_copy", "vs_atomic",
               "max_rel_err", "scratch", "note");
-  std::ofstream csv = open_output(o.csv); // opened at start too: see main()
   csv << "kernel,executor,layout,reorder,block_size,time_ms,gbps,copy_gbps,speedup_vs_atomic,"
          "max_rel_err\n";
   bool ok = true;
-  int skipped = 0;
+  int skipped = 0, ran = 0;
   for (const auto &r : rows) {
     if (std::isnan(r.time_ms)) { // did not fit this device: reported, not timed
       ++skipped;
@@ -72,6 +72,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
     const bool valid =
         r.max_rel_err < r.tolerance && r.note.find("INCOMPLETE") == std::string::npos;
     ok = ok && valid;
+    ++ran;
     std::printf("%-18s %-15s %-6s %-15s %5d %9.4f %8.1f %6.1f%% %9.2f %11.2e %8s  %s%s\n",
                 r.kernel.c_str(), r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(),
                 r.block_size, r.time_ms, r.gbps, 100 * r.gbps / copy_gbps, speedup, r.max_rel_err,
@@ -81,9 +82,15 @@ inline int report(const Options &o, const std::vector<Row> &rows,
         << r.block_size << ',' << r.time_ms << ',' << r.gbps << ',' << copy_gbps << ',' << speedup
         << ',' << r.max_rel_err << '\n';
   }
+  if (ran == 0) { // "every executor validated" would be a lie
+    std::printf("\nNOTHING WAS VALIDATED: no configuration ran (%d did not fit this device or "
+                "these options); %s is not written\n",
+                skipped, absolute_path(o.csv).c_str());
+    return exit_check_failed;
+  }
   if (!plan_rows.empty()) {
     const std::string metrics = plans_csv(o.csv);
-    std::ofstream pcsv = open_output(metrics);
+    ResultFile pcsv(metrics);
     pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
             "reuse,staged_points_per_block,cache_lines_per_block,reorder_seconds,plan_seconds,"
             "plan_phases\n";
@@ -104,10 +111,10 @@ inline int report(const Options &o, const std::vector<Row> &rows,
            << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
            << pr.reorder_seconds << ',' << p.build_seconds << ",\"" << format(p.phases) << "\"\n";
     }
-    close_output(pcsv, metrics);
+    pcsv.commit();
     std::printf("wrote %s\n", absolute_path(metrics).c_str());
   }
-  close_output(csv, o.csv);
+  csv.commit();
   // Per kernel: the fastest configuration against the fastest atomic and
   // gather runs of any layout and reordering, all from this run.
   std::vector<std::string> kernels;
@@ -182,7 +189,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
               absolute_path(o.csv).c_str(),
               ok ? "every executor validated against the serial reference"
                  : "SOME EXECUTORS FAILED VALIDATION");
-  return ok ? 0 : 1;
+  return ok ? exit_ok : exit_check_failed;
 }
 
 } // namespace umesh::perf

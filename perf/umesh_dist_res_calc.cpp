@@ -12,6 +12,8 @@
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/output.hpp"
+#include "common/run_main.hpp"
+#include "common/sizes.hpp"
 #include "dist_report.hpp"
 
 #include <umesh/dist.hpp>
@@ -20,7 +22,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <memory>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -212,9 +214,7 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
                      make_plan(Space(), exec, part.elements()->local, part.map("pecell")), q0,
                      adt0);
 }
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int argc, char **argv) {
   Options o;
   CLI::App app("res_calc over MPI ranks (umesh::dist): edges dealt to the ranks in contiguous "
                "strips, halo exchange around every loop; checked against the serial reference, "
@@ -264,96 +264,129 @@ int main(int argc, char **argv) {
                "apart; printed per rank");
   bool no_check = false;
   app.add_flag("--no-check", no_check, "skip the check against the serial reference");
-  app.add_option("--csv", o.csv, "append a row per executor to this file (rank 0)");
+  app.add_option("--csv", o.csv,
+                 "write a row per executor to this file (rank 0; in place when the run ends, "
+                 "the previous file kept until then)")
+      ->check(umesh::perf::output_file());
   umesh::perf::parse_or_exit(app, argc, argv); // before MPI: --help and bad values exit here
   o.check = !no_check;
+  { // every rank builds the whole mesh: refused here when it cannot
+    const std::int64_t x = o.nx, y = o.ny, cells = x * y, nodes = (x + 1) * (y + 1),
+                       edges = (x - 1) * y + x * (y - 1);
+    const std::string given = "--nx " + std::to_string(o.nx) + " --ny " + std::to_string(o.ny);
+    umesh::perf::check_counts(given, {{"nodes", nodes},
+                                      {"cells", cells},
+                                      {"edges", edges},
+                                      {"edge-to-node map entries", 2 * edges}});
+    umesh::perf::check_memory(given, 16 * nodes + 80 * cells + 16 * edges);
+  }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int failures = 0;
+  int failures = 0, status = umesh::perf::exit_ok;
   {
     Kokkos::ScopeGuard guard(argc, argv);
+    const std::string program = "umesh_dist_res_calc rank " + std::to_string(rank);
+    std::unique_ptr<umesh::perf::ResultFile> csv; // rank 0 writes; fails now, not after the run
     try {
       if (!o.csv.empty() && rank == 0) {
-        std::ofstream csv = umesh::perf::open_output(o.csv);
-        csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps,"
-               "pack_share,wait_share,unpack_share,overlap,transport\n";
-        umesh::perf::close_output(csv, o.csv);
+        csv = std::make_unique<umesh::perf::ResultFile>(o.csv);
+        *csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps,"
+                "pack_share,wait_share,unpack_share,overlap,transport\n";
       }
-      const QuadMesh m = make_quad_mesh(o.nx, o.ny);
-      // Contiguous strips of the edge numbering (rows of the grid).
-      const std::vector<int> owner = umesh::dist::contiguous_owners(m.edges.size(), size);
-      std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
-      std::mt19937_64 rng(42);
-      std::uniform_real_distribution<double> u(0, 1);
-      for (int c = 0; c < m.cells.size(); ++c) {
-        const double v[4] = {0.8 + 0.4 * u(rng), 0.3 * (u(rng) - 0.5), 0.3 * (u(rng) - 0.5),
-                             2.0 + u(rng)};
-        std::copy(v, v + 4, q0.begin() + 4 * std::size_t(c));
-        adt0[c] = 0.5 + u(rng);
-      }
-      if (rank == 0)
-        std::printf("res_calc on %d ranks: %d x %d quads, %d edges, %d cells, device %s\n", size,
-                    o.nx, o.ny, m.edges.size(), m.cells.size(), Space::name());
-      const double copy_gbps = report_devices(rank, size);
-      for (const auto &e : o.execs)
-        for (const auto &tr : o.transports)
-          for (const auto &ov : o.overlaps) {
-            const bool overlap = ov == "on", nccl = tr == "nccl";
-            Result r;
-            const bool soa = o.layout == "soa";
-            auto go = [&](auto tag) {
-              r = soa ? run<SoA>(o, m, owner, tag, nccl, overlap, q0, adt0)
-                      : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0);
-            };
-            if (e == "atomic")
-              go(exec::Atomic{});
-            else if (e == "scatterview")
-              go(exec::ScatterView{});
-            else if (e == "gather")
-              go(exec::Gather{});
-            else if (e == "colour")
-              go(exec::GlobalColour{});
-            else
-              go(exec::Hierarchical{}
-                     .with_block_size(o.block)
-                     .with_staging(exec::Staging::increments)
-                     .with_combine(exec::Combine::gather)
-                     .with_writeback(exec::Writeback::atomic)
-                     .with_blocks_per_team(4));
-            const bool bad = o.check && !(r.max_rel_err < 1e-12);
-            failures += bad;
-            if (rank == 0) {
-              std::printf(
-                  "  %-12s %d ranks, %-4s, overlap %-3s: step %.4f ms (slowest rank's median), "
-                  "halo "
-                  "exchange %.1f%% of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
-                  e.c_str(), size, tr.c_str(), ov.c_str(), r.step_ms, 100 * r.exchange_share,
-                  100 * r.pack_share, 100 * r.wait_share, 100 * r.unpack_share,
-                  !o.check ? ""
-                  : bad    ? "; DIFFERS from the serial reference"
-                           : "; matches the serial reference");
-              if (size > 1)
-                std::printf("    each rank's step: %s\n", r.per_rank.c_str());
-              if (o.breakdown)
-                std::printf("    fenced apart: %s\n", r.breakdown.c_str());
-              if (!o.csv.empty()) {
-                std::ofstream csv(o.csv, std::ios::app);
-                csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
-                    << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
-                    << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ','
-                    << r.wait_share << ',' << r.unpack_share << ',' << ov << ',' << tr << '\n';
+    } catch (...) {
+      status = umesh::perf::report_exception(program);
+    }
+    // Every rank stops when rank 0 cannot write (the others would wait in
+    // the partition's collectives for it).
+    int worst = status;
+    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (worst == umesh::perf::exit_ok)
+      try {
+        const QuadMesh m = make_quad_mesh(o.nx, o.ny);
+        // Contiguous strips of the edge numbering (rows of the grid).
+        const std::vector<int> owner = umesh::dist::contiguous_owners(m.edges.size(), size);
+        std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
+        std::mt19937_64 rng(42);
+        std::uniform_real_distribution<double> u(0, 1);
+        for (int c = 0; c < m.cells.size(); ++c) {
+          const double v[4] = {0.8 + 0.4 * u(rng), 0.3 * (u(rng) - 0.5), 0.3 * (u(rng) - 0.5),
+                               2.0 + u(rng)};
+          std::copy(v, v + 4, q0.begin() + 4 * std::size_t(c));
+          adt0[c] = 0.5 + u(rng);
+        }
+        if (rank == 0)
+          std::printf("res_calc on %d ranks: %d x %d quads, %d edges, %d cells, device %s\n", size,
+                      o.nx, o.ny, m.edges.size(), m.cells.size(), Space::name());
+        const double copy_gbps = report_devices(rank, size);
+        for (const auto &e : o.execs)
+          for (const auto &tr : o.transports)
+            for (const auto &ov : o.overlaps) {
+              const bool overlap = ov == "on", nccl = tr == "nccl";
+              Result r;
+              const bool soa = o.layout == "soa";
+              auto go = [&](auto tag) {
+                r = soa ? run<SoA>(o, m, owner, tag, nccl, overlap, q0, adt0)
+                        : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0);
+              };
+              if (e == "atomic")
+                go(exec::Atomic{});
+              else if (e == "scatterview")
+                go(exec::ScatterView{});
+              else if (e == "gather")
+                go(exec::Gather{});
+              else if (e == "colour")
+                go(exec::GlobalColour{});
+              else
+                go(exec::Hierarchical{}
+                       .with_block_size(o.block)
+                       .with_staging(exec::Staging::increments)
+                       .with_combine(exec::Combine::gather)
+                       .with_writeback(exec::Writeback::atomic)
+                       .with_blocks_per_team(4));
+              const bool bad = o.check && !(r.max_rel_err < 1e-12);
+              failures += bad;
+              if (rank == 0) {
+                std::printf(
+                    "  %-12s %d ranks, %-4s, overlap %-3s: step %.4f ms (slowest rank's median), "
+                    "halo "
+                    "exchange %.1f%% of the time (pack %.1f%%, wait %.1f%%, unpack %.1f%%)%s\n",
+                    e.c_str(), size, tr.c_str(), ov.c_str(), r.step_ms, 100 * r.exchange_share,
+                    100 * r.pack_share, 100 * r.wait_share, 100 * r.unpack_share,
+                    !o.check ? ""
+                    : bad    ? "; DIFFERS from the serial reference"
+                             : "; matches the serial reference");
+                if (size > 1)
+                  std::printf("    each rank's step: %s\n", r.per_rank.c_str());
+                if (o.breakdown)
+                  std::printf("    fenced apart: %s\n", r.breakdown.c_str());
+                if (csv) {
+                  *csv << e << ',' << o.layout << ',' << size << ',' << o.nx << ',' << o.ny << ','
+                       << m.edges.size() << ',' << r.step_ms << ',' << r.exchange_share << ','
+                       << r.max_rel_err << ',' << copy_gbps << ',' << r.pack_share << ','
+                       << r.wait_share << ',' << r.unpack_share << ',' << ov << ',' << tr << '\n';
+                }
               }
             }
-          }
-    } catch (const umesh::Error &e) {
-      std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
-      failures = 100;
-    }
+        if (csv)
+          csv->commit();
+      } catch (...) {
+        status = umesh::perf::report_exception(program);
+      }
+    else
+      status = worst;
   }
-  int any = 0;
-  MPI_Allreduce(&failures, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (status == umesh::perf::exit_ok && failures > 0)
+    status = umesh::perf::exit_check_failed;
+  int worst = status; // every rank exits alike
+  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
-  return any == 0 ? 0 : (any >= 100 ? 2 : 1);
+  return worst;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return umesh::perf::run_main("umesh_dist_res_calc", [&] { return run(argc, argv); });
 }

@@ -16,6 +16,7 @@
 //              [--out DIR] [--csv FILE] [--kokkos-...]
 #include "common/bandwidth.hpp"
 #include "common/output.hpp"
+#include "common/run_main.hpp"
 #include "main_cases.hpp"
 #include "main_mesh.hpp"
 #include "main_options.hpp"
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,17 +35,27 @@
 using namespace umesh;
 using namespace umesh::perf;
 
+namespace {
+int run(int &argc, char **argv);
+} // namespace
+
 int main(int argc, char **argv) {
+  return run_main("umesh_main", [&] { return run(argc, argv); });
+}
+
+namespace {
+
+int run(int &argc, char **argv) {
   // Options first: --help and a bad value answer before Kokkos starts (and
-  // Kokkos 3 would print its own help for --help).
+  // Kokkos 3 would print its own help for --help); sizes past umesh's
+  // indices or this machine's memory too.
   const Options o = parse(argc, argv);
+  check_sizes(o);
   Kokkos::ScopeGuard guard(argc, argv);
-  try { // a results path that cannot be written fails now, not after the run
-    open_output(o.csv);
-  } catch (const Error &e) {
-    std::fprintf(stderr, "umesh_main: %s\n", e.what());
-    return 2;
-  }
+  // A results path that cannot be written fails now, not after the run; the
+  // file is locked until the run ends, and the previous results stay until
+  // the new ones are complete.
+  ResultFile csv(o.csv);
   std::printf("umesh main job (git %s, Kokkos %d, execution space %s, C++%ld)\n", UMESH_GIT_HASH,
               KOKKOS_VERSION, Space::name(), __cplusplus / 100 - 2000);
   std::ostringstream config;
@@ -56,6 +68,29 @@ int main(int argc, char **argv) {
       device = prop.name;
   }
 #endif
+  // A mesh file is read, and checked against the kernels asked for, before
+  // the copy bandwidth is measured: a bad file fails in milliseconds, not
+  // after a second of copies.
+  std::optional<FileMeshes> fm;
+  double read_seconds = 0;
+  if (!o.mesh.empty()) {
+    Kokkos::Timer t;
+    fm = read_file_meshes(o.mesh);
+    read_seconds = t.seconds();
+    for (const auto &k : o.kernels_asked) // a kernel asked by name must fit the file
+      if (k == "volna" || k == "integrate_stress")
+        detail::fail("--kernel ", k, " runs on the generated ",
+                     k == "volna" ? "triangle mesh only (its boundary edges and cell areas "
+                                    "come from the generator)"
+                                  : "hex mesh only",
+                     ", not on --mesh ", o.mesh);
+      else if ((k == "res_calc" && !fm->edges) || (k == "face_flux" && !fm->faces) ||
+               (k == "getacc" && !fm->quads))
+        detail::fail("--kernel ", k, ": mesh file '", o.mesh, "' has no ",
+                     k == "res_calc"    ? "triangles or quads (or they bound 3D cells)"
+                     : k == "face_flux" ? "tets or hexes"
+                                        : "quads (or they bound 3D cells)");
+  }
   const double copy_gbps = copy_bandwidth_gbps();
   std::printf(
       "device: %s; concurrency %d; copy bandwidth %.1f GB/s (device-to-device, read+write)\n",
@@ -66,33 +101,13 @@ int main(int argc, char **argv) {
   auto wants_kernel = [&](const char *k) {
     return std::count(o.kernels.begin(), o.kernels.end(), k) > 0;
   };
-  try {
-    if (!o.mesh.empty()) {
-      Kokkos::Timer t;
-      const FileMeshes fm = read_file_meshes(o.mesh);
-      for (const auto &k : o.kernels_asked) // a kernel asked by name must fit the file
-        if (k == "volna" || k == "integrate_stress")
-          detail::fail("--kernel ", k, " runs on the generated ",
-                       k == "volna" ? "triangle mesh only (its boundary edges and cell areas "
-                                      "come from the generator)"
-                                    : "hex mesh only",
-                       ", not on --mesh ", o.mesh);
-        else if ((k == "res_calc" && !fm.edges) || (k == "face_flux" && !fm.faces) ||
-                 (k == "getacc" && !fm.quads))
-          detail::fail("--kernel ", k, ": mesh file '", o.mesh, "' has no ",
-                       k == "res_calc"    ? "triangles or quads (or they bound 3D cells)"
-                       : k == "face_flux" ? "tets or hexes"
-                                          : "quads (or they bound 3D cells)");
-      if (wants_kernel("res_calc") && fm.edges)
-        run_res_calc(o, "res_calc/" + fm.name, *fm.edges, t.seconds(), rows, plan_rows);
-      if (wants_kernel("face_flux") && fm.faces)
-        run_face_flux(o, "face_flux/" + fm.name, *fm.faces, t.seconds(), rows, plan_rows);
-      if (wants_kernel("getacc") && fm.quads)
-        run_getacc(o, "getacc/" + fm.name, *fm.quads, t.seconds(), rows, plan_rows);
-    }
-  } catch (const Error &e) {
-    std::fprintf(stderr, "umesh_main: %s\n", e.what());
-    return 2;
+  if (fm) {
+    if (wants_kernel("res_calc") && fm->edges)
+      run_res_calc(o, "res_calc/" + fm->name, *fm->edges, read_seconds, rows, plan_rows);
+    if (wants_kernel("face_flux") && fm->faces)
+      run_face_flux(o, "face_flux/" + fm->name, *fm->faces, read_seconds, rows, plan_rows);
+    if (wants_kernel("getacc") && fm->quads)
+      run_getacc(o, "getacc/" + fm->name, *fm->quads, read_seconds, rows, plan_rows);
   }
   for (const auto &numbering : o.mesh.empty() ? o.numberings : std::vector<std::string>{}) {
     const MeshOptions mo{numbering == "shuffled", 2024};
@@ -121,10 +136,7 @@ int main(int argc, char **argv) {
         "volna", [&] { return volna_mesh(make_tri_mesh(o.nx, o.ny, mo), o.nx, o.ny); }, run_volna);
   }
 
-  try {
-    return report(o, rows, plan_rows, copy_gbps);
-  } catch (const Error &e) { // results lost: say so, and fail
-    std::fprintf(stderr, "umesh_main: %s\n", e.what());
-    return 2;
-  }
+  return report(o, rows, plan_rows, copy_gbps, csv);
 }
+
+} // namespace

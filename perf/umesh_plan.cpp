@@ -8,12 +8,13 @@
 //              [--kernel res_calc,face_flux] [--block 256] [--csv FILE]
 #include "common/cli.hpp"
 #include "common/output.hpp"
+#include "common/run_main.hpp"
+#include "common/sizes.hpp"
 
 #include <umesh/umesh.hpp>
 
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -55,9 +56,40 @@ Options parse(int argc, char **argv) {
   app.add_option("--block", o.block, "hierarchical block size")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  app.add_option("--csv", o.csv, "results file (its folder is created)")->capture_default_str();
+  app.add_option("--csv", o.csv, "results file (its folder is created)")
+      ->check(perf::output_file())
+      ->capture_default_str();
   perf::parse_or_exit(app, argc, argv);
   return o;
+}
+
+// The generated meshes' sides for `n` elements.
+int quad_side(long n) {
+  return std::max(2, int(std::lround(std::sqrt(n / 2.0)))); // ~2 nx^2 edges for nx x nx quads
+}
+int hex_side(long n) {
+  return std::max(2, int(std::lround(std::cbrt(n / 3.0)))); // ~3 n^3 faces for n^3 hexes
+}
+
+// Refuses meshes past umesh's 32-bit indices or this machine's memory.
+void check_sizes(const Options &o) {
+  for (long n : o.elements) {
+    const std::string given = "--elements " + std::to_string(n);
+    for (const auto &kernel : o.kernels)
+      if (kernel == "res_calc") {
+        const std::int64_t nx = quad_side(n), cells = nx * nx, nodes = (nx + 1) * (nx + 1),
+                           edges = 2 * nx * (nx - 1);
+        perf::check_counts(given, {{"edges", edges}, {"edge-to-node map entries", 2 * edges}});
+        perf::check_memory(given, 16 * nodes + 16 * cells + 16 * edges);
+      } else {
+        const std::int64_t n3 = hex_side(n), cells = n3 * n3 * n3,
+                           nodes = (n3 + 1) * (n3 + 1) * (n3 + 1), faces = 3 * n3 * n3 * (n3 - 1);
+        perf::check_counts(given, {{"faces", faces},
+                                   {"hex-to-node map entries", 8 * cells},
+                                   {"face-to-cell map entries", 2 * faces}});
+        perf::check_memory(given, 24 * nodes + 32 * cells + 32 * faces);
+      }
+  }
 }
 
 struct Row {
@@ -96,21 +128,15 @@ Row measure(const Options &o, const std::string &kernel, const std::string &meth
   return row;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+int run(int &argc, char **argv) {
   // Options first: --help and a bad value answer before Kokkos starts (and
   // Kokkos 3 would print its own help for --help).
   const Options o = parse(argc, argv);
+  check_sizes(o);
   Kokkos::ScopeGuard guard(argc, argv);
-  // Opened before the work, so that a bad path fails at once.
-  std::ofstream csv;
-  try {
-    csv = perf::open_output(o.csv);
-  } catch (const Error &e) {
-    std::fprintf(stderr, "umesh_plan: %s\n", e.what());
-    return 2;
-  }
+  // Opened before the work, so that a bad path fails at once; the previous
+  // results stay until the new ones are complete.
+  perf::ResultFile csv(o.csv);
   std::printf("umesh planning benchmark (host: %s, concurrency %d); block size %d; meshes "
               "randomly renumbered\n",
               Host::name(), Host().concurrency(), o.block);
@@ -120,7 +146,7 @@ int main(int argc, char **argv) {
       Kokkos::Timer t;
       if (kernel == "res_calc") {
         // ~2 nx^2 edges for nx x nx quads.
-        const int nx = std::max(2, int(std::lround(std::sqrt(n / 2.0))));
+        const int nx = quad_side(n);
         const QuadMesh m = make_quad_mesh(nx, nx, {true, 2024});
         std::printf("res_calc: %d x %d quads, %d edges [mesh %.1f s]\n", nx, nx, m.edges.size(),
                     t.seconds());
@@ -131,7 +157,7 @@ int main(int argc, char **argv) {
           rows.push_back(measure(o, kernel, method, m.edges, pecell, pedge));
       } else {
         // ~3 n^3 faces for n^3 hexes.
-        const int n3 = std::max(2, int(std::lround(std::cbrt(n / 3.0))));
+        const int n3 = hex_side(n);
         const HexMesh m = make_hex_mesh(n3, n3, n3, {true, 2024});
         std::printf("face_flux: %d^3 hexes, %d faces [mesh %.1f s]\n", n3, m.faces.size(),
                     t.seconds());
@@ -177,12 +203,13 @@ int main(int argc, char **argv) {
                       "less\n",
                       b.kernel.c_str(), b.elements, 100 * b.plan.reuse / m.plan.reuse,
                       m.reorder_s / b.reorder_s);
-  try {
-    perf::close_output(csv, o.csv);
-  } catch (const Error &e) {
-    std::fprintf(stderr, "umesh_plan: %s\n", e.what());
-    return 1;
-  }
+  csv.commit();
   std::printf("wrote %s\n", perf::absolute_path(o.csv).c_str());
   return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return umesh::perf::run_main("umesh_plan", [&] { return run(argc, argv); });
 }

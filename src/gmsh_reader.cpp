@@ -1,7 +1,12 @@
 #include <umesh/error.hpp>
 #include <umesh/gmsh.hpp>
 
+#include <cerrno>
+#include <climits>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <unordered_map>
 
@@ -77,10 +82,20 @@ public:
   long long integer(const char *what) {
     const std::string t = word(what);
     char *end = nullptr;
+    errno = 0;
     const long long v = std::strtoll(t.c_str(), &end, 10);
     if (t.empty() || *end)
       error(std::string("expected ") + what + " (an integer), found '" + t + "'");
+    if (errno == ERANGE) // strtoll clamps: a wrong tag, not a big one
+      error(std::string(what) + " " + t + " is out of range");
     return v;
+  }
+  // A tag or code kept as an int: one past its range would alias another.
+  int int32(const char *what) {
+    const long long v = integer(what);
+    if (v < INT_MIN || v > INT_MAX)
+      error(std::string(what) + " " + std::to_string(v) + " is out of range (32-bit)");
+    return int(v);
   }
   int count(const char *what) {
     const long long v = integer(what);
@@ -91,9 +106,12 @@ public:
   double real(const char *what) {
     const std::string t = word(what);
     char *end = nullptr;
+    errno = 0;
     const double v = std::strtod(t.c_str(), &end);
     if (t.empty() || *end)
       error(std::string("expected ") + what + " (a number), found '" + t + "'");
+    if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
+      error(std::string(what) + " '" + t + "' is not a finite number");
     return v;
   }
   void expect(const std::string &want) {
@@ -152,7 +170,7 @@ struct Reader {
   }
 
   const ElementType &checked_type(long long code) {
-    const ElementType *t = element_type(int(code));
+    const ElementType *t = code < INT_MIN || code > INT_MAX ? nullptr : element_type(int(code));
     if (!t)
       tok.error("unsupported element type " + std::to_string(code) +
                 " (supported: 1 line, 2 triangle, 3 quad, 4 tet, 5 hex, 15 point)");
@@ -175,8 +193,8 @@ struct Reader {
     const int n = tok.count("the number of physical names");
     for (int i = 0; i < n; ++i) {
       tok.integer("a physical dimension");
-      const long long tag = tok.integer("a physical tag");
-      mesh.physical_names[int(tag)] = tok.word("a physical name");
+      const int tag = tok.int32("a physical tag");
+      mesh.physical_names[tag] = tok.word("a physical name");
     }
     tok.expect("$EndPhysicalNames");
   }
@@ -187,17 +205,17 @@ struct Reader {
       c = tok.count("an entity count");
     for (int dim = 0; dim < 4; ++dim)
       for (int i = 0; i < counts[dim]; ++i) {
-        const long long tag = tok.integer("an entity tag");
+        const int tag = tok.int32("an entity tag");
         for (int k = 0; k < (dim == 0 ? 3 : 6); ++k)
           tok.real("an entity bounding box coordinate");
         const int nphys = tok.count("the number of physical tags");
         int physical = 0;
         for (int p = 0; p < nphys; ++p) {
-          const long long t = tok.integer("a physical tag");
+          const int t = tok.int32("a physical tag");
           if (p == 0)
-            physical = int(t);
+            physical = t;
         }
-        entity_physical[{dim, int(tag)}] = physical;
+        entity_physical[{dim, tag}] = physical;
         if (dim > 0) {
           const int nb = tok.count("the number of bounding entities");
           for (int b = 0; b < nb; ++b)
@@ -229,10 +247,13 @@ struct Reader {
       const long long parametric = tok.integer("the parametric flag");
       if (parametric != 0)
         tok.error("parametric node coordinates are not supported");
+      // Tags grow as they are read, never from the count alone: a file that
+      // declares two billion nodes in a few lines ends at its end, not in
+      // an allocation of 16 GB.
       const int nb = tok.count("the number of nodes in a block");
-      std::vector<long long> tags(nb);
-      for (auto &t : tags)
-        t = tok.integer("a node tag");
+      std::vector<long long> tags;
+      for (int i = 0; i < nb; ++i)
+        tags.push_back(tok.integer("a node tag"));
       for (int i = 0; i < nb; ++i) {
         const double x = tok.real("x"), y = tok.real("y"), z = tok.real("z");
         add_node(tags[i], x, y, z);
@@ -255,6 +276,8 @@ struct Reader {
       int physical = 0;
       for (int k = 0; k < ntags; ++k) {
         const long long v = tok.integer("an element tag value");
+        if (k == 0 && (v < INT_MIN || v > INT_MAX))
+          tok.error("a physical tag " + std::to_string(v) + " is out of range (32-bit)");
         if (k == 0)
           physical = int(v);
       }
@@ -274,8 +297,8 @@ struct Reader {
     int seen = 0;
     std::vector<long long> nodes;
     for (int b = 0; b < nblocks; ++b) {
-      const int dim = int(tok.integer("an entity dimension"));
-      const int etag = int(tok.integer("an entity tag"));
+      const int dim = tok.int32("an entity dimension");
+      const int etag = tok.int32("an entity tag");
       const ElementType &t = checked_type(tok.integer("an element type"));
       const int nb = tok.count("the number of elements in a block");
       auto it = entity_physical.find({dim, etag});
@@ -365,9 +388,12 @@ GmshMesh parse_gmsh(std::istream &in, const std::string &source) {
 }
 
 GmshMesh read_gmsh(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    detail::fail("gmsh file '", path, "' is a folder, not a file");
   std::ifstream in(path);
   if (!in)
-    detail::fail("cannot open gmsh file '", path, "'");
+    detail::fail("cannot open gmsh file '", path, "': ", std::strerror(errno));
   return parse_gmsh(in, path);
 }
 

@@ -55,8 +55,11 @@ template <class Mesh> void shuffle_2d(Mesh &m, int corners, std::uint64_t seed) 
 
 QuadMesh make_quad_mesh(int nx, int ny, const MeshOptions &opt) {
   check_dims("make_quad_mesh", {nx, ny});
-  const int nnode = (nx + 1) * (ny + 1), ncell = nx * ny;
-  const int nedge = (nx - 1) * ny + nx * (ny - 1);
+  // Sizes in 64 bits: Set refuses one past 2^31-1 by name instead of
+  // receiving a wrapped-around negative count.
+  const std::int64_t nnode = (std::int64_t(nx) + 1) * (std::int64_t(ny) + 1),
+                     ncell = std::int64_t(nx) * ny;
+  const std::int64_t nedge = std::int64_t(nx - 1) * ny + std::int64_t(nx) * (ny - 1);
   QuadMesh m{Set("nodes", nnode), Set("cells", ncell), Set("edges", nedge), {}, {}, {}, {}};
   auto node = [&](int i, int j) { return j * (nx + 1) + i; };
   auto cell = [&](int i, int j) { return j * nx + i; };
@@ -92,7 +95,8 @@ QuadMesh make_quad_mesh(int nx, int ny, const MeshOptions &opt) {
 
 TriMesh make_tri_mesh(int nx, int ny, const MeshOptions &opt) {
   check_dims("make_tri_mesh", {nx, ny});
-  const int nnode = (nx + 1) * (ny + 1), ncell = 2 * nx * ny;
+  const std::int64_t nnode = (std::int64_t(nx) + 1) * (std::int64_t(ny) + 1),
+                     ncell = 2 * std::int64_t(nx) * ny;
   auto node = [&](int i, int j) { return j * (nx + 1) + i; };
   // Square (i,j) holds lower triangle 2c and upper triangle 2c+1, split
   // along its diagonal from (i,j) to (i+1,j+1).

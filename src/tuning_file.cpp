@@ -2,6 +2,7 @@
 #include <umesh/error.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -9,19 +10,47 @@ namespace umesh::detail {
 
 namespace {
 constexpr const char *header = "umesh-tuning 1";
+
+// A tuning file is a regular file (or none yet): a device that never ends
+// would be read for ever, and the rename that writes the file would replace
+// a device node with a regular file.
+void check_regular(const std::string &path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    fail("tuning file '", path, "' is ",
+         std::filesystem::is_directory(st) ? "a folder" : "not a regular file",
+         ": give a file path");
 }
+
+// std::getline, but a line longer than `longest` is an error, not a read of
+// all memory.
+bool bounded_line(std::istream &in, std::string &line, const std::string &path, int number) {
+  constexpr std::size_t longest = 1 << 16;
+  line.clear();
+  int c;
+  while ((c = in.get()) != EOF && c != '\n') {
+    if (line.size() == longest)
+      fail("tuning file '", path, "' line ", number, ": longer than ", longest,
+           " characters (not a umesh tuning file): delete it to tune again");
+    line.push_back(char(c));
+  }
+  return c != EOF || !line.empty();
+}
+} // namespace
 
 TuningTable read_tuning_file(const std::string &path) {
   TuningTable table;
+  check_regular(path);
   std::ifstream in(path);
   if (!in)
     return table;
   std::string line;
   int number = 1;
-  if (!std::getline(in, line) || line != header)
+  if (!bounded_line(in, line, path, number) || line != header)
     fail("tuning file '", path, "' line 1: expected '", header,
          "' (not a umesh tuning file, or another version): delete it to tune again");
-  while (std::getline(in, line)) {
+  while (bounded_line(in, line, path, number + 1)) {
     ++number;
     if (line.empty())
       continue;
@@ -38,6 +67,7 @@ TuningTable read_tuning_file(const std::string &path) {
 }
 
 void write_tuning_file(const std::string &path, const TuningTable &table) {
+  check_regular(path);
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp);

@@ -87,6 +87,29 @@ TEST(Gmsh, BadFiles) {
   expect_parse_error(fmt + "$Nodes\n-3\n$EndNodes\n", {"out of range"});
 }
 
+// A file is untrusted input: counts it declares bound nothing it allocates
+// (a few lines declaring two billion nodes end at the file's end, not in an
+// allocation of 16 GB), numbers past their type are refused rather than
+// clamped or wrapped onto another tag or type, and coordinates are finite.
+TEST(Gmsh, UntrustedCountsAndNumbers) {
+  const std::string fmt2 = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n";
+  const std::string fmt4 = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n";
+  const std::string nodes = "$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n";
+  expect_parse_error(fmt4 +
+                         "$Nodes\n1 2000000000 1 2000000000\n2 1 0 2000000000\n1\n2\n$EndNodes\n",
+                     {"line 9", "expected a node tag"});
+  expect_parse_error(fmt2 + "$Nodes\n2\n1 0 0 0\n2 1 nan 0\n$EndNodes\n",
+                     {"line 7", "y 'nan' is not a finite number"});
+  expect_parse_error(fmt2 + "$Nodes\n2\n1 0 0 0\n2 inf 0 0\n$EndNodes\n",
+                     {"x 'inf' is not a finite number"});
+  expect_parse_error(fmt2 + nodes + "$Elements\n1\n1 4294967298 0 1 2 3\n$EndElements\n",
+                     {"unsupported element type 4294967298"});
+  expect_parse_error(fmt2 + nodes + "$Elements\n1\n99999999999999999999 2 0 1 2 3\n$EndElements\n",
+                     {"an element tag 99999999999999999999 is out of range"});
+  expect_parse_error(fmt2 + nodes + "$Elements\n1\n1 2 1 4294967297 1 2 3\n$EndElements\n",
+                     {"physical tag 4294967297 is out of range"});
+}
+
 TEST(Gmsh, BadFixtureFiles) {
   EXPECT_THROW(read_gmsh(data + "no_such_file.msh"), Error);
   try {
@@ -97,6 +120,12 @@ TEST(Gmsh, BadFixtureFiles) {
     EXPECT_NE(std::string(e.what()).find("line 12"), std::string::npos) << e.what();
   }
   EXPECT_THROW(read_gmsh(data + "truncated.msh"), Error);
+  try { // a folder opens as a stream on Linux, and reads as an empty file
+    read_gmsh(data);
+    ADD_FAILURE();
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("is a folder, not a file"), std::string::npos) << e.what();
+  }
 }
 
 #ifdef UMESH_GMSH_EXECUTABLE

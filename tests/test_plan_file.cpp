@@ -3,9 +3,12 @@
 // with the reason.
 #include "test_main.hpp"
 
+#include <umesh/detail/plan_file.hpp>
+
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -122,6 +125,77 @@ TEST(PlanFile, StaleOrDamagedFilesAreErrors) {
   std::remove(file.c_str());
   reorder(ReorderOptions{}.with_method(Reorder::rcm).with_plan_file(file), g.m.edges, g.pecell);
   EXPECT_TRUE(has(load(options, g.pecell), "holds a renumbering"));
+  std::remove(file.c_str());
+}
+
+// A plan file is untrusted input: one edited and given a right checksum
+// again is refused for what was edited, never used to index out of range or
+// to compute another answer.
+TEST(PlanFile, EditedPlansAreRefusedPastTheirChecksum) {
+  const Mesh2 g;
+  const std::string file = temp_path("edited.plan");
+  const auto options = exec::Hierarchical{}.with_block_size(64).with_plan_file(file);
+  make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge));
+  const detail::HostMaps host = detail::host_maps(g.pecell, read_only(g.pedge));
+  const std::uint64_t fp = detail::fingerprint(g.m.edges.size(), host.maps);
+  const std::string text = detail::plan_options_text(options);
+  BlockPlan good;
+  {
+    detail::PlanReader r(file, "hierarchical plan", fp, text);
+    good = detail::read_block_plan(r);
+  }
+  ASSERT_GT(good.num_blocks(), 2);
+  ASSERT_GT(good.num_block_colours(), 1);
+  // The plan with `edit` applied, saved with its checksum, loaded: the error.
+  auto load_edited = [&](auto edit) {
+    BlockPlan p = good;
+    edit(p);
+    detail::PlanWriter w("hierarchical plan", fp, text);
+    detail::write_block_plan(w, p);
+    w.save(file);
+    return test::error_message(
+        [&] { make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge)); });
+  };
+  auto refused = [&](const std::string &why, auto edit) {
+    const std::string e = load_edited(edit);
+    EXPECT_NE(e.find("holds an invalid plan: "), std::string::npos) << e;
+    EXPECT_NE(e.find(why), std::string::npos) << e;
+  };
+  EXPECT_EQ(load_edited([](BlockPlan &) {}), "no error");
+  refused("element", [](BlockPlan &p) { p.elem[1] = p.elem[0]; });
+  refused("element -1 is outside", [](BlockPlan &p) { p.elem[0] = -1; });
+  refused("block size 128, the options say 64", [](BlockPlan &p) { p.block_size = 128; });
+  refused("block starts", [](BlockPlan &p) { p.block_start.back() -= 1; });
+  refused("block 0 spans", [](BlockPlan &p) { p.block_start[1] = p.block_start[2]; });
+  refused("at most 1 thread colours", [](BlockPlan &p) { p.max_thread_colours = 1; });
+  refused("staged map 1 point 1073741824 is outside",
+          [](BlockPlan &p) { p.staged[1].points[0] = 1 << 30; });
+  refused("staged map 0 position 0 slot 0 names local point 9999",
+          [](BlockPlan &p) { p.staged[0].local[0] = 9999; });
+  // In range, but another point of the block: increments would land on the
+  // wrong cell.
+  refused("staged map 0 position 0 slot",
+          [](BlockPlan &p) { std::swap(p.staged[0].local[0], p.staged[0].local[1]); });
+  refused("staged map 0 says at most", [](BlockPlan &p) { p.staged[0].max_points += 1; });
+  // Owned points are written back without atomics: they must be the block's alone.
+  refused("staged map 0 block", [&](BlockPlan &p) {
+    for (int b = 0; b < p.num_blocks(); ++b)
+      p.staged[0].owned[b] = p.staged[0].point_offsets[b + 1] - p.staged[0].point_offsets[b];
+  });
+  // One block colour for every block: blocks that share cells would race.
+  refused("of block colour 0 write one point", [](BlockPlan &p) {
+    std::iota(p.block_order.begin(), p.block_order.end(), 0);
+    std::fill(p.block_colour.begin(), p.block_colour.end(), 0);
+    p.block_colour_offsets = {0, p.num_blocks()};
+  });
+  // One thread colour for every thread of block 0: threads would race.
+  refused("two threads of colour 0 in block 0 write one point", [](BlockPlan &p) {
+    const int first = p.thread_colour_offsets[0], colours = p.thread_colour_offsets[1] - first - 1;
+    for (int c = 1; c <= colours; ++c)
+      p.colour_start[first + c] = p.block_start[1];
+    for (int i = p.block_start[0]; i < p.block_start[1]; ++i)
+      p.thread_colour[i] = 0;
+  });
   std::remove(file.c_str());
 }
 

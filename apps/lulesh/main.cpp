@@ -11,6 +11,7 @@
 #include "common/hierarchical_cli.hpp"
 #include "common/output.hpp"
 #include "common/ranks.hpp"
+#include "common/run_main.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -18,7 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <memory>
 
 namespace {
 
@@ -82,7 +83,8 @@ Options parse(int argc, char **argv) {
       ->capture_default_str();
   o.hierarchical.add_to(app);
   app.add_option("--tuning-file", o.tuning_file,
-                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)");
+                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
+      ->check(umesh::perf::output_file());
   app.add_option("--expect-cycles", o.expect_cycles,
                  "check: every run must end after this many cycles (exit 1 otherwise)");
   app.add_option("--expect-energy", o.expect_energy,
@@ -94,7 +96,10 @@ Options parse(int argc, char **argv) {
   app.add_flag("--timers", o.timers,
                "time every loop (fenced, so the run is slower), print the median per loop, and "
                "measure the device's copy bandwidth first");
-  app.add_option("--csv", o.csv, "write a row per run (times, grind time, FOM) to this file");
+  app.add_option("--csv", o.csv,
+                 "write a row per run (times, grind time, FOM) to this file (in place when every "
+                 "run has ended; until then the previous file is kept)")
+      ->check(umesh::perf::output_file());
   app.add_flag("--distributed", o.distributed,
                "run over the MPI ranks (umesh::dist) even on one rank; on more than one rank "
                "('mpirun -np N umesh_lulesh ...') it always does: elements in contiguous slabs "
@@ -138,7 +143,9 @@ int run(const Options &opt, int rank, int ranks);
 
 int main(int argc, char **argv) {
   // Options before MPI: --help and bad values exit here.
-  return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+  return umesh::perf::run_main("umesh_lulesh", [&] {
+    return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+  });
 }
 
 namespace {
@@ -154,13 +161,13 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.distributed)
       throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");
 #endif
-    std::ofstream csv;
-    if (!opt.csv.empty() && rank == 0) {       // one rank writes
-      csv = umesh::perf::open_output(opt.csv); // fails now, not after the runs
-      csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps";
+    std::unique_ptr<umesh::perf::ResultFile> csv;
+    if (!opt.csv.empty() && rank == 0) { // one rank writes; a bad path fails now
+      csv = std::make_unique<umesh::perf::ResultFile>(opt.csv);
+      *csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps";
       for (const auto &l : kLoops)
-        csv << ',' << l << "_ms";
-      csv << ",note\n";
+        *csv << ',' << l << "_ms";
+      *csv << ",note\n";
     }
     if (!p.quiet)
       std::printf("Running problem size %d^3 per domain until completion (umesh, %s)\n"
@@ -246,34 +253,31 @@ int run(const Options &opt, int rank, int ranks) {
           }
         }
         failures += !ok;
-        if (csv.is_open()) {
-          csv << exec << ',' << layout << ',' << p.size << ',' << r.cycles << ',' << r.elapsed
-              << ',' << r.grind_us() << ',' << r.fom() << ',' << r.origin_energy << ','
-              << copy_gbps;
+        if (csv) {
+          *csv << exec << ',' << layout << ',' << p.size << ',' << r.cycles << ',' << r.elapsed
+               << ',' << r.grind_us() << ',' << r.fom() << ',' << r.origin_energy << ','
+               << copy_gbps;
           for (std::size_t i = 0; i < kLoops.size(); ++i)
-            csv << ',' << (opt.timers ? loop_ms[i] : 0.0);
+            *csv << ',' << (opt.timers ? loop_ms[i] : 0.0);
           std::string note = summary;
           std::replace(note.begin(), note.end(), ',', ';');
           std::replace(note.begin(), note.end(), '"', '\'');
-          csv << ",\"" << note << "\"\n";
-          csv.flush();
+          *csv << ",\"" << note << "\"\n";
+          csv->stream().flush(); // an interrupted run leaves its rows in the hidden temporary
         }
         std::fflush(stdout);
       }
-    if (csv.is_open()) {
-      umesh::perf::close_output(csv, opt.csv);
+    if (csv) {
+      csv->commit();
       std::printf("\nwrote %s\n", umesh::perf::absolute_path(opt.csv).c_str());
     }
     if (opt.expect_cycles >= 0 || opt.expect_energy != 0)
       std::printf("%d of %d runs pass the checks\n", runs - failures, runs);
-  } catch (const umesh::Error &e) {
-    if (ranks > 1)
-      std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
-    else
-      std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+  } catch (...) {
+    return umesh::perf::report_exception(ranks > 1 ? "umesh_lulesh rank " + std::to_string(rank)
+                                                   : "umesh_lulesh");
   }
-  return failures == 0 ? 0 : 1;
+  return failures == 0 ? umesh::perf::exit_ok : umesh::perf::exit_check_failed;
 }
 
 } // namespace

@@ -13,6 +13,7 @@
 #include "common/hierarchical_cli.hpp"
 #include "common/output.hpp"
 #include "common/ranks.hpp"
+#include "common/run_main.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -61,7 +62,9 @@ Options parse(int argc, char **argv) {
   std::string stencil = "faces";
   std::vector<std::string> exec_names = kAllExecs; // and the two not in 'all'
   exec_names.insert(exec_names.end(), {"auto", "all"});
-  app.add_option("--input", o.input, "miniAero input file")->capture_default_str();
+  app.add_option("--input", o.input, "miniAero input file")
+      ->check(umesh::perf::input_file())
+      ->capture_default_str();
   app.add_option("--exec", o.execs,
                  "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
                  "thread): serial, atomic, gather, colour, scatterview, hierarchical, warp (umesh "
@@ -73,7 +76,8 @@ Options parse(int argc, char **argv) {
       ->check(CLI::IsMember(exec_names))
       ->capture_default_str();
   app.add_option("--tuning-file", o.tuning_file,
-                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)");
+                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
+      ->check(umesh::perf::output_file());
   app.add_option("--layout", o.layouts, "layouts of the umesh executors")
       ->delimiter(',')
       ->check(CLI::IsMember({"aos", "soa"}))
@@ -106,15 +110,19 @@ Options parse(int argc, char **argv) {
       ->expected(3);
   app.add_option("--results", o.results,
                  "results file (default: results.0 when the input asks for output; with several "
-                 "variants, FILE.<variant>.<layout>)");
+                 "variants, FILE.<variant>.<layout>)")
+      ->check(umesh::perf::output_file());
   app.add_option("--compare", o.compare,
                  "compare every run with this reference (miniAero's criterion: relative 1e-3, "
-                 "floor 1e-6); exit 1 on a diff");
+                 "floor 1e-6); exit 1 on a diff")
+      ->check(umesh::perf::input_file());
   app.add_option("--bench", o.bench,
                  "benchmark: after one warm-up step, N timed steps; prints per-loop medians and "
                  "writes --csv")
       ->check(CLI::Range(0, 1 << 30));
-  app.add_option("--csv", o.csv, "benchmark table")->capture_default_str();
+  app.add_option("--csv", o.csv, "benchmark table")
+      ->check(umesh::perf::output_file())
+      ->capture_default_str();
   app.add_flag("--distributed", o.distributed,
                "run the umesh variants over the MPI ranks (umesh::dist) even on one rank; "
                "on more than one rank ('mpirun -np N umesh_miniaero ...') they always are: "
@@ -131,7 +139,8 @@ Options parse(int argc, char **argv) {
                "not only the host's part (slower: no loop overlaps an exchange)");
   app.add_option("--plan-dir", o.plan_dir,
                  "save renumberings and hierarchical plans in DIR (created) and load them in "
-                 "later runs of the same mesh (planning is paid once)");
+                 "later runs of the same mesh (planning is paid once)")
+      ->check(umesh::perf::output_folder());
   umesh::perf::parse_or_exit(app, argc, argv);
 
   const auto refuse = [](const std::string &why) {
@@ -172,7 +181,9 @@ int run(const Options &opt, int rank, int ranks);
 
 int main(int argc, char **argv) {
   // Options before MPI: --help and bad values exit here.
-  return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+  return umesh::perf::run_main("umesh_miniaero", [&] {
+    return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+  });
 }
 
 namespace {
@@ -192,8 +203,9 @@ int run(const Options &opt, int rank, int ranks) {
     // Folders and files the run writes into fail now, not after the work.
     if (!opt.plan_dir.empty())
       umesh::perf::make_folder(opt.plan_dir, "plan");
-    if (opt.bench > 0)
-      umesh::perf::open_output(opt.csv);
+    if (opt.bench > 0) { // checked (folder created, temporary locked), not yet written
+      umesh::perf::ResultFile check(opt.csv);
+    }
     Input in = read_input(opt.input);
     if (opt.steps >= 0)
       in.steps = opt.steps;
@@ -353,14 +365,11 @@ int run(const Options &opt, int rank, int ranks) {
     }
     if (!opt.compare.empty())
       std::printf("%d of %d runs match the reference\n", runs - failures, runs);
-  } catch (const umesh::Error &e) {
-    if (ranks > 1)
-      std::fprintf(stderr, "rank %d: %s\n", rank, e.what());
-    else
-      std::fprintf(stderr, "%s\n", e.what());
-    return 2;
+  } catch (...) {
+    return umesh::perf::report_exception(ranks > 1 ? "umesh_miniaero rank " + std::to_string(rank)
+                                                   : "umesh_miniaero");
   }
-  return failures == 0 ? 0 : 1;
+  return failures == 0 ? umesh::perf::exit_ok : umesh::perf::exit_check_failed;
 }
 
 } // namespace

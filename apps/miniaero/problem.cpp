@@ -3,7 +3,13 @@
 #include <umesh/error.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -13,20 +19,81 @@ namespace miniaero {
 
 namespace {
 
-// Reads one line of the input and parses `count` numbers from it.
-template <class... T>
-void parse_line(std::istream &in, const std::string &path, int line, const char *what,
-                T &...values) {
-  std::string text;
-  if (!std::getline(in, text))
-    umesh::detail::fail("input '", path, "' line ", line, ": missing (expected ", what, ")");
-  std::istringstream fields(text);
-  const bool ok = (bool(fields >> values) && ...);
-  if (!ok)
-    umesh::detail::fail("input '", path, "' line ", line, ": cannot read ", what, " from '", text,
-                        "'");
+// One field of the input, parsed whole: the entire token, within the type's
+// range. An integer takes no exponent or fraction ("1e3" steps is an error,
+// not 1 step); a real is finite and uses '.' ("2,5e-6" is an error, not 2).
+// Returns why the token is not one (empty when it is).
+std::string parse_field(const std::string &t, int &v) {
+  char *end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(t.c_str(), &end, 10);
+  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || *end)
+    return "is not an integer";
+  if (errno == ERANGE || x < INT_MIN || x > INT_MAX)
+    return "is out of range";
+  v = int(x);
+  return {};
+}
+std::string parse_field(const std::string &t, double &v) {
+  char *end = nullptr;
+  errno = 0;
+  v = std::strtod(t.c_str(), &end);
+  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || *end)
+    return "is not a number";
+  if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
+    return "is not a finite number";
+  return {};
+}
+// A 0/1 flag: exactly "0" or "1".
+struct Flag {
+  bool value = false;
+};
+std::string parse_field(const std::string &t, Flag &v) {
+  if (t != "0" && t != "1")
+    return "is not 0 or 1";
+  v.value = t == "1";
+  return {};
 }
 
+// Reads one line of the input: exactly one field per value, named by
+// `names` (space-separated) in errors; text after the last field is an
+// error, not a comment.
+template <class... T>
+void parse_line(std::istream &in, const std::string &path, int line, const char *names,
+                T &...values) {
+  // Lines are short: a longer one is not miniaero.inp (or a device that
+  // never ends), and reading it whole could take all memory.
+  constexpr std::size_t longest = 4096;
+  std::string text;
+  int c;
+  while ((c = in.get()) != EOF && c != '\n')
+    if (text.size() == longest)
+      umesh::detail::fail("input '", path, "' line ", line, ": longer than ", longest,
+                          " characters (not a miniaero.inp?)");
+    else
+      text.push_back(char(c));
+  if (c == EOF && text.empty())
+    umesh::detail::fail("input '", path, "' line ", line, ": missing (expected ", names, ")");
+  std::istringstream split(text), name_split(names);
+  std::vector<std::string> fields, field_names;
+  for (std::string f; split >> f;)
+    fields.push_back(f);
+  for (std::string f; name_split >> f;)
+    field_names.push_back(f);
+  constexpr std::size_t count = sizeof...(T);
+  if (fields.size() != count)
+    umesh::detail::fail("input '", path, "' line ", line, ": ", fields.size(), " field",
+                        fields.size() == 1 ? "" : "s", " in '", text, "', expected ", count, " (",
+                        names, ")");
+  std::size_t i = 0;
+  auto one = [&](auto &v) {
+    if (const std::string why = parse_field(fields[i], v); !why.empty())
+      umesh::detail::fail("input '", path, "' line ", line, ": ", field_names[i], " '", fields[i],
+                          "' ", why);
+    ++i;
+  };
+  (one(values), ...);
+}
 } // namespace
 
 std::string mesh_size_problem(int nx, int ny, int nz) {
@@ -37,23 +104,26 @@ std::string mesh_size_problem(int nx, int ny, int nz) {
 }
 
 Input read_input(const std::string &path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    umesh::detail::fail("input file '", path, "' is a folder, not a file");
   std::ifstream f(path);
   if (!f)
-    umesh::detail::fail("cannot open input file '", path, "'");
+    umesh::detail::fail("cannot open input file '", path, "': ", std::strerror(errno));
   Input in;
-  int output = 0, second = 0, viscous = 0;
-  parse_line(f, path, 1, "problem type (0, 1 or 2)", in.problem);
+  Flag output, second, viscous;
+  parse_line(f, path, 1, "problem_type", in.problem);
   parse_line(f, path, 2, "lx ly lz ramp_angle", in.lx, in.ly, in.lz, in.ramp_angle);
   parse_line(f, path, 3, "nx ny nz", in.nx, in.ny, in.nz);
-  parse_line(f, path, 4, "number of time steps", in.steps);
-  parse_line(f, path, 5, "time step", in.dt);
-  parse_line(f, path, 6, "output_results (0 or 1)", output);
-  parse_line(f, path, 7, "output frequency", in.output_frequency);
-  parse_line(f, path, 8, "second order (0 or 1)", second);
-  parse_line(f, path, 9, "viscous (0 or 1)", viscous);
-  in.output_results = output != 0;
-  in.second_order = second != 0;
-  in.viscous = viscous != 0;
+  parse_line(f, path, 4, "time_steps", in.steps);
+  parse_line(f, path, 5, "time_step", in.dt);
+  parse_line(f, path, 6, "output_results", output);
+  parse_line(f, path, 7, "output_frequency", in.output_frequency);
+  parse_line(f, path, 8, "second_order", second);
+  parse_line(f, path, 9, "viscous", viscous);
+  in.output_results = output.value;
+  in.second_order = second.value;
+  in.viscous = viscous.value;
   if (in.problem < 0 || in.problem > 2)
     umesh::detail::fail("input '", path, "' line 1: problem type ", in.problem,
                         " (0 Sod, 1 flat plate, 2 ramp)");

@@ -1,5 +1,7 @@
 #include "results.hpp"
 
+#include "common/output.hpp"
+
 #include <umesh/error.hpp>
 
 #include <algorithm>
@@ -25,13 +27,10 @@ std::vector<std::string> results_lines(const std::vector<double> &centroids,
 }
 
 void write_results(const std::string &path, const std::vector<std::string> &lines) {
-  std::ofstream f(path);
-  if (!f)
-    umesh::detail::fail("cannot write results file '", path, "'");
+  umesh::perf::ResultFile f(path); // complete or not at all
   for (const auto &l : lines)
     f << l << '\n';
-  if (!f)
-    umesh::detail::fail("error writing results file '", path, "'");
+  f.commit();
 }
 
 std::vector<std::vector<double>> read_reference(const std::string &path) {
@@ -63,6 +62,10 @@ std::vector<std::vector<double>> read_reference(const std::string &path) {
     }
     rows.push_back(std::move(row));
   }
+  if (f.bad())
+    umesh::detail::fail("reference file '", path, "': read error");
+  if (rows.empty()) // would "match" no results at all
+    umesh::detail::fail("reference file '", path, "' has no results lines");
   return rows;
 }
 

@@ -302,6 +302,33 @@ TEST(Input, ReadsMiniAerosFormatAndRejectsMalformedFiles) {
   }
 }
 
+// Fields are read whole: what a stream would read "as far as it parses"
+// (1e3 steps as 1, 2,5e-6 s as 2 s, a flag 2 as true) is an error naming the
+// line and the field.
+TEST(Input, ReadsEveryFieldWhole) {
+  const std::string good = "0\n1 1 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n";
+  EXPECT_EQ(read_input(write_temp(good)).steps, 1);
+  // Windows line ends are whitespace.
+  EXPECT_EQ(
+      read_input(write_temp("0\r\n1 1 1 0\r\n4 4 4\r\n7\r\n1e-6\r\n0\r\n1\r\n0\r\n0\r\n")).steps,
+      7);
+  expect_input_error("0\n1 1 1 0\n4 4 4\n1e3\n1e-6\n0\n1\n0\n0\n",
+                     "line 4: time_steps '1e3' is not an integer");
+  expect_input_error("0\n1 1 1 0\n4 4 4\n1\n2,5e-6\n0\n1\n0\n0\n",
+                     "line 5: time_step '2,5e-6' is not a number");
+  expect_input_error("0\n1 1 1 0\n4 4 4 # cells\n1\n1e-6\n0\n1\n0\n0\n",
+                     "line 3: 5 fields in '4 4 4 # cells', expected 3 (nx ny nz)");
+  expect_input_error("0\n1 1 1 0\n4 4 4\n1\n1e-6\n2\n1\n0\n0\n",
+                     "line 6: output_results '2' is not 0 or 1");
+  expect_input_error("0\n1 1 1 0\n4 4 4\n1\n1e-6\n0\n1\ntrue\n0\n",
+                     "line 8: second_order 'true' is not 0 or 1");
+  expect_input_error("0\n1 nan 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n",
+                     "line 2: ly 'nan' is not a finite number");
+  expect_input_error("0\n1 1 1 0\n4 4 3000000000\n1\n1e-6\n0\n1\n0\n0\n",
+                     "line 3: nz '3000000000' is out of range");
+  expect_input_error(std::string(5000, '0'), "line 1: longer than 4096 characters");
+}
+
 TEST(Results, MiniAerosCriterion) {
   const std::vector<double> xc = {0.5, 0.5, 0.5};
   const std::vector<double> u = {1.0, 2e-7, 0.0, 0.0, 250000.0};

@@ -57,7 +57,7 @@ public:
     if (load) {
       detail::PlanReader reader(options.plan_file, "hierarchical plan", fp, text);
       host_ = detail::read_block_plan(reader);
-      detail::check_loaded_plan(host_, n, conn, options.plan_file);
+      detail::check_block_plan(host_, n, conn, options.block_size, options.plan_file);
       file_note_ = "loaded from " + options.plan_file;
     } else {
       std::vector<int> part;

@@ -72,33 +72,6 @@ inline std::string plan_options_text(const exec::Hierarchical &o) {
   return os.str();
 }
 
-/// A plan file that passed its checksum and fingerprint is still checked for
-/// shape before the device trusts its indices.
-inline void check_loaded_plan(const BlockPlan &plan, int n, const std::vector<BlockPlanMap> &conn,
-                              const std::string &file) {
-  bool ok = int(plan.elem.size()) == n && int(plan.thread_colour.size()) == n &&
-            plan.staged.size() == conn.size() && !plan.block_start.empty() &&
-            plan.block_start.back() == n &&
-            plan.thread_colour_offsets.size() == plan.block_start.size() &&
-            int(plan.block_order.size()) == plan.num_blocks();
-  for (std::size_t m = 0; ok && m < conn.size(); ++m) {
-    const auto &st = plan.staged[m];
-    ok = st.arity == conn[m].conn.arity && st.local.size() == std::size_t(n) * st.arity &&
-         int(st.point_offsets.size()) == plan.num_blocks() + 1 &&
-         st.point_offsets.back() == int(st.points.size()) &&
-         int(st.owned.size()) == plan.num_blocks();
-    for (int b = 0; ok && b < plan.num_blocks(); ++b)
-      ok = st.owned[b] >= 0 && st.owned[b] <= st.point_offsets[b + 1] - st.point_offsets[b];
-    for (int p : st.points)
-      ok = ok && p >= 0 && p < conn[m].conn.target_size;
-  }
-  for (int e : plan.elem)
-    ok = ok && e >= 0 && e < n;
-  if (!ok)
-    fail("plan file '", file,
-         "' holds a plan whose arrays do not fit these maps: delete it to rebuild");
-}
-
 /// A staged map's local indices as 16 bits, indexed by element, so that a
 /// thread finds its element's points without knowing its position in the
 /// thread-colour order; an Error when a block touches too many points.

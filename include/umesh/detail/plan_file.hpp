@@ -62,6 +62,16 @@ bool file_exists(const std::string &path);
 void write_block_plan(PlanWriter &w, const BlockPlan &plan);
 BlockPlan read_block_plan(PlanReader &r);
 
+/// A plan file is untrusted input (its checksum catches damage, not edits):
+/// fails with an Error naming `file` and the first broken invariant unless
+/// `plan` is a valid plan of `n` elements over `maps` in blocks of at most
+/// `block_size`: the element order a permutation, blocks and colours
+/// covering it exactly, every staged point and local index the one the map
+/// gives, owned points written by no other block, and no two blocks of one
+/// colour or threads of one colour in a block writing one point.
+void check_block_plan(const BlockPlan &plan, int n, const std::vector<BlockPlanMap> &maps,
+                      int block_size, const std::string &file);
+
 } // namespace umesh::detail
 
 #endif

@@ -1,0 +1,62 @@
+# Concurrent and interrupted runs into one result file keep complete results:
+#   cmake -DEXE=/path/to/umesh_plan -DWORK=scratch-folder -P concurrent.cmake
+# 1. While one run writes results.csv, a second run into the same file refuses
+#    at once (exit 2) instead of replacing rows under it; the first completes.
+# 2. A run killed halfway (SIGKILL: no handler runs) leaves the previous
+#    results.csv as it was; the next run is not blocked by what it left.
+cmake_minimum_required(VERSION 3.22)
+foreach(_v EXE WORK)
+  if(NOT DEFINED ${_v})
+    message(FATAL_ERROR "concurrent.cmake: -D${_v}=... is required")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+set(_csv "${WORK}/results.csv")
+set(_temp "${WORK}/.results.csv.partial")
+file(WRITE "${_csv}" "previous results\n")
+set(_long --elements 1000000 --methods builtin --kernel res_calc --csv ${_csv})
+set(_short --elements 100 --methods none --kernel res_calc --csv ${_csv})
+
+# 1. The second run starts once the first holds its temporary.
+execute_process(
+  COMMAND sh -c "exec \"$0\" \"$@\" > long.log 2>&1" ${EXE} ${_long}
+  COMMAND sh -c "while [ ! -e '${_temp}' ]; do sleep 0.02; done; exec \"$0\" \"$@\"" ${EXE} ${_short}
+  WORKING_DIRECTORY "${WORK}" RESULTS_VARIABLE _rcs OUTPUT_VARIABLE _out ERROR_VARIABLE _err
+  TIMEOUT 120)
+file(READ "${WORK}/long.log" _long_log)
+if(NOT "${_rcs}" STREQUAL "0;2")
+  message(FATAL_ERROR "concurrent runs exited '${_rcs}', expected 0;2\n${_long_log}\n${_out}${_err}")
+endif()
+if(NOT "${_err}" MATCHES "another run is writing it now")
+  message(FATAL_ERROR "the second run did not say why it refused: ${_out}${_err}")
+endif()
+file(READ "${_csv}" _results)
+if(NOT _results MATCHES "^kernel,elements,")
+  message(FATAL_ERROR "results.csv is not the first run's table: ${_results}")
+endif()
+if(EXISTS "${_temp}")
+  message(FATAL_ERROR "the first run left its temporary behind")
+endif()
+
+# 2. Killed halfway: the previous results stay; the next run writes.
+file(WRITE "${_csv}" "previous results\n")
+execute_process(
+  COMMAND sh -c "\"$0\" \"$@\" > killed.log 2>&1 & while [ ! -e '${_temp}' ]; do sleep 0.02; done; kill -KILL $!; wait $!; exit 0"
+          ${EXE} ${_long}
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc TIMEOUT 120)
+file(READ "${_csv}" _results)
+if(NOT _results STREQUAL "previous results\n")
+  message(FATAL_ERROR "a killed run changed results.csv: ${_results}")
+endif()
+execute_process(COMMAND ${EXE} ${_short} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc
+                OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 120)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "the run after a killed one failed (${_rc}): ${_out}${_err}")
+endif()
+file(READ "${_csv}" _results)
+if(NOT _results MATCHES "^kernel,elements,")
+  message(FATAL_ERROR "results.csv after the next run: ${_results}")
+endif()
+file(REMOVE_RECURSE "${WORK}")
+message("concurrent and interrupted runs keep complete results")

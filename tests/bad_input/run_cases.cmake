@@ -1,0 +1,133 @@
+# The bad-input corpus: runs every case of CASES whose program is PROGRAM and
+# checks that each one fails as it should.
+#   cmake -DCASES=cases.txt -DPROGRAM=umesh_main -DEXE=/path/to/umesh_main
+#         -DDATA=tests/data -DWORK=scratch-folder -P run_cases.cmake
+#
+# A case is one line: NAME RC REGEX PROGRAM ARGS..., words as a shell splits
+# them ("quoted words" keep their spaces). It passes when the program exits
+# with status RC (a number: a signal or a timeout never passes), its output
+# matches REGEX, and it left no new file behind and changed no file that was
+# there: a failed run must not leave a result that looks complete, nor lose
+# the previous one. Each case runs in a fresh folder, WORK/NAME, its current
+# directory. In ARGS:
+#   {empty}                  an empty argument
+#   {data}                   the tests/data folder
+#   {dir}                    the case's folder
+#   {file:NAME:L1|L2|...}    a file NAME in the case's folder with the lines
+#                            L1, L2, ... (written before the run); its path
+#   {old:NAME}               a file NAME holding "previous results" (it must
+#                            be unchanged after the run); its path
+# Lines that are empty or start with '#' are comments.
+cmake_minimum_required(VERSION 3.22) # policies: IN_LIST, empty list elements kept
+foreach(_v CASES PROGRAM EXE DATA WORK)
+  if(NOT DEFINED ${_v})
+    message(FATAL_ERROR "run_cases.cmake: -D${_v}=... is required")
+  endif()
+endforeach()
+
+file(STRINGS "${CASES}" _lines ENCODING UTF-8)
+set(_failed)
+set(_count 0)
+foreach(_line IN LISTS _lines)
+  if(_line MATCHES "^[ \t]*(#|$)")
+    continue()
+  endif()
+  separate_arguments(_words UNIX_COMMAND "${_line}")
+  list(LENGTH _words _n)
+  if(_n LESS 4)
+    message(FATAL_ERROR "malformed case (NAME RC REGEX PROGRAM ARGS...): ${_line}")
+  endif()
+  list(GET _words 0 _name)
+  list(GET _words 1 _rc)
+  list(GET _words 2 _regex)
+  list(GET _words 3 _program)
+  if(NOT _program STREQUAL PROGRAM)
+    continue()
+  endif()
+  list(SUBLIST _words 4 -1 _args)
+  math(EXPR _count "${_count} + 1")
+
+  set(_dir "${WORK}/${_name}")
+  file(REMOVE_RECURSE "${_dir}")
+  file(MAKE_DIRECTORY "${_dir}")
+  # Run through sh, every argument quoted: a CMake list cannot carry an
+  # empty argument to execute_process.
+  set(_command "exec '${EXE}'")
+  foreach(_a IN LISTS _args)
+    if(_a STREQUAL "{empty}")
+      string(APPEND _command " ''")
+      continue()
+    endif()
+    string(REPLACE "{data}" "${DATA}" _a "${_a}")
+    string(REPLACE "{dir}" "${_dir}" _a "${_a}")
+    while(_a MATCHES "{file:([^:}]+):([^}]*)}")
+      set(_path "${_dir}/${CMAKE_MATCH_1}")
+      string(REPLACE "|" "\n" _text "${CMAKE_MATCH_2}")
+      file(WRITE "${_path}" "${_text}\n")
+      string(REPLACE "${CMAKE_MATCH_0}" "${_path}" _a "${_a}")
+    endwhile()
+    while(_a MATCHES "{old:([^}]+)}")
+      set(_path "${_dir}/${CMAKE_MATCH_1}")
+      get_filename_component(_parent "${_path}" DIRECTORY)
+      file(MAKE_DIRECTORY "${_parent}")
+      file(WRITE "${_path}" "previous results\n")
+      string(REPLACE "${CMAKE_MATCH_0}" "${_path}" _a "${_a}")
+    endwhile()
+    string(REPLACE "'" "'\\''" _a "${_a}")
+    string(APPEND _command " '${_a}'")
+  endforeach()
+
+  # What was there before: each file's name and hash.
+  file(GLOB_RECURSE _before LIST_DIRECTORIES false "${_dir}/*")
+  set(_hashes)
+  foreach(_f IN LISTS _before)
+    file(SHA1 "${_f}" _h)
+    list(APPEND _hashes "${_f}=${_h}")
+  endforeach()
+
+  execute_process(COMMAND sh -c "${_command}" WORKING_DIRECTORY "${_dir}" TIMEOUT 60
+                  RESULT_VARIABLE _got OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+  set(_why)
+  if(NOT "${_got}" STREQUAL "${_rc}")
+    set(_why "exit status '${_got}', expected ${_rc}")
+  elseif(NOT "${_out}${_err}" MATCHES "${_regex}")
+    set(_why "the output does not match '${_regex}'")
+  else()
+    file(GLOB_RECURSE _after LIST_DIRECTORIES false "${_dir}/*")
+    foreach(_f IN LISTS _after)
+      if(NOT _f IN_LIST _before)
+        file(RELATIVE_PATH _rel "${_dir}" "${_f}")
+        set(_why "it left a new file behind: ${_rel}")
+        break()
+      endif()
+      file(SHA1 "${_f}" _h)
+      if(NOT "${_f}=${_h}" IN_LIST _hashes)
+        file(RELATIVE_PATH _rel "${_dir}" "${_f}")
+        set(_why "it changed ${_rel}")
+        break()
+      endif()
+    endforeach()
+    foreach(_f IN LISTS _before)
+      if(NOT EXISTS "${_f}")
+        file(RELATIVE_PATH _rel "${_dir}" "${_f}")
+        set(_why "it removed ${_rel}")
+      endif()
+    endforeach()
+  endif()
+  if(_why)
+    message("FAILED ${_name}: ${_why}\n  command: ${_command}\n  output: ${_out}${_err}")
+    list(APPEND _failed ${_name})
+  else()
+    file(REMOVE_RECURSE "${_dir}")
+  endif()
+endforeach()
+
+if(_count EQUAL 0)
+  message(FATAL_ERROR "no case for ${PROGRAM} in ${CASES}")
+endif()
+list(LENGTH _failed _nfailed)
+if(_nfailed GREATER 0)
+  string(REPLACE ";" ", " _names "${_failed}")
+  message(FATAL_ERROR "${_nfailed} of ${_count} ${PROGRAM} cases failed: ${_names}")
+endif()
+message("${_count} ${PROGRAM} cases pass")
