@@ -56,6 +56,9 @@ environment
   UMESH_WARNINGS_AS_ERRORS=ON  compile umesh with -Werror (host builds; CI sets it)
   UMESH_CTEST_ARGS     more ctest arguments for `test`, e.g. "-E app.miniaero" to
                        leave out the miniAero regression cases
+  UMESH_CMAKE_ARGS     more CMake arguments for umesh's configure, e.g.
+                       "-DUMESH_APP_EXECUTORS=Atomic;WarpCombine -DUMESH_APP_LAYOUTS=SoA"
+                       (apps built for those executors and layouts only)
 EOF
 }
 
@@ -346,6 +349,15 @@ configure_and_build() {
   fi
   if [[ -n "$BUNDLE" ]]; then
     args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")
+  fi
+  # Every executor and layout unless UMESH_CMAKE_ARGS says otherwise (a
+  # restriction cached by an earlier configure must not outlive its call).
+  args+=("-DUMESH_APP_EXECUTORS=Auto;Hierarchical;WarpCombine;ScatterView;GlobalColour;Gather;Atomic;Serial"
+         "-DUMESH_APP_LAYOUTS=AoS;SoA")
+  if [[ -n "${UMESH_CMAKE_ARGS:-}" ]]; then
+    local extra
+    read -r -a extra <<<"$UMESH_CMAKE_ARGS"
+    args+=("${extra[@]}")
   fi
   mkdir -p "$(dirname "$build")"
   log "configuring umesh in $build"

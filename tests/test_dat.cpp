@@ -104,4 +104,23 @@ TEST(Dat, PermutedDatKeepsItsRowsAndMovesItsPoints) {
   EXPECT_EQ(host_points(Dat<double, 2, SoA, Mem>(s, "back", p.to_original(moved.view()))), want);
 }
 
+// umesh::fill sets every value, padding rows too, and only those.
+TEST(Dat, FillSetsEveryValueOfTheView) {
+  for (int n : {1, 37, 1000}) {
+    Set s("s", n);
+    Dat<double, 3, SoA, Mem> d(s, "d");
+    Dat<double, 1, AoS, Mem> next(s, "next");
+    copy_from_host(next, values(n, 1));
+    fill(Kokkos::DefaultExecutionSpace(), d.view(), -2.5);
+    Kokkos::fence();
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
+    for (std::size_t i = 0; i < h.span(); ++i)
+      ASSERT_EQ(h.data()[i], -2.5) << "value " << i << " of " << h.span();
+    EXPECT_EQ(host_points(next), values(n, 1)); // its neighbour untouched
+  }
+  Kokkos::View<double **, Mem> strided("strided", 4, 4);
+  EXPECT_THROW(fill(Kokkos::DefaultExecutionSpace(), Kokkos::subview(strided, Kokkos::ALL, 1), 1.0),
+               Error);
+}
+
 } // namespace

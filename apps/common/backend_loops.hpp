@@ -21,6 +21,9 @@ struct LocalLoops {
   template <class DatT> static auto view(const DatT &d) { return d.view(); }
   /// After a write that bypassed the loops (deep_copy): nothing to track.
   template <class DatT> static void written(const DatT &) {}
+  /// Device globals back to their initial values; to the host, once.
+  template <class Parts, class G> static void reset(const Parts &, G &g) { g.reset(); }
+  template <class Parts, class G> static void fetch(const Parts &, G &g) { g.fetch(); }
 };
 
 #if defined(UMESH_APP_MPI)
@@ -33,6 +36,14 @@ struct DistLoops {
   template <class DatT> static auto view(const DatT &d) { return d.local().view(); }
   /// After a write that bypassed the loops (deep_copy): halo copies are stale.
   template <class DatT> static void written(const DatT &d) { d.mark_halo_stale(); }
+  /// Device globals: each rank's share reset; fetched and combined over the
+  /// ranks of the app's communicator (Parts::comm).
+  template <class Parts, class G> static void reset(const Parts &p, G &g) {
+    umesh::dist::reset(g, p.comm);
+  }
+  template <class Parts, class G> static void fetch(const Parts &p, G &g) {
+    umesh::dist::fetch(g, p.comm);
+  }
 };
 #endif
 

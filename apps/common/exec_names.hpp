@@ -4,6 +4,9 @@
 // The executors' names on the apps' command lines, and the dispatch from a
 // name to its tag type (the apps instantiate their solvers per tag).
 
+#include "common/app_built.hpp"
+
+#include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -23,27 +26,52 @@ inline std::vector<std::string> executor_names() {
 }
 
 /// Calls f(tag) with the tag of the executor called `name` (one of
-/// executor_names() or "auto"); false when `name` is none of them.
+/// executor_names() or "auto"); false when `name` is none of them. Fails
+/// (umesh::Error) when this build left that executor out (UMESH_APP_EXECUTORS).
 template <class F> bool with_executor(const std::string &name, F &&f) {
+  const auto call = [&](auto tag) {
+    if constexpr (AppBuilt<decltype(tag)>::value)
+      f(tag);
+    else
+      throw umesh::Error("executor '" + name + "' was left out of this build (it has " +
+                         app_built_list() + "; CMake option UMESH_APP_EXECUTORS)");
+  };
   if (name == "serial")
-    f(exec::Serial{});
+    call(exec::Serial{});
   else if (name == "atomic")
-    f(exec::Atomic{});
+    call(exec::Atomic{});
   else if (name == "gather")
-    f(exec::Gather{});
+    call(exec::Gather{});
   else if (name == "colour")
-    f(exec::GlobalColour{});
+    call(exec::GlobalColour{});
   else if (name == "scatterview")
-    f(exec::ScatterView{});
+    call(exec::ScatterView{});
   else if (name == "hierarchical")
-    f(exec::Hierarchical{});
+    call(exec::Hierarchical{});
   else if (name == "warp")
-    f(exec::WarpCombine{});
+    call(exec::WarpCombine{});
   else if (name == "auto")
-    f(exec::Auto{});
+    call(exec::Auto{});
   else
     return false;
   return true;
+}
+
+/// Calls f(layout) with umesh::SoA{} or umesh::AoS{}; fails (umesh::Error)
+/// when this build left that layout out (UMESH_APP_LAYOUTS).
+template <class F> void with_layout(bool soa, F &&f) {
+  const auto call = [&](auto layout) {
+    if constexpr (AppBuilt<decltype(layout)>::value)
+      f(layout);
+    else
+      throw umesh::Error(std::string("layout ") + (soa ? "soa" : "aos") +
+                         " was left out of this build (it has " + app_built_list() +
+                         "; CMake option UMESH_APP_LAYOUTS)");
+  };
+  if (soa)
+    call(umesh::SoA{});
+  else
+    call(umesh::AoS{});
 }
 
 /// The executor Exec as an app's run options `o` configure it (members

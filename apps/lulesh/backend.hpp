@@ -33,18 +33,6 @@ using MapT = umesh::Map<Mem>;
 /// elements themselves).
 enum class On { nodes, elems, neighbour_elems };
 
-/// Each region's elements in the local element numbering.
-inline std::vector<Kokkos::View<int *, Mem>>
-region_views(const std::vector<std::vector<int>> &lists) {
-  std::vector<Kokkos::View<int *, Mem>> out;
-  for (const auto &l : lists) {
-    Kokkos::View<int *, Mem> v("region", l.size());
-    Kokkos::deep_copy(v, Kokkos::View<const int *, Kokkos::HostSpace>(l.data(), l.size()));
-    out.push_back(v);
-  }
-  return out;
-}
-
 /// One process: the whole mesh.
 struct LocalBackend : umesh::perf::LocalLoops {
   template <class T, int D, class L> using Dat = umesh::Dat<T, D, L, Mem>;
@@ -52,13 +40,13 @@ struct LocalBackend : umesh::perf::LocalLoops {
   struct Parts {
     umesh::Set nodes, elems;
     MapT elem_nodes, neighbours;
-    std::vector<Kokkos::View<int *, Mem>> regions;
+    std::vector<std::vector<int>> regions; // each region's elements
   };
   static std::shared_ptr<Parts> parts(const Mesh &m) {
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     return std::make_shared<Parts>(
         Parts{nodes, elems, MapT("elem_nodes", elems, nodes, 8, m.elem_nodes),
-              MapT("elem_neighbours", elems, elems, 6, m.neighbours), region_views(m.regions)});
+              MapT("elem_neighbours", elems, elems, 6, m.neighbours), m.regions});
   }
   /// A dat, zero or set from global values `[item][D]`.
   template <class T, int D, class L>
@@ -106,7 +94,7 @@ struct DistBackend : umesh::perf::DistLoops {
     umesh::Set nodes, elems; // this rank's: owned then halo nodes; owned elements
     MapT elem_nodes, neighbours;
     umesh::Set global_nodes, global_elems;
-    std::vector<Kokkos::View<int *, Mem>> regions;
+    std::vector<std::vector<int>> regions; // each region's elements, local numbering
     std::unique_ptr<PartitionT> partition;
     std::vector<int> element_owner;
     MPI_Comm comm = MPI_COMM_WORLD;
@@ -142,7 +130,7 @@ struct DistBackend : umesh::perf::DistLoops {
     auto p = std::make_shared<Parts>(
         Parts{partition->part(nodes)->local, partition->elements()->local,
               partition->map("elem_nodes"), partition->map("elem_neighbours"), nodes, elems,
-              region_views(regions), nullptr, std::move(owner), comm});
+              std::move(regions), nullptr, std::move(owner), comm});
     p->partition = std::move(partition);
     return p;
   }

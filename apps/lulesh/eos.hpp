@@ -4,8 +4,8 @@
 // LULESH's equation of state (EvalEOSForElems, CalcEnergyForElems,
 // CalcPressureForElems, CalcSoundSpeedForElems) for one element: an ideal
 // gas, energy and artificial viscosity advanced over the step in LULESH's
-// predictor-corrector order. Element-local: it runs over a region's element
-// list with no map, so plain Kokkos runs it.
+// predictor-corrector order. Element-local: one umesh loop runs it over
+// every region's elements (umesh::Subsets), region by region.
 
 #include "problem.hpp"
 
@@ -96,23 +96,23 @@ KOKKOS_INLINE_FUNCTION EosState evaluate_eos(const Constants &c, EosInput in) {
   return {e_new, p_new, q_new, sound_speed(e_new, p_new, vnewc * vnewc)};
 }
 
-/// One region's EOS: reads the elements' state, writes the new one into
-/// separate views (so that LULESH's repeated evaluations of costly regions
-/// all start from the same state).
-template <class View, class ConstView> struct RegionEos {
+/// The EOS of an element as a umesh kernel, repeated `reps` times (LULESH's
+/// cost model: expensive regions evaluate their EOS again, each time from
+/// the same state, in registers as LLNL's CUDA port does). The new state
+/// goes to separate dats, swapped in after the loop.
+struct Eos {
   Constants c;
-  Kokkos::View<const int *, typename View::memory_space> elems;
-  ConstView e, p, q, ql, qq, delv, vnew;
-  View e_new, p_new, q_new, ss_new;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int i) const {
-    const int el = elems(i);
-    const EosState s = evaluate_eos(
-        c, {e(el, 0), p(el, 0), q(el, 0), ql(el, 0), qq(el, 0), delv(el, 0), vnew(el, 0)});
-    e_new(el, 0) = s.e;
-    p_new(el, 0) = s.p;
-    q_new(el, 0) = s.q;
-    ss_new(el, 0) = s.ss;
+  template <class R, class E, class W>
+  KOKKOS_INLINE_FUNCTION void operator()(R reps, E e, E p, E q, E ql, E qq, E delv, E vnew, W e_new,
+                                         W p_new, W q_new, W ss_new) const {
+    const EosInput in{e(0), p(0), q(0), ql(0), qq(0), delv(0), vnew(0)};
+    EosState s = evaluate_eos(c, in);
+    for (int r = 1; r < reps(0); ++r)
+      s = evaluate_eos(c, in);
+    e_new(0) = s.e;
+    p_new(0) = s.p;
+    q_new(0) = s.q;
+    ss_new(0) = s.ss;
   }
 };
 

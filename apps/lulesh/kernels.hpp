@@ -30,75 +30,112 @@ struct InitialMass {
   }
 };
 
-/// IntegrateStressForElems: the element's isotropic stress -(p + q) times
-/// its node normals, added to the nodes' forces; writes the Jacobian
-/// determinant and folds its minimum (a non-positive one is LULESH's
-/// volume error).
+/// Corner forces of one element, [component][node], before they are added
+/// to the nodes.
+using CornerForces = double[3][8];
+
+/// IntegrateStressForElems for one element: the isotropic stress -(p + q)
+/// times its node normals, added to `f`; returns the Jacobian determinant.
+KOKKOS_INLINE_FUNCTION double stress_forces(const hex::Nodes &pos, double p, double q,
+                                            CornerForces &f) {
+  hex::Nodes b;
+  const double det = hex::shape_derivatives(pos, b); // (b then becomes the normals)
+  hex::node_normals(pos, b);
+  const double sigma = -p - q;
+  for (int k = 0; k < 3; ++k)
+    for (int i = 0; i < 8; ++i)
+      f[k][i] += -(sigma * b[k][i]);
+  return det;
+}
+
+/// CalcHourglassControlForElems and CalcFBHourglassForceForElems for one
+/// element: Flanagan-Belytschko anti-hourglass forces from its node
+/// positions and velocities, added to `f`.
+KOKKOS_INLINE_FUNCTION void hourglass_forces(const hex::Nodes &pos, const hex::Nodes &vel,
+                                             double hourg, double volo, double v, double ss,
+                                             double mass, CornerForces &f) {
+  // The four hourglass base vectors.
+  constexpr double gamma[4][8] = {{1, 1, -1, -1, -1, -1, 1, 1},
+                                  {1, -1, -1, 1, -1, 1, 1, -1},
+                                  {1, -1, 1, -1, 1, -1, 1, -1},
+                                  {-1, 1, -1, 1, 1, -1, 1, -1}};
+  hex::Nodes dv;
+  hex::volume_derivatives(pos, dv);
+  const double determ = volo * v;
+  const double volinv = 1.0 / determ;
+  double hourgam[8][4];
+  for (int m = 0; m < 4; ++m) {
+    double mode[3];
+    for (int k = 0; k < 3; ++k) {
+      mode[k] = 0;
+      for (int j = 0; j < 8; ++j)
+        mode[k] += pos[k][j] * gamma[m][j];
+    }
+    for (int j = 0; j < 8; ++j)
+      hourgam[j][m] =
+          gamma[m][j] - volinv * (dv[0][j] * mode[0] + dv[1][j] * mode[1] + dv[2][j] * mode[2]);
+  }
+  const double coefficient = -hourg * 0.01 * ss * mass / std::cbrt(determ);
+  for (int k = 0; k < 3; ++k) {
+    double h[4];
+    for (int m = 0; m < 4; ++m) {
+      h[m] = 0;
+      for (int j = 0; j < 8; ++j)
+        h[m] += hourgam[j][m] * vel[k][j];
+    }
+    for (int i = 0; i < 8; ++i)
+      f[k][i] += coefficient * (hourgam[i][0] * h[0] + hourgam[i][1] * h[1] + hourgam[i][2] * h[2] +
+                                hourgam[i][3] * h[3]);
+  }
+}
+
+/// Adds corner forces to the eight nodes' force accessors.
+template <class F>
+KOKKOS_INLINE_FUNCTION void add_forces(const CornerForces &f, F &f0, F &f1, F &f2, F &f3, F &f4,
+                                       F &f5, F &f6, F &f7) {
+  F *n[8] = {&f0, &f1, &f2, &f3, &f4, &f5, &f6, &f7};
+  for (int i = 0; i < 8; ++i)
+    for (int k = 0; k < 3; ++k)
+      (*n[i])(k) += f[k][i];
+}
+
+/// The stress forces alone (LULESH without hourglass control, hgcoef 0):
+/// writes the Jacobian determinant and folds its minimum (a non-positive
+/// one is LULESH's volume error).
 struct StressForces {
   template <class S, class D, class X, class F, class G>
   KOKKOS_INLINE_FUNCTION void operator()(S p, S q, D determ, X x0, X x1, X x2, X x3, X x4, X x5,
                                          X x6, X x7, F f0, F f1, F f2, F f3, F f4, F f5, F f6, F f7,
                                          G det_min) const {
-    hex::Nodes pos, b;
+    hex::Nodes pos;
     hex::gather(pos, x0, x1, x2, x3, x4, x5, x6, x7);
-    const double det = hex::shape_derivatives(pos, b);
+    CornerForces f = {};
+    const double det = stress_forces(pos, p(0), q(0), f);
     determ(0) = det;
     det_min(0) = det < det_min(0) ? det : det_min(0);
-    hex::node_normals(pos, b);
-    const double sigma = -p(0) - q(0);
-    F *f[8] = {&f0, &f1, &f2, &f3, &f4, &f5, &f6, &f7};
-    for (int i = 0; i < 8; ++i)
-      for (int k = 0; k < 3; ++k)
-        (*f[i])(k) += -(sigma * b[k][i]);
+    add_forces(f, f0, f1, f2, f3, f4, f5, f6, f7);
   }
 };
 
-/// CalcHourglassControlForElems and CalcFBHourglassForceForElems in one
-/// loop: Flanagan-Belytschko anti-hourglass forces from the element's node
-/// positions and velocities, added to the nodes' forces.
-struct HourglassForces {
+/// LULESH's volume forces in one loop, as its CUDA port computes them:
+/// stress and hourglass forces of an element summed, then added to its
+/// nodes once (one pass over the positions, one scatter).
+struct VolumeForces {
   double hourg;
-  template <class E, class X, class U, class F>
-  KOKKOS_INLINE_FUNCTION void operator()(E volo, E v, E ss, E mass, X x0, X x1, X x2, X x3, X x4,
-                                         X x5, X x6, X x7, U u0, U u1, U u2, U u3, U u4, U u5, U u6,
-                                         U u7, F f0, F f1, F f2, F f3, F f4, F f5, F f6,
-                                         F f7) const {
-    // The four hourglass base vectors.
-    constexpr double gamma[4][8] = {{1, 1, -1, -1, -1, -1, 1, 1},
-                                    {1, -1, -1, 1, -1, 1, 1, -1},
-                                    {1, -1, 1, -1, 1, -1, 1, -1},
-                                    {-1, 1, -1, 1, 1, -1, 1, -1}};
-    hex::Nodes pos, dv, vel;
+  template <class S, class D, class X, class U, class F, class G>
+  KOKKOS_INLINE_FUNCTION void operator()(S p, S q, S volo, S v, S ss, S mass, D determ, X x0, X x1,
+                                         X x2, X x3, X x4, X x5, X x6, X x7, U u0, U u1, U u2, U u3,
+                                         U u4, U u5, U u6, U u7, F f0, F f1, F f2, F f3, F f4, F f5,
+                                         F f6, F f7, G det_min) const {
+    hex::Nodes pos, vel;
     hex::gather(pos, x0, x1, x2, x3, x4, x5, x6, x7);
-    hex::volume_derivatives(pos, dv);
-    const double determ = volo(0) * v(0);
-    const double volinv = 1.0 / determ;
-    double hourgam[8][4];
-    for (int m = 0; m < 4; ++m) {
-      double mode[3];
-      for (int k = 0; k < 3; ++k) {
-        mode[k] = 0;
-        for (int j = 0; j < 8; ++j)
-          mode[k] += pos[k][j] * gamma[m][j];
-      }
-      for (int j = 0; j < 8; ++j)
-        hourgam[j][m] =
-            gamma[m][j] - volinv * (dv[0][j] * mode[0] + dv[1][j] * mode[1] + dv[2][j] * mode[2]);
-    }
+    CornerForces f = {};
+    const double det = stress_forces(pos, p(0), q(0), f);
+    determ(0) = det;
+    det_min(0) = det < det_min(0) ? det : det_min(0);
     hex::gather(vel, u0, u1, u2, u3, u4, u5, u6, u7);
-    const double coefficient = -hourg * 0.01 * ss(0) * mass(0) / std::cbrt(determ);
-    F *f[8] = {&f0, &f1, &f2, &f3, &f4, &f5, &f6, &f7};
-    for (int k = 0; k < 3; ++k) {
-      double h[4];
-      for (int m = 0; m < 4; ++m) {
-        h[m] = 0;
-        for (int j = 0; j < 8; ++j)
-          h[m] += hourgam[j][m] * vel[k][j];
-      }
-      for (int i = 0; i < 8; ++i)
-        (*f[i])(k) += coefficient * (hourgam[i][0] * h[0] + hourgam[i][1] * h[1] +
-                                     hourgam[i][2] * h[2] + hourgam[i][3] * h[3]);
-    }
+    hourglass_forces(pos, vel, hourg, volo(0), v(0), ss(0), mass(0), f);
+    add_forces(f, f0, f1, f2, f3, f4, f5, f6, f7);
   }
 };
 

@@ -9,6 +9,7 @@
 #include "common/cli.hpp"
 #include "common/exec_names.hpp"
 #include "common/hierarchical_cli.hpp"
+#include "common/launch_counter.hpp"
 #include "common/output.hpp"
 #include "common/ranks.hpp"
 #include "common/run_main.hpp"
@@ -94,8 +95,10 @@ Options parse(int argc, char **argv) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   app.add_flag("--timers", o.timers,
-               "time every loop (fenced, so the run is slower), print the median per loop, and "
-               "measure the device's copy bandwidth first");
+               "time every loop (fenced, so the run is slower), print the median per loop, the "
+               "kernel launches and host synchronisations per cycle (Kokkos Tools callbacks; "
+               "the timers' own fences not counted), and measure the device's copy bandwidth "
+               "first");
   app.add_option("--csv", o.csv,
                  "write a row per run (times, grind time, FOM) to this file (in place when every "
                  "run has ended; until then the previous file is kept)")
@@ -126,16 +129,16 @@ std::unique_ptr<SolverBase> make(const std::string &exec, bool soa, bool distrib
                                  const Params &p, const RunOptions &ro) {
   std::unique_ptr<SolverBase> out;
   if (!umesh::perf::with_executor(exec, [&](auto tag) {
-        using E = decltype(tag);
-        out = soa ? make_solver<E, umesh::SoA>(distributed, m, p, ro)
-                  : make_solver<E, umesh::AoS>(distributed, m, p, ro);
+        umesh::perf::with_layout(soa, [&](auto layout) {
+          out = make_solver<decltype(tag), decltype(layout)>(distributed, m, p, ro);
+        });
       }))
     throw umesh::Error("umesh_lulesh: no executor called '" + exec + "'");
   return out;
 }
 
-const std::vector<std::string> kLoops = {"stress", "hourglass", "nodes",      "kinematics",
-                                         "monoq",  "eos",       "constraints"};
+const std::vector<std::string> kLoops = {"forces", "nodes", "kinematics",
+                                         "monoq",  "eos",   "constraints"};
 
 int run(const Options &opt, int rank, int ranks);
 
@@ -164,7 +167,8 @@ int run(const Options &opt, int rank, int ranks) {
     std::unique_ptr<umesh::perf::ResultFile> csv;
     if (!opt.csv.empty() && rank == 0) { // one rank writes; a bad path fails now
       csv = std::make_unique<umesh::perf::ResultFile>(opt.csv);
-      *csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps";
+      *csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps,"
+              "launches_per_cycle,host_syncs_per_cycle";
       for (const auto &l : kLoops)
         *csv << ',' << l << "_ms";
       *csv << ",note\n";
@@ -205,6 +209,9 @@ int run(const Options &opt, int rank, int ranks) {
         solver->timers().enable(opt.timers);
         Kokkos::fence();
         const double build_s = build.seconds();
+        umesh::perf::LaunchCounter counter;
+        if (opt.timers)
+          counter.start();
         Kokkos::Timer run;
         while (solver->clock().time < solver->clock().stoptime &&
                solver->clock().cycle < p.iterations) {
@@ -213,6 +220,7 @@ int run(const Options &opt, int rank, int ranks) {
             std::printf("cycle = %d, time = %e, dt=%e\n", solver->clock().cycle,
                         solver->clock().time, solver->clock().deltatime);
         }
+        counter.stop();
         Kokkos::fence();
         const double elapsed = run.seconds();
         const Report r = make_report(p.size, solver->clock().cycle, solver->energy(), elapsed);
@@ -225,6 +233,9 @@ int run(const Options &opt, int rank, int ranks) {
         if (!summary.empty())
           std::printf("%s\n", summary.c_str());
         std::vector<double> loop_ms;
+        const int cycles = std::max(1, solver->clock().cycle);
+        const double launches = double(counter.counts().launches) / cycles;
+        const double syncs = double(counter.counts().host_syncs) / cycles;
         if (opt.timers) {
           std::printf("median ms per call:");
           for (const auto &l : kLoops) {
@@ -232,6 +243,7 @@ int run(const Options &opt, int rank, int ranks) {
             std::printf(" %s %.3f", l.c_str(), loop_ms.back());
           }
           std::printf(" (fenced)\n");
+          std::printf("launches per cycle %.1f\nhost syncs per cycle %.1f\n", launches, syncs);
         }
         bool ok = true;
         if (opt.expect_cycles >= 0 && r.cycles != opt.expect_cycles) {
@@ -256,7 +268,8 @@ int run(const Options &opt, int rank, int ranks) {
         if (csv) {
           *csv << exec << ',' << layout << ',' << p.size << ',' << r.cycles << ',' << r.elapsed
                << ',' << r.grind_us() << ',' << r.fom() << ',' << r.origin_energy << ','
-               << copy_gbps;
+               << copy_gbps << ',' << (opt.timers ? launches : 0.0) << ','
+               << (opt.timers ? syncs : 0.0);
           for (std::size_t i = 0; i < kLoops.size(); ++i)
             *csv << ',' << (opt.timers ? loop_ms[i] : 0.0);
           std::string note = summary;

@@ -1,12 +1,17 @@
 #ifndef UMESH_LULESH_SOLVER_HPP
 #define UMESH_LULESH_SOLVER_HPP
 
-// LULESH's Lagrange leapfrog on umesh. The two loops that scatter element
-// forces to nodes (stress and hourglass; and the initial nodal mass) run
-// under the chosen executor `Exec`, so the race is umesh's to solve; loops
-// that only gather through maps, and node loops, have no race and run
-// under the atomic executor (plain loops); the EOS is element-local Kokkos.
-// In one process or over MPI ranks (backend.hpp): the loops are the same.
+// LULESH's Lagrange leapfrog on umesh. The loops that scatter element
+// forces to nodes (the volume forces; and the initial nodal mass) run under
+// the chosen executor `Exec`, so the race is umesh's to solve; loops that
+// only gather through maps, and node loops, have no race and run under the
+// atomic executor (plain loops); the EOS runs over every region's elements
+// in one loop (umesh::Subsets). In one process or over MPI ranks
+// (backend.hpp): the loops are the same.
+//
+// A cycle makes the host wait for the device once: its checks and time-step
+// limits are reductions into device globals (umesh::DeviceGlobals), fetched
+// together after the last loop.
 
 #include "backend.hpp"
 #include "eos.hpp"
@@ -71,12 +76,14 @@ public:
         elem_nodes_(parts_->elem_nodes), neighbours_(parts_->neighbours),
         x_(make<double, 3>(On::nodes, "x", &m.coords)),
         symmetry_(make<int, 1>(On::nodes, "symmetry", &m.node_symmetry)), e_(blast(m, p)),
-        bc_(make<int, 1>(On::elems, "elem_bc", &m.elem_bc)) {
+        bc_(make<int, 1>(On::elems, "elem_bc", &m.elem_bc)), eos_reps_(eos_reps(m)) {
     Kokkos::deep_copy(B::view(v_), 1.0);
-    for (std::size_t r = 0; r < parts_->regions.size(); ++r)
-      regions_.push_back({parts_->regions[r], m.region_reps[r]});
     node_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), nodes_);
     elem_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), elems_);
+    // The EOS: one loop over every region, region by region.
+    regions_ = std::make_unique<umesh::Subsets<Mem>>("regions", elems_, parts_->regions);
+    eos_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(
+        umesh::make_plan(Space(), umesh::exec::Atomic{}, *regions_));
     scatter_plan_ = make_scatter_plan();
 
     // Element volumes and masses; each node gets an eighth of its elements'.
@@ -91,9 +98,11 @@ public:
 
   void step() override {
     advance(clock_);
+    B::reset(*parts_, checks_);
     lagrange_nodal();
     lagrange_elements();
     time_constraints();
+    check_cycle();
   }
 
   std::vector<double> energy() const override { return B::gather(*parts_, e_); }
@@ -115,6 +124,14 @@ private:
     std::vector<double> e(m.num_elems, 0.0);
     e[0] = initial_energy(p.size);
     return make<double, 1>(On::elems, "e", &e);
+  }
+  // Each element's EOS evaluations per cycle: its region's.
+  DatT<int, 1> eos_reps(const Mesh &m) const {
+    std::vector<int> reps(std::size_t(m.num_elems), 1);
+    for (std::size_t r = 0; r < m.regions.size(); ++r)
+      for (int e : m.regions[r])
+        reps[std::size_t(e)] = m.region_reps[r];
+    return make<int, 1>(On::elems, "eos_reps", &reps);
   }
   template <class T, int D>
   DatT<T, D> make(On on, const std::string &name, const std::vector<T> *values = nullptr) const {
@@ -144,40 +161,35 @@ private:
 
   // Forces, then accelerations, velocities and positions of the nodes.
   void lagrange_nodal() {
-    // Not under the "stress" timer: its median must be the loop's alone.
-    Kokkos::deep_copy(B::view(force_), 0.0);
+    // Not under the "forces" timer: its median must be the loop's alone.
+    // Ordered with the loops (the host does not wait).
+    umesh::fill(Space(), B::view(force_), 0.0);
     B::written(force_);
-    umesh::Global<double> det_min("determinant_min", 1.0e300);
-    scatter("stress", StressForces{}, read(p_), read(q_), write(determ_), read_x(0), read_x(1),
-            read_x(2), read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), inc_node(force_, 0),
-            inc_node(force_, 1), inc_node(force_, 2), inc_node(force_, 3), inc_node(force_, 4),
-            inc_node(force_, 5), inc_node(force_, 6), inc_node(force_, 7),
-            umesh::reduce_min(det_min));
-    if (det_min.value() <= 0.0)
-      umesh::detail::fail("LULESH volume error at cycle ", clock_.cycle,
-                          ": an element's Jacobian determinant is ", det_min.value());
     if (constants_.hgcoef > 0.0)
-      scatter("hourglass", HourglassForces{constants_.hgcoef}, read(volo_), read(v_), read(ss_),
-              read(elem_mass_), read_x(0), read_x(1), read_x(2), read_x(3), read_x(4), read_x(5),
-              read_x(6), read_x(7), read_xd(0), read_xd(1), read_xd(2), read_xd(3), read_xd(4),
-              read_xd(5), read_xd(6), read_xd(7), inc_node(force_, 0), inc_node(force_, 1),
-              inc_node(force_, 2), inc_node(force_, 3), inc_node(force_, 4), inc_node(force_, 5),
-              inc_node(force_, 6), inc_node(force_, 7));
+      scatter("forces", VolumeForces{constants_.hgcoef}, read(p_), read(q_), read(volo_), read(v_),
+              read(ss_), read(elem_mass_), write(determ_), read_x(0), read_x(1), read_x(2),
+              read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), read_xd(0), read_xd(1),
+              read_xd(2), read_xd(3), read_xd(4), read_xd(5), read_xd(6), read_xd(7),
+              inc_node(force_, 0), inc_node(force_, 1), inc_node(force_, 2), inc_node(force_, 3),
+              inc_node(force_, 4), inc_node(force_, 5), inc_node(force_, 6), inc_node(force_, 7),
+              umesh::reduce_min(det_min_));
+    else
+      scatter("forces", StressForces{}, read(p_), read(q_), write(determ_), read_x(0), read_x(1),
+              read_x(2), read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), inc_node(force_, 0),
+              inc_node(force_, 1), inc_node(force_, 2), inc_node(force_, 3), inc_node(force_, 4),
+              inc_node(force_, 5), inc_node(force_, 6), inc_node(force_, 7),
+              umesh::reduce_min(det_min_));
     plain("nodes", *node_plan_, NodeUpdate{clock_.deltatime, constants_.u_cut}, read(force_),
           read(nodal_mass_), read(symmetry_), rw(xd_), rw(x_));
   }
 
   // Kinematics, artificial viscosity, EOS.
   void lagrange_elements() {
-    umesh::Global<double> vnew_min("vnew_min", 1.0e300);
     plain("kinematics", *elem_plan_, Kinematics{clock_.deltatime}, read(volo_), read(v_), read_x(0),
           read_x(1), read_x(2), read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), read_xd(0),
           read_xd(1), read_xd(2), read_xd(3), read_xd(4), read_xd(5), read_xd(6), read_xd(7),
           write(vnew_), write(delv_), write(arealg_), write(vdov_), write(delv_dir_),
-          write(delx_dir_), umesh::reduce_min(vnew_min));
-    if (vnew_min.value() <= 0.0)
-      umesh::detail::fail("LULESH volume error at cycle ", clock_.cycle,
-                          ": an element's new relative volume is ", vnew_min.value());
+          write(delx_dir_), umesh::reduce_min(vnew_min_));
     const Constants &c = constants_;
     const Vector &nb = B::for_neighbours(delv_dir_, delv_dir_nb_);
     plain("monoq", *elem_plan_,
@@ -185,29 +197,9 @@ private:
           read(delv_dir_), read(delx_dir_), read(bc_), read(vdov_), read(elem_mass_), read(volo_),
           read(vnew_), read_nb(nb, 0), read_nb(nb, 1), read_nb(nb, 2), read_nb(nb, 3),
           read_nb(nb, 4), read_nb(nb, 5), write(ql_), write(qq_));
-    timers_.time("eos", [&] {
-      using View = std::decay_t<decltype(B::view(e_))>;
-      using ConstView = Kokkos::View<const double *[1], Layout, Mem>;
-      for (const auto &r : regions_) {
-        const RegionEos<View, ConstView> eos{c,
-                                             r.elems,
-                                             B::view(e_),
-                                             B::view(p_),
-                                             B::view(q_),
-                                             B::view(ql_),
-                                             B::view(qq_),
-                                             B::view(delv_),
-                                             B::view(vnew_),
-                                             B::view(e_new_),
-                                             B::view(p_new_),
-                                             B::view(q_new_),
-                                             B::view(ss_new_)};
-        // LULESH's cost model: expensive regions evaluate their EOS again.
-        for (int rep = 0; rep < r.reps; ++rep)
-          Kokkos::parallel_for("lulesh::eos", Kokkos::RangePolicy<Space>(0, int(r.elems.extent(0))),
-                               eos);
-      }
-    });
+    plain("eos", *eos_plan_, Eos{c}, read(eos_reps_), read(e_), read(p_), read(q_), read(ql_),
+          read(qq_), read(delv_), read(vnew_), write(e_new_), write(p_new_), write(q_new_),
+          write(ss_new_));
     std::swap(e_, e_new_);
     std::swap(p_, p_new_);
     std::swap(q_, q_new_);
@@ -216,23 +208,28 @@ private:
 
   // New volumes become current; next step's Courant and hydro limits.
   void time_constraints() {
-    umesh::Global<double, 2> dt_min("dt_min", 1.0e20);
-    umesh::Global<double> q_max("q_max", 0.0);
     const Constants &c = constants_;
     plain("constraints", *elem_plan_, Constraints{c.v_cut, c.qqc, c.dvovmax}, write(v_),
-          read(vnew_), read(ss_), read(vdov_), read(arealg_), read(q_), umesh::reduce_min(dt_min),
-          umesh::reduce_max(q_max));
-    clock_.dtcourant = dt_min[0];
-    clock_.dthydro = dt_min[1];
-    if (q_max.value() > c.qstop)
-      umesh::detail::fail("LULESH q-stop error at cycle ", clock_.cycle, ": artificial viscosity ",
-                          q_max.value(), " exceeds ", c.qstop);
+          read(vnew_), read(ss_), read(vdov_), read(arealg_), read(q_), umesh::reduce_min(dt_min_),
+          umesh::reduce_max(q_max_));
   }
 
-  struct Region {
-    Kokkos::View<int *, Mem> elems;
-    int reps;
-  };
+  // The cycle's one wait for the device: its checks (in LULESH's order) and
+  // the next cycle's time-step limits.
+  void check_cycle() {
+    B::fetch(*parts_, checks_);
+    if (det_min_.value() <= 0.0)
+      umesh::detail::fail("LULESH volume error at cycle ", clock_.cycle,
+                          ": an element's Jacobian determinant is ", det_min_.value());
+    if (vnew_min_.value() <= 0.0)
+      umesh::detail::fail("LULESH volume error at cycle ", clock_.cycle,
+                          ": an element's new relative volume is ", vnew_min_.value());
+    if (q_max_.value() > constants_.qstop)
+      umesh::detail::fail("LULESH q-stop error at cycle ", clock_.cycle, ": artificial viscosity ",
+                          q_max_.value(), " exceeds ", constants_.qstop);
+    clock_.dtcourant = dt_min_[0];
+    clock_.dthydro = dt_min_[1];
+  }
 
   Params params_;
   RunOptions opt_;
@@ -257,8 +254,15 @@ private:
   // of neighbouring elements; in one process: unused).
   Vector delv_dir_nb_ = make<double, 3>(On::neighbour_elems, "delv_xi_eta_zeta_neighbours");
   DatT<int, 1> bc_;
-  std::vector<Region> regions_;
-  std::unique_ptr<PlanT<umesh::exec::Atomic>> node_plan_, elem_plan_;
+  DatT<int, 1> eos_reps_; // each element's region's EOS evaluations per cycle
+  std::unique_ptr<umesh::Subsets<Mem>> regions_;
+  // The cycle's checks and time-step limits, on the device until fetched.
+  umesh::DeviceGlobals<double, Space> checks_{"lulesh::cycle"};
+  umesh::DeviceGlobal<double, 1, Space> det_min_ = checks_.min("determinant_min", 1.0e300);
+  umesh::DeviceGlobal<double, 1, Space> vnew_min_ = checks_.min("vnew_min", 1.0e300);
+  umesh::DeviceGlobal<double, 2, Space> dt_min_ = checks_.template min<2>("dt_min", 1.0e20);
+  umesh::DeviceGlobal<double, 1, Space> q_max_ = checks_.max("q_max", 0.0);
+  std::unique_ptr<PlanT<umesh::exec::Atomic>> node_plan_, elem_plan_, eos_plan_;
   std::unique_ptr<PlanT<Exec>> scatter_plan_;
 };
 

@@ -164,9 +164,9 @@ std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool 
                                         const Input &in, const Mesh &m, const SolverOptions &opt) {
   std::unique_ptr<SolverBase> out;
   if (umesh::perf::with_executor(exec, [&](auto tag) {
-        using E = decltype(tag);
-        out = soa ? make_umesh_solver<E, umesh::SoA>(distributed, in, m, opt)
-                  : make_umesh_solver<E, umesh::AoS>(distributed, in, m, opt);
+        umesh::perf::with_layout(soa, [&](auto layout) {
+          out = make_umesh_solver<decltype(tag), decltype(layout)>(distributed, in, m, opt);
+        });
       }))
     return out;
   if (distributed)

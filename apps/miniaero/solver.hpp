@@ -157,13 +157,14 @@ private:
   DatT<D> cell_dat(const std::string &name, const std::vector<double> *values = nullptr) const {
     return B::template make<D, Layout>(*parts_, -1, name, values);
   }
-  // Whole-dat copy and fill outside the loops (the backend tracks halos).
+  // Whole-dat copy and fill outside the loops (the backend tracks halos),
+  // ordered with the loops on their execution space: the host does not wait.
   template <class D> static void copy(const D &to, const D &from) {
-    Kokkos::deep_copy(B::view(to), B::view(from));
+    Kokkos::deep_copy(Space(), B::view(to), B::view(from));
     B::written(to);
   }
   template <class D> static void fill(const D &d, double v) {
-    Kokkos::deep_copy(B::view(d), v);
+    umesh::fill(Space(), B::view(d), v);
     B::written(d);
   }
 

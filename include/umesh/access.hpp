@@ -31,6 +31,10 @@ inline const char *access_name(Access a) {
   return "?";
 }
 
+inline const char *reduction_name(Reduction r) {
+  return r == Reduction::sum ? "sum" : r == Reduction::min ? "min" : "max";
+}
+
 template <Access A, class DatT> struct DirectArg {
   static constexpr Access access = A;
   DatT dat;

@@ -7,6 +7,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdint>
+#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -114,6 +116,45 @@ void copy_values(const Dat<T, Dim, L1, M1> &dst, const Dat<T, Dim, L2, M2> &src)
     detail::fail("copy_values: dat '", src.name(), "' on set '", src.set().name(),
                  "' cannot be copied into dat '", dst.name(), "' on set '", dst.set().name(), "'");
   detail::copy_points(dst, src);
+}
+
+namespace detail {
+template <class T> struct FillFunctor {
+  T *data;
+  T value;
+  template <class I> KOKKOS_INLINE_FUNCTION void operator()(I i) const { data[i] = value; }
+};
+} // namespace detail
+
+/// Sets every value of the contiguous View `v` (a dat's view(): padding
+/// rows too) to `value`, in order with the work on `space` and without the
+/// host waiting, in one flat launch of umesh's own: Kokkos 3's fill of a
+/// two-dimensional View is a multidimensional launch (an SoA dat of 3.4M
+/// points x 3 took 261 us on the H100 at 5% occupancy), and its flat fill
+/// of the same values took 99.5 us at 22% (perf/results/lulesh-port-h100/).
+template <class Space, class View>
+void fill(const Space &space, const View &v, typename View::const_value_type &value) {
+  static_assert(Kokkos::is_view<View>::value, "umesh::fill takes a Kokkos View (a dat's view())");
+  static_assert(Kokkos::SpaceAccessibility<Space, typename View::memory_space>::accessible,
+                "umesh::fill: the execution space cannot access the View's memory");
+  if (!v.span_is_contiguous())
+    detail::fail("umesh::fill: View '", v.label(), "' is not contiguous");
+  const detail::FillFunctor<typename View::non_const_value_type> f{v.data(), value};
+  const std::size_t n = v.span();
+  const auto light = Kokkos::Experimental::WorkItemProperty::HintLightWeight;
+  if (n <= std::size_t(std::numeric_limits<int>::max()))
+    Kokkos::parallel_for(
+        "umesh::fill",
+        Kokkos::Experimental::require(
+            Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, 0, int(n)), light),
+        f);
+  else
+    Kokkos::parallel_for(
+        "umesh::fill",
+        Kokkos::Experimental::require(
+            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(n)),
+            light),
+        f);
 }
 
 /// Sets a dat from host values laid out `[point][component]`.

@@ -9,6 +9,7 @@
 #include <umesh/colouring.hpp>
 #include <umesh/connectivity.hpp>
 #include <umesh/dat.hpp>
+#include <umesh/device_global.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/global.hpp>
@@ -23,6 +24,7 @@
 #include <umesh/plan.hpp>
 #include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
+#include <umesh/subsets.hpp>
 #include <umesh/timing.hpp>
 
 #endif

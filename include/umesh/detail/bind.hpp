@@ -8,6 +8,7 @@
 #include <umesh/access.hpp>
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/loop_body.hpp>
+#include <umesh/device_global.hpp>
 #include <umesh/error.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -62,6 +63,14 @@ void validate(const LoopInfo &loop, int index, const GlobalArg<R, T, D> &a) {
     fail("loop '", loop.name, "' argument ", index, ": null global");
 }
 
+template <Reduction R, class T, int D, class S>
+void validate(const LoopInfo &loop, int index, const DeviceGlobalArg<R, T, D, S> &a) {
+  if (a.global.reduction() != R)
+    fail("loop '", loop.name, "' argument ", index, ": reduce_", reduction_name(R),
+         " into device global '", a.global.name(), "', which was made for reduce_",
+         reduction_name(a.global.reduction()), " (store '", a.global.store(), "')");
+}
+
 template <class Space, class IncPolicy, Access A, class T, int D, class L, class M>
 auto to_device(IncPolicy &, const DirectArg<A, Dat<T, D, L, M>> &a) {
   check_space<Space, M>();
@@ -93,6 +102,23 @@ auto to_device(IncPolicy &policy, const IndirectArg<A, Dat<T, D, L, M>, Map<MM>>
 template <class Space, class IncPolicy, Reduction R, class T, int D>
 auto to_device(IncPolicy &, const GlobalArg<R, T, D> &) {
   return GlobalDev<R, T, D>{};
+}
+
+template <class Space, class IncPolicy, Reduction R, class T, int D, class S>
+auto to_device(IncPolicy &, const DeviceGlobalArg<R, T, D, S> &a) {
+  check_space<Space, typename S::memory_space>();
+  a.global.mark_reduced();
+  return DeviceGlobalDev<R, T, D>{{}, a.global.device_data()};
+}
+
+// The device sink of a loop whose reductions all go into device globals:
+// the first device global's store provides it.
+template <class Arg> void *find_sink(void *found, std::size_t, const Arg &) {
+  return found;
+}
+template <Reduction R, class T, int D, class S>
+void *find_sink(void *found, std::size_t bytes, const DeviceGlobalArg<R, T, D, S> &a) {
+  return found ? found : a.global.sink(bytes);
 }
 
 // Writes a loop's reduction result into the Global objects.
@@ -153,6 +179,11 @@ void run_loop(IncPolicy &policy, const Kernel &kernel, Run &&run, const Args &..
   // gather executor's repeated-slot bookkeeping relies on.
   using Body = LoopBody<Kernel, decltype(to_device<Space>(policy, args))...>;
   Body body{kernel, {to_device<Space>(policy, args)...}};
+  if constexpr (Body::has_device_store) {
+    void *sink = nullptr;
+    ((sink = find_sink(sink, sizeof(typename Body::reduce_value), args)), ...);
+    body.sink = sink;
+  }
   typename Body::reduce_value total;
   body.init(total);
   run(body, total);

@@ -198,6 +198,31 @@ template <Reduction R, class T, int Dim> struct GlobalDev {
   }
 };
 
+// A reduction into a device global: the kernel's accessor and the joins are
+// GlobalDev's; at the end of each launch, Kokkos' final() folds the launch's
+// result into the global's device values (store), so the host need not wait.
+template <Reduction R, class T, int Dim> struct DeviceGlobalDev : GlobalDev<R, T, Dim> {
+  static constexpr bool stores_on_device = true;
+  T *values;
+  KOKKOS_INLINE_FUNCTION void store(const Array<T, Dim> &r) const {
+    for (int k = 0; k < Dim; ++k) {
+      const T a = values[k], b = r.v[k];
+      if constexpr (R == Reduction::sum)
+        values[k] = a + b;
+      else if constexpr (R == Reduction::min)
+        values[k] = b < a ? b : a;
+      else
+        values[k] = b > a ? b : a;
+    }
+  }
+};
+
+// Whether a device argument folds its reduction into device memory itself.
+template <class Dev, class = void> struct stores_on_device : std::false_type {};
+template <class Dev>
+struct stores_on_device<Dev, std::void_t<decltype(Dev::stores_on_device)>>
+    : std::integral_constant<bool, Dev::stores_on_device> {};
+
 } // namespace umesh::detail
 
 #endif

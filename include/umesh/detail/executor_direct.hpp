@@ -6,6 +6,9 @@
 #include <umesh/detail/bind.hpp>
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/plan.hpp>
+#include <umesh/subsets.hpp>
+
+#include <type_traits>
 
 namespace umesh {
 namespace detail {
@@ -18,47 +21,88 @@ template <bool Atomic> struct DirectIncPolicy {
   }
 };
 
+// The plans of Serial and Atomic: the set's elements in order, or the
+// elements of some Subsets of it, subset by subset, in one launch.
+template <class Space> class DirectPlan : public PlanBase<Space> {
+public:
+  /// Elements a loop visits: the set's, or the subsets'.
+  int size() const { return order_.data() ? int(order_.extent(0)) : this->set_.size(); }
+  /// Whether loops visit Subsets' elements rather than the whole set.
+  bool over_subsets() const { return order_.data() != nullptr; }
+
+protected:
+  template <class... Maps>
+  DirectPlan(const Space &space, Set set, const Maps &...maps)
+      : PlanBase<Space>(space, std::move(set), maps...) {}
+  template <class M>
+  DirectPlan(const Space &space, const Subsets<M> &subsets)
+      : PlanBase<Space>(space, subsets.set()), order_(subsets.elements()) {
+    static_assert(Kokkos::SpaceAccessibility<Space, M>::accessible,
+                  "umesh::make_plan: the subsets live in a memory space the plan's execution "
+                  "space cannot access");
+  }
+  const int *order() const { return order_.data(); }
+
+private:
+  Kokkos::View<const int *, typename Space::memory_space> order_;
+};
+
 } // namespace detail
 
-template <class Space> class Plan<exec::Serial, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::Serial, Space> : public detail::DirectPlan<Space> {
 public:
   using exec_type = exec::Serial;
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
-      : detail::PlanBase<Space>(space, std::move(set), maps...) {}
+      : detail::DirectPlan<Space>(space, std::move(set), maps...) {}
+  template <class M>
+  Plan(const Space &space, const Subsets<M> &subsets) : detail::DirectPlan<Space>(space, subsets) {}
 
   template <class Kernel, class... Args>
   void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::DirectIncPolicy<false> policy;
-    const int n = this->set_.size();
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
-          detail::launch_sequential(this->space_, "umesh::serial::" + name, body, n, total);
+          detail::launch_sequential(this->space_, "umesh::serial::" + name, body, this->size(),
+                                    total, this->order());
         },
         args...);
   }
 };
 
-template <class Space> class Plan<exec::Atomic, Space> : public detail::PlanBase<Space> {
+template <class Space> class Plan<exec::Atomic, Space> : public detail::DirectPlan<Space> {
 public:
   using exec_type = exec::Atomic;
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
-      : detail::PlanBase<Space>(space, std::move(set), maps...) {}
+      : detail::DirectPlan<Space>(space, std::move(set), maps...) {}
+  template <class M>
+  Plan(const Space &space, const Subsets<M> &subsets) : detail::DirectPlan<Space>(space, subsets) {}
 
   template <class Kernel, class... Args>
   void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
     detail::DirectIncPolicy<true> policy;
-    const int n = this->set_.size();
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
-          detail::launch_range(this->space_, "umesh::atomic::" + name, body, 0, n, nullptr, total);
+          detail::launch_range(this->space_, "umesh::atomic::" + name, body, 0, this->size(),
+                               this->order(), total);
         },
         args...);
   }
 };
+
+/// A plan that runs loops over the elements of `subsets` (subset by subset,
+/// one launch for all), for the executors without a plan of their own
+/// (Serial, Atomic).
+template <class Space, class Exec, class M>
+Plan<Exec, Space> make_plan(const Space &space, Exec, const Subsets<M> &subsets) {
+  static_assert(std::is_same<Exec, exec::Serial>::value || std::is_same<Exec, exec::Atomic>::value,
+                "umesh::make_plan over Subsets: element-local loops run under exec::Serial or "
+                "exec::Atomic");
+  return Plan<Exec, Space>(space, subsets);
+}
 
 } // namespace umesh
 

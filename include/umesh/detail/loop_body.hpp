@@ -5,6 +5,7 @@
 // it over a range of elements (optionally through a permutation).
 
 #include <umesh/detail/device_args.hpp>
+#include <umesh/detail/host_sync.hpp>
 #include <umesh/detail/tuple.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -31,9 +32,20 @@ template <class Kernel, class... Devs> struct LoopBody {
   using reduce_value = ReduceTuple<typename Devs::reduce_type...>;
   static constexpr bool has_reduction =
       (!std::is_same<typename Devs::reduce_type, Empty>::value || ... || false);
+  /// Some reduction goes into device globals (folded in by final()).
+  static constexpr bool has_device_store = (stores_on_device<Devs>::value || ... || false);
+  /// Some reduction's result is needed on the host (a umesh::Global): the
+  /// host waits for each launch.
+  static constexpr bool host_reduction =
+      ((!std::is_same<typename Devs::reduce_type, Empty>::value &&
+        !stores_on_device<Devs>::value) ||
+       ... || false);
 
   Kernel kernel;
   Tuple<Devs...> devs;
+  /// Device memory for launch results nobody reads (loops whose reductions
+  /// all go into device globals; DeviceGlobal::sink).
+  void *sink = nullptr;
 
   using storage = Tuple<typename Devs::storage_type...>;
 
@@ -63,6 +75,10 @@ template <class Kernel, class... Devs> struct LoopBody {
   template <class D, class S> KOKKOS_INLINE_FUNCTION void join(D &dst, S &src) const {
     join(dst, src, std::index_sequence_for<Devs...>{});
   }
+  /// A launch's reduction result, folded into the device globals.
+  KOKKOS_INLINE_FUNCTION void final(const reduce_value &red) const {
+    final(red, std::index_sequence_for<Devs...>{});
+  }
 
 private:
   template <class Ctx, std::size_t... I>
@@ -86,6 +102,15 @@ private:
   KOKKOS_INLINE_FUNCTION void join(D &dst, S &src, std::index_sequence<I...>) const {
     (Devs::join(get<I>(dst), get<I>(src)), ...);
   }
+  template <std::size_t... I>
+  KOKKOS_INLINE_FUNCTION void final(const reduce_value &red, std::index_sequence<I...>) const {
+    (store_one(get<I>(devs), get<I>(red)), ...);
+  }
+  template <class Dev, class R>
+  KOKKOS_INLINE_FUNCTION static void store_one(const Dev &d, const R &r) {
+    if constexpr (stores_on_device<Dev>::value)
+      d.store(r);
+  }
 };
 
 // Element i of a launch: perm[i] when a permutation is given.
@@ -99,8 +124,11 @@ template <class Body> struct ForFunctor {
 };
 
 // init/join of a reduction functor, forwarded to the loop body. Kokkos 3
-// calls join on volatile references, Kokkos 4 on plain ones.
-template <class Body> struct ReduceHooks {
+// calls join on volatile references, Kokkos 4 on plain ones. With device
+// globals, also final(): Kokkos calls it once per launch on the launch's
+// result, on the device (a functor without final() makes Kokkos do less).
+template <class Body, bool Final = Body::has_device_store> struct ReduceHooks;
+template <class Body> struct ReduceHooks<Body, false> {
   using value_type = typename Body::reduce_value;
   Body body;
   KOKKOS_INLINE_FUNCTION void init(value_type &red) const { body.init(red); }
@@ -114,6 +142,30 @@ template <class Body> struct ReduceHooks {
   }
 #endif
 };
+template <class Body> struct ReduceHooks<Body, true> : ReduceHooks<Body, false> {
+  KOKKOS_INLINE_FUNCTION void final(typename Body::reduce_value &red) const {
+    this->body.final(red);
+  }
+};
+
+/// Runs Kokkos' reduction of functor `f` under `policy`: into the host's
+/// `total` when the loop has umesh::Global reductions (the host waits), else
+/// into the loop's device sink (every result is folded into device globals
+/// by final(); the host does not wait).
+template <class Space, class Body, class Policy, class F>
+void reduce_launch(const std::string &label, const Policy &policy, const F &f, const Body &body,
+                   typename Body::reduce_value &total) {
+  using Value = typename Body::reduce_value;
+  if constexpr (Body::host_reduction) {
+    Value partial;
+    as_host_sync([&] { Kokkos::parallel_reduce(label, policy, f, partial); });
+    body.join(total, partial);
+  } else {
+    const Kokkos::View<Value, typename Space::memory_space, Kokkos::MemoryUnmanaged> sink(
+        static_cast<Value *>(body.sink));
+    Kokkos::parallel_reduce(label, policy, f, sink);
+  }
+}
 
 template <class Body> struct ReduceFunctor : ReduceHooks<Body> {
   const int *perm;
@@ -125,19 +177,21 @@ template <class Body> struct ReduceFunctor : ReduceHooks<Body> {
 // The reference executor's launch: one thread walks all elements in order.
 template <class Body> struct SequentialFunctor : ReduceHooks<Body> {
   int n;
+  const int *perm;
   KOKKOS_INLINE_FUNCTION void operator()(int, typename Body::reduce_value &red) const {
-    for (int e = 0; e < n; ++e)
-      this->body(e, red);
+    for (int i = 0; i < n; ++i)
+      this->body(perm ? perm[i] : i, red);
   }
 };
 
 template <class Body> struct SequentialForFunctor {
   Body body;
   int n;
+  const int *perm;
   KOKKOS_INLINE_FUNCTION void operator()(int) const {
     typename Body::reduce_value unused;
-    for (int e = 0; e < n; ++e)
-      body(e, unused);
+    for (int i = 0; i < n; ++i)
+      body(perm ? perm[i] : i, unused);
   }
 };
 
@@ -154,30 +208,27 @@ void launch_range(const Space &space, const std::string &label, const Body &body
       Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, begin, end),
       Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   if constexpr (Body::has_reduction) {
-    typename Body::reduce_value partial;
-    Kokkos::parallel_reduce(label, policy, ReduceFunctor<Body>{{body}, perm}, partial);
-    body.join(total, partial);
+    reduce_launch<Space>(label, policy, ReduceFunctor<Body>{{body}, perm}, body, total);
   } else {
     Kokkos::parallel_for(label, policy, ForFunctor<Body>{body, perm});
   }
 }
 
+/// Runs `body` for elements 0..n-1 in order (or perm[0..n-1]) on one
+/// thread, and folds the reduction into `total`.
 template <class Space, class Body>
 void launch_sequential(const Space &space, const std::string &label, const Body &body, int n,
-                       typename Body::reduce_value &total) {
+                       typename Body::reduce_value &total, const int *perm = nullptr) {
   if (n == 0)
     return;
   Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> one(space, 0, 1);
-  typename Body::reduce_value partial;
-  body.init(partial);
   if constexpr (Body::has_reduction) {
-    Kokkos::parallel_reduce(label, one, SequentialFunctor<Body>{{body}, n}, partial);
+    reduce_launch<Space>(label, one, SequentialFunctor<Body>{{body}, n, perm}, body, total);
   } else {
     // No reduction: a plain launch, so no reduction value lives in shared
     // memory (race checkers flagged Kokkos' handling of it).
-    Kokkos::parallel_for(label, one, SequentialForFunctor<Body>{body, n});
+    Kokkos::parallel_for(label, one, SequentialForFunctor<Body>{body, n, perm});
   }
-  body.join(total, partial);
 }
 
 } // namespace umesh::detail

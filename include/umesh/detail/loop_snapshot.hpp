@@ -6,6 +6,7 @@
 // trial runs of a loop leave no trace in its outputs.
 
 #include <umesh/access.hpp>
+#include <umesh/device_global.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -38,6 +39,15 @@ private:
     Global<T, D> *global = a.global;
     const Global<T, D> before = *global;
     restores_.push_back([global, before] { *global = before; });
+  }
+  template <Reduction R, class T, int D, class S> void save(const DeviceGlobalArg<R, T, D, S> &a) {
+    using Values = Kokkos::View<T *, typename S::memory_space, Kokkos::MemoryUnmanaged>;
+    const Values values(a.global.device_data(), D);
+    Kokkos::View<T *, typename S::memory_space> copy(
+        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Auto::saved_" + a.global.name()),
+        D);
+    Kokkos::deep_copy(copy, values);
+    restores_.push_back([values, copy] { Kokkos::deep_copy(values, copy); });
   }
   template <class DatT> void save_dat(const DatT &d) {
     const void *key = d.view().data();

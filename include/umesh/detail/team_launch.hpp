@@ -9,6 +9,7 @@
 
 #include <umesh/detail/hierarchical_checks.hpp> // check_team_size
 #include <umesh/detail/launch_weight.hpp>
+#include <umesh/detail/loop_body.hpp> // reduce_launch
 
 #include <Kokkos_Core.hpp>
 
@@ -66,9 +67,7 @@ void launch_teams(const Space &space, const std::string &loop, const char *execu
     if constexpr (Body::has_reduction) {
       check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size,
                       block_size, Space::name(), executor);
-      typename Body::reduce_value partial;
-      Kokkos::parallel_reduce(label, make_policy(team_size), f, partial);
-      body.join(total, partial);
+      reduce_launch<Space>(label, make_policy(team_size), f, body, total);
     } else {
       check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelForTag()), team_size, block_size,
                       Space::name(), executor);

@@ -79,6 +79,10 @@ template <Reduction R, class T, int D, class M>
 auto piece_arg(const GlobalArg<R, T, D> &g, const Piece<M> &, const std::string &) {
   return g;
 }
+template <Reduction R, class T, int D, class S, class M>
+auto piece_arg(const DeviceGlobalArg<R, T, D, S> &g, const Piece<M> &, const std::string &) {
+  return g;
+}
 
 // Direct arguments must be the loop's elements' data.
 template <Access A, class DD>

@@ -137,6 +137,13 @@ std::array<T, D> before(const GlobalArg<R, T, D> &g, Seen &) {
   return saved;
 }
 
+// Device globals: each rank folds its own elements into its values; the
+// ranks combine them when they fetch (umesh::dist::fetch), not per loop.
+template <Reduction R, class T, int D, class S>
+Nothing before(const DeviceGlobalArg<R, T, D, S> &, Seen &) {
+  return {};
+}
+
 template <Access A, class DD> auto local(const DirectArg<A, DD> &a) {
   return umesh::DirectArg<A, typename DD::local_type>{a.dat.local()};
 }
@@ -144,6 +151,9 @@ template <Access A, class DD, class MM> auto local(const IndirectArg<A, DD, MM> 
   return umesh::IndirectArg<A, typename DD::local_type, MM>{a.dat.local(), a.map, a.slot};
 }
 template <Reduction R, class T, int D> auto local(const GlobalArg<R, T, D> &g) {
+  return g;
+}
+template <Reduction R, class T, int D, class S> auto local(const DeviceGlobalArg<R, T, D, S> &g) {
   return g;
 }
 
@@ -170,6 +180,9 @@ void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen 
     (*g.global)[k] = R == Reduction::sum ? saved[k] + all[k] : all[k];
 }
 
+template <Reduction R, class T, int D, class S>
+void after(const DeviceGlobalArg<R, T, D, S> &, Nothing, MPI_Comm, Seen &) {}
+
 // The global reductions' part of before() and after(), for loops that
 // handle their other arguments themselves (dist/overlap.hpp).
 template <class A> Nothing before_global(const A &) {
@@ -195,6 +208,10 @@ template <Access A, class DD, class MM> MPI_Comm comm_of(const IndirectArg<A, DD
 template <Reduction R, class T, int D> MPI_Comm comm_of(const GlobalArg<R, T, D> &) {
   return MPI_COMM_NULL;
 }
+template <Reduction R, class T, int D, class S>
+MPI_Comm comm_of(const DeviceGlobalArg<R, T, D, S> &) {
+  return MPI_COMM_NULL;
+}
 
 // Whether an argument is a direct one on a set with halo points, and
 // whether it is a global reduction.
@@ -210,6 +227,10 @@ template <class A> constexpr bool is_global(const A &) {
 template <Reduction R, class T, int D> constexpr bool is_global(const GlobalArg<R, T, D> &) {
   return true;
 }
+template <Reduction R, class T, int D, class S>
+constexpr bool is_global(const DeviceGlobalArg<R, T, D, S> &) {
+  return true;
+}
 
 // The communicator of a loop's distributed dats (one of them at least).
 template <class... Args> MPI_Comm loop_comm(const std::string &loop, const Args &...args) {
@@ -223,6 +244,39 @@ template <class... Args> MPI_Comm loop_comm(const std::string &loop, const Args 
 }
 
 } // namespace detail
+
+/// Every global of `g` back to its initial value on this rank's device, as
+/// one share of the ranks' (a sum starts from its initial value on rank 0
+/// and from zero on the others). Collective only in the sense that every
+/// rank must reset before the loops that fold into the store.
+template <class T, class S> void reset(DeviceGlobals<T, S> &g, MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  g.reset(/*partial=*/rank != 0);
+}
+
+/// Fetches `g` on every rank (each waits for its device once) and combines
+/// the ranks' values (MPI_Allreduce per kind of reduction): afterwards every
+/// rank reads the values over all ranks. Collective over `comm`.
+template <class T, class S> void fetch(DeviceGlobals<T, S> &g, MPI_Comm comm) {
+  g.fetch();
+  const std::vector<Reduction> kinds = g.reductions();
+  const int n = int(kinds.size());
+  for (Reduction r : {Reduction::sum, Reduction::min, Reduction::max}) {
+    std::vector<T> mine;
+    for (int i = 0; i < n; ++i)
+      if (kinds[i] == r)
+        mine.push_back(g.host_values()[i]);
+    if (mine.empty())
+      continue;
+    std::vector<T> all(mine.size());
+    const MPI_Op op = r == Reduction::sum ? MPI_SUM : r == Reduction::min ? MPI_MIN : MPI_MAX;
+    MPI_Allreduce(mine.data(), all.data(), int(mine.size()), mpi_type<T>(), op, comm);
+    for (int i = 0, j = 0; i < n; ++i)
+      if (kinds[i] == r)
+        g.host_values()[i] = all[j++];
+  }
+}
 
 /// umesh::par_loop over this rank's part of a distributed mesh (see the
 /// top of this file for the exchanges). `plan` is built on the local loop

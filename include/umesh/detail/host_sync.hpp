@@ -1,0 +1,35 @@
+#ifndef UMESH_DETAIL_HOST_SYNC_HPP
+#define UMESH_DETAIL_HOST_SYNC_HPP
+
+// Where umesh makes the host wait for the device (a reduction into a host
+// Global, DeviceGlobals::fetch), it says so to Kokkos Tools: a profiling
+// region "umesh::host_sync" around the wait, so that a tool can count the
+// waits on every Kokkos version (Kokkos 3 reports no fences to tools).
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace umesh::detail {
+
+/// The region's name, for tools that count host synchronisations.
+inline const std::string &host_sync_region() {
+  static const std::string name = "umesh::host_sync";
+  return name;
+}
+
+/// Runs f (which waits for the device) inside the host_sync region; the
+/// region is closed however f ends.
+template <class F> void as_host_sync(F &&f) {
+  struct Region {
+    Region() { Kokkos::Profiling::pushRegion(host_sync_region()); }
+    ~Region() { Kokkos::Profiling::popRegion(); }
+    Region(const Region &) = delete;
+    Region &operator=(const Region &) = delete;
+  } region;
+  f();
+}
+
+} // namespace umesh::detail
+
+#endif
