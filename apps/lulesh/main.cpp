@@ -167,6 +167,7 @@ int run(const Options &opt, int rank, int ranks) {
     std::unique_ptr<umesh::perf::ResultFile> csv;
     if (!opt.csv.empty() && rank == 0) { // one rank writes; a bad path fails now
       csv = std::make_unique<umesh::perf::ResultFile>(opt.csv);
+      csv->stream().precision(17); // energies and times whole, not to six digits
       *csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps,"
               "launches_per_cycle,host_syncs_per_cycle";
       for (const auto &l : kLoops)

@@ -8,7 +8,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <limits>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -119,19 +118,26 @@ void copy_values(const Dat<T, Dim, L1, M1> &dst, const Dat<T, Dim, L2, M2> &src)
 }
 
 namespace detail {
+// Thread i sets values i, i + stride, i + 2 stride...: a store of a warp
+// stays contiguous, and each thread does several.
 template <class T> struct FillFunctor {
   T *data;
   T value;
-  template <class I> KOKKOS_INLINE_FUNCTION void operator()(I i) const { data[i] = value; }
+  std::int64_t n, stride;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i) const {
+    for (std::int64_t j = i; j < n; j += stride)
+      data[j] = value;
+  }
 };
 } // namespace detail
 
 /// Sets every value of the contiguous View `v` (a dat's view(): padding
 /// rows too) to `value`, in order with the work on `space` and without the
-/// host waiting, in one flat launch of umesh's own: Kokkos 3's fill of a
-/// two-dimensional View is a multidimensional launch (an SoA dat of 3.4M
-/// points x 3 took 261 us on the H100 at 5% occupancy), and its flat fill
-/// of the same values took 99.5 us at 22% (perf/results/lulesh-port-h100/).
+/// host waiting: one flat launch, eight values a thread. (On the H100 with
+/// Kokkos 3.4, LULESH -s 150's forces, 3.4M points x 3: Kokkos' fill of the
+/// two-dimensional View took 261 us, a multidimensional launch at 5%
+/// occupancy; its flat fill, or one value a thread, 99.5 us, blocks of 64
+/// threads at 22%; perf/results/lulesh-port-h100/.)
 template <class Space, class View>
 void fill(const Space &space, const View &v, typename View::const_value_type &value) {
   static_assert(Kokkos::is_view<View>::value, "umesh::fill takes a Kokkos View (a dat's view())");
@@ -139,22 +145,14 @@ void fill(const Space &space, const View &v, typename View::const_value_type &va
                 "umesh::fill: the execution space cannot access the View's memory");
   if (!v.span_is_contiguous())
     detail::fail("umesh::fill: View '", v.label(), "' is not contiguous");
-  const detail::FillFunctor<typename View::non_const_value_type> f{v.data(), value};
-  const std::size_t n = v.span();
-  const auto light = Kokkos::Experimental::WorkItemProperty::HintLightWeight;
-  if (n <= std::size_t(std::numeric_limits<int>::max()))
-    Kokkos::parallel_for(
-        "umesh::fill",
-        Kokkos::Experimental::require(
-            Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, 0, int(n)), light),
-        f);
-  else
-    Kokkos::parallel_for(
-        "umesh::fill",
-        Kokkos::Experimental::require(
-            Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(n)),
-            light),
-        f);
+  const std::int64_t n = std::int64_t(v.span());
+  const std::int64_t threads = (n + 7) / 8;
+  Kokkos::parallel_for(
+      "umesh::fill",
+      Kokkos::Experimental::require(
+          Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, threads),
+          Kokkos::Experimental::WorkItemProperty::HintLightWeight),
+      detail::FillFunctor<typename View::non_const_value_type>{v.data(), value, n, threads});
 }
 
 /// Sets a dat from host values laid out `[point][component]`.

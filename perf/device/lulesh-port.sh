@@ -3,7 +3,7 @@
 # (perf/lulesh_port/run.sh), the previous commit's umesh_lulesh beside, then
 # Nsight Compute of the loops that dominate a cycle at -s 150, umesh's and the
 # port's.
-#   perf/device/lulesh-port.sh [table|profile|both]   (default both)
+#   perf/device/lulesh-port.sh [table|profile|both|check|all]   (default both; all: the three)
 # Carry: .device/port (the port: git archive 2.0.2-dev cuda/src of LLNL/LULESH)
 # and .device/lulesh (umesh_lulesh, this tree's CUDA build, and
 # base/umesh_lulesh, the previous commit's) and .device/libs (METIS and Scotch as
@@ -12,8 +12,8 @@
 set -euo pipefail
 source perf/device/env.sh
 mode=${1:-both}
-case "$mode" in table | profile | both | check) ;;
-*) echo "usage: $0 [table|profile|both|check]" >&2; exit 2 ;;
+case "$mode" in table | profile | both | check | all) ;;
+*) echo "usage: $0 [table|profile|both|check|all]" >&2; exit 2 ;;
 esac
 port=.device/port/cuda/src
 new=.device/lulesh/umesh_lulesh
@@ -31,12 +31,12 @@ done
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$R/gpu.txt"
 { git log -1 --format='%H %s'; git status --short; } >"$R/tree.txt"
 note "start ($mode)"
-if [[ $mode == table || $mode == both ]]; then
+if [[ $mode == table || $mode == both || $mode == all ]]; then
   BASELINE="$base" TIMERS="${TIMERS:-1}" PORT_BIN_OUT=/tmp/lulesh-port-bin \
     perf/lulesh_port/run.sh "$port" "$new" "$R/table" | tee "$R/table.txt"
   note "table done"
 fi
-if [[ $mode == profile || $mode == both ]]; then
+if [[ $mode == profile || $mode == both || $mode == all ]]; then
   s=${PROFILE_SIZE:-150}
   # The port's kernels and umesh's loops that make up a cycle: every launch
   # of two cycles after the first few (umesh's kernel names hold the
@@ -61,7 +61,7 @@ if [[ $mode == profile || $mode == both ]]; then
     note "umesh $e profiled"
   done
 fi
-if [[ $mode == check ]]; then
+if [[ $mode == check || $mode == all ]]; then
   # LULESH's regression cases on the GPU (every executor built into the
   # carried program), and the device globals' and subsets' tests (Cuda
   # included) under compute-sanitizer.
