@@ -36,7 +36,7 @@ TYPED_TEST_P(DeviceGlobalReductions, ReductionsMatchSerialHostGlobals) {
 
   Global<double, 2> sum_ref("sum", 1.5);
   Global<double> mn_ref("min", 0.25), mx_ref("max", -1.0);
-  umesh::DeviceGlobals<double, Space> store("step");
+  umesh::DeviceGlobalStore<double, Space> store("step");
   auto sum = store.template sum<2>("sum", 1.5);
   auto mn = store.min("min", 0.25);
   auto mx = store.max("max", -1.0);
@@ -114,7 +114,7 @@ TYPED_TEST(MixedGlobals, HostAndDeviceGlobalsInOneLoop) {
     mx = h(i, 1) > mx ? h(i, 1) : mx;
   }
   Global<double> s("s", 0.5);
-  umesh::DeviceGlobals<double, Space> store("mixed");
+  umesh::DeviceGlobalStore<double, Space> store("mixed");
   auto dmx = store.max("max", -2);
   par_loop(Space(), exec::Atomic{}, cells, "mixed", SumAndMax{}, read(x), reduce_sum(s),
            reduce_max(dmx));
@@ -123,13 +123,51 @@ TYPED_TEST(MixedGlobals, HostAndDeviceGlobalsInOneLoop) {
   EXPECT_EQ(dmx.value(), mx);
 }
 
+// An empty loop (CUDA still launches, to fold the identity), two stores in
+// one loop, a global added after a fetch.
+TYPED_TEST(MixedGlobals, EmptyLoopsTwoStoresAndLateGlobals) {
+  using Space = typename TypeParam::space;
+  using Mem = typename Space::memory_space;
+  const Set none("none", 0), cells("cells", 300);
+  Dat<double, 2, typename TypeParam::layout, Mem> x0(none, "x0"), x(cells, "x");
+  randomise(x, 61);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
+  double sum = 0.25, mx = -3;
+  for (int i = 0; i < cells.size(); ++i) {
+    sum += h(i, 0);
+    mx = h(i, 1) > mx ? h(i, 1) : mx;
+  }
+  umesh::DeviceGlobalStore<double, Space> a("a"), b("b");
+  auto s = a.sum("s", 0.25);
+  auto m = b.max("m", -3.0);
+  par_loop(Space(), exec::Atomic{}, none, "empty", SumAndMax{}, read(x0), reduce_sum(s),
+           reduce_max(m));
+  a.fetch();
+  b.fetch();
+  EXPECT_EQ(s.value(), 0.25);
+  EXPECT_EQ(m.value(), -3.0);
+  par_loop(Space(), exec::Atomic{}, cells, "two", SumAndMax{}, read(x), reduce_sum(s),
+           reduce_max(m));
+  EXPECT_THROW((void)m.value(), Error); // b reduced into since its fetch
+  a.fetch();
+  b.fetch();
+  EXPECT_NEAR(s.value(), sum, 1e-12 * cells.size());
+  EXPECT_EQ(m.value(), mx);
+  auto late = a.min("late", 7.0); // the host copy is out of date until a fetch
+  EXPECT_THROW((void)late.value(), Error);
+  EXPECT_THROW((void)s.value(), Error);
+  a.fetch();
+  EXPECT_EQ(late.value(), 7.0);
+  EXPECT_NEAR(s.value(), sum, 1e-12 * cells.size()); // kept across the growth
+}
+
 TYPED_TEST(MixedGlobals, MisuseIsRefused) {
   using Space = typename TypeParam::space;
   using Mem = typename Space::memory_space;
   const Set cells("cells", 10);
   Dat<double, 2, typename TypeParam::layout, Mem> x(cells, "x");
   Global<double> s("s");
-  umesh::DeviceGlobals<double, Space> store("misuse");
+  umesh::DeviceGlobalStore<double, Space> store("misuse");
   auto mn = store.min("lowest", 0.0);
   EXPECT_THROW((void)mn.value(), Error); // never fetched
   try {
@@ -183,13 +221,18 @@ TYPED_TEST(SubsetPlans, OneLaunchOverEverySubsetMatchesHostLoop) {
   const Subsets<Mem> subsets("regions", elems, lists);
   EXPECT_EQ(subsets.count(), 3);
   EXPECT_EQ(subsets.end(2), subsets.size());
+  EXPECT_THROW((void)subsets.begin(3), Error);
   Dat<double, 1, L, Mem> x(elems, "x"), y(elems, "y"), ref(elems, "ref");
   Dat<int, 1, L, Mem> r(elems, "reps");
   copy_from_host(r, reps_of);
   randomise(x, 41);
   randomise(y, 42); // poison: elements in no subset must keep these values
   copy_values(ref, y);
-  Global<int> n_serial("n"), n_atomic("n");
+  auto before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y.view());
+  Global<int> n_serial("n");
+  umesh::DeviceGlobalStore<int, Space> counts("counts");
+  auto n_atomic = counts.sum("n", 0);
+  counts.reset();
   auto serial = make_plan(Space(), exec::Serial{}, subsets);
   auto atomic = make_plan(Space(), exec::Atomic{}, subsets);
   EXPECT_TRUE(atomic.over_subsets());
@@ -198,9 +241,16 @@ TYPED_TEST(SubsetPlans, OneLaunchOverEverySubsetMatchesHostLoop) {
            write(ref), reduce_sum(n_serial));
   par_loop(exec::Atomic{}, atomic, "scaled", Scaled{}, read(subsets.index()), read(x), read(r),
            write(y), reduce_sum(n_atomic));
+  counts.fetch();
   EXPECT_EQ(n_serial.value(), subsets.size());
   EXPECT_EQ(n_atomic.value(), subsets.size());
   EXPECT_EQ(max_rel_err(y, ref), 0.0);
+  auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y.view());
+  for (int e = 0; e < elems.size(); ++e) {
+    if (reps_of[e] == 0) {
+      EXPECT_EQ(after(e, 0), before(e, 0)) << "element " << e << " is in no subset";
+    }
+  }
   // The serial one against a plain host loop.
   auto hx = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.view());
   auto hy = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), ref.view());
@@ -222,7 +272,7 @@ TYPED_TEST(MixedGlobals, LaunchCounterSeesTheWaits) {
   Dat<double, 2, typename TypeParam::layout, Mem> x(cells, "x");
   randomise(x, 51);
   Global<double> s("s");
-  umesh::DeviceGlobals<double, Space> store("counted");
+  umesh::DeviceGlobalStore<double, Space> store("counted");
   auto dmx = store.max("max", -2);
   auto dsum = store.sum("sum", 0.0);
   perf::LaunchCounter counter;

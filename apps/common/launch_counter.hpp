@@ -5,14 +5,18 @@
 // callbacks on every backend: kernel launches (parallel_for, _reduce, _scan)
 // and host synchronisations (the host waiting for the device). A wait is
 // counted once where umesh reports it (its "umesh::host_sync" regions: a
-// reduction into a host Global, DeviceGlobals::fetch), where Kokkos reports a
-// fence outside such a region (Kokkos 4 and later report every fence; Kokkos
-// 3 none), and, on Kokkos 3, at each deep_copy to the host from another
-// space outside such a region. The apps' own timers fence inside an
-// "umesh::timer" region, which is not counted: their fences are the
-// measurement's, not the step's.
+// reduction into a host Global, DeviceGlobalStore::fetch), where Kokkos
+// reports a fence outside such a region (Kokkos 3.5 and later name their
+// fences; 3.4 reports none), and, on Kokkos before 3.5, at each deep_copy to
+// the host from another space outside such a region. Not counted: the apps'
+// timers' fences (inside an "umesh::timer" region: the measurement's, not
+// the step's) and the fences Kokkos 4 adds around every callback while
+// tools are on ("Kokkos Profile Tool Fence", the counting's own). Waits
+// Kokkos reports nothing of (a launch through constant memory, cudaFree)
+// are not seen.
 
 #include <umesh/detail/host_sync.hpp>
+#include <umesh/error.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -42,9 +46,15 @@ public:
   LaunchCounter &operator=(const LaunchCounter &) = delete;
   ~LaunchCounter() { stop(); }
 
+  /// Installs the callbacks and counts from zero. Fails where Kokkos Tools
+  /// are in use already (a tool loaded through KOKKOS_TOOLS_LIBS, or another
+  /// counter): its callbacks would be replaced.
   void start() {
     if (active() == this)
       return;
+    if (active() != nullptr || Kokkos::Tools::profileLibraryLoaded())
+      throw umesh::Error("counting launches needs Kokkos Tools to itself; a tool library "
+                         "(KOKKOS_TOOLS_LIBS) or another counter is in use");
     active() = this;
     counts_ = {};
     quiet_depth_ = 0;
@@ -57,6 +67,7 @@ public:
     T::set_push_region_callback(&on_push);
     T::set_pop_region_callback(&on_pop);
   }
+  /// Removes the callbacks; counts() keeps what was counted.
   void stop() {
     if (active() != this)
       return;
@@ -70,6 +81,7 @@ public:
     T::set_pop_region_callback(nullptr);
     active() = nullptr;
   }
+  /// Launches and host synchronisations since start().
   const Counts &counts() const { return counts_; }
 
 private:
@@ -80,16 +92,17 @@ private:
   static void on_launch(const char *, std::uint32_t, std::uint64_t *) {
     ++active()->counts_.launches;
   }
-  // Fences: one per wait outside the regions that count theirs already.
-  static void on_fence(const char *, std::uint32_t, std::uint64_t *) {
-    if (active()->quiet_depth_ == 0)
+  // Fences: one per wait outside the regions that count theirs already, but
+  // the tools' own.
+  static void on_fence(const char *name, std::uint32_t, std::uint64_t *) {
+    if (active()->quiet_depth_ == 0 && !std::strstr(name, "Profile Tool Fence"))
       ++active()->counts_.host_syncs;
   }
   static void on_deep_copy(Kokkos::Tools::SpaceHandle dst, const char *, const void *,
                            Kokkos::Tools::SpaceHandle src, const char *, const void *,
                            std::uint64_t) {
-#if KOKKOS_VERSION < 40000
-    // Kokkos 3 reports no fences: a copy to the host from another space
+#if KOKKOS_VERSION < 30500
+    // Kokkos 3.4 reports no fences: a copy to the host from another space
     // waits for the device.
     const bool to_host = std::strcmp(dst.name, Kokkos::HostSpace::name()) == 0;
     const bool from_host = std::strcmp(src.name, Kokkos::HostSpace::name()) == 0;

@@ -244,7 +244,10 @@ int run(const Options &opt, int rank, int ranks) {
             std::printf(" %s %.3f", l.c_str(), loop_ms.back());
           }
           std::printf(" (fenced)\n");
-          std::printf("launches per cycle %.1f\nhost syncs per cycle %.1f\n", launches, syncs);
+          std::printf("launches per cycle %.1f (%lld in %d cycles)\nhost syncs per cycle %.1f "
+                      "(%lld)\n",
+                      launches, (long long)counter.counts().launches, solver->clock().cycle, syncs,
+                      (long long)counter.counts().host_syncs);
         }
         bool ok = true;
         if (opt.expect_cycles >= 0 && r.cycles != opt.expect_cycles) {

@@ -10,7 +10,7 @@
 // (backend.hpp): the loops are the same.
 //
 // A cycle makes the host wait for the device once: its checks and time-step
-// limits are reductions into device globals (umesh::DeviceGlobals), fetched
+// limits are reductions into device globals (umesh::DeviceGlobalStore), fetched
 // together after the last loop.
 
 #include "backend.hpp"
@@ -257,7 +257,7 @@ private:
   DatT<int, 1> eos_reps_; // each element's region's EOS evaluations per cycle
   std::unique_ptr<umesh::Subsets<Mem>> regions_;
   // The cycle's checks and time-step limits, on the device until fetched.
-  umesh::DeviceGlobals<double, Space> checks_{"lulesh::cycle"};
+  umesh::DeviceGlobalStore<double, Space> checks_{"lulesh::cycle"};
   umesh::DeviceGlobal<double, 1, Space> det_min_ = checks_.min("determinant_min", 1.0e300);
   umesh::DeviceGlobal<double, 1, Space> vnew_min_ = checks_.min("vnew_min", 1.0e300);
   umesh::DeviceGlobal<double, 2, Space> dt_min_ = checks_.template min<2>("dt_min", 1.0e20);

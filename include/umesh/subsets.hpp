@@ -61,14 +61,20 @@ public:
   /// Elements in all subsets together.
   int size() const { return offsets_.back(); }
   /// Subset s is elements()[begin(s), end(s)).
-  int begin(int s) const { return offsets_.at(std::size_t(s)); }
-  int end(int s) const { return offsets_.at(std::size_t(s) + 1); }
+  int begin(int s) const { return offsets_[std::size_t(checked(s))]; }
+  int end(int s) const { return offsets_[std::size_t(checked(s)) + 1]; }
   /// Every subset's elements, subset by subset.
   Kokkos::View<const int *, MemorySpace> elements() const { return elements_; }
   /// Each element's subset (-1 for elements in none): read(subsets.index()).
   const Dat<int, 1, SoA, MemorySpace> &index() const { return index_; }
 
 private:
+  int checked(int s) const {
+    if (s < 0 || s >= count())
+      detail::fail("subsets '", name_, "' has ", count(), " subsets, not one numbered ", s);
+    return s;
+  }
+
   std::string name_;
   Set set_;
   std::vector<int> offsets_;

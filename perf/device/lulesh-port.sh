@@ -55,7 +55,7 @@ if [[ $mode == profile || $mode == both || $mode == all ]]; then
     /tmp/lulesh-port-bin -s "$s" -i 6) >"$R/ncu-port-s$s.txt" 2>&1 || true
   note "port profiled"
   for e in ${PROFILE_EXECS:-atomic}; do
-    ncu $sections --kernel-name-base demangled -k 'regex:lulesh::|ViewFill' --launch-skip 14 \
+    ncu $sections --kernel-name-base demangled -k 'regex:lulesh::|ViewFill|FillFunctor' --launch-skip 14 \
       --launch-count 14 "$new" -s "$s" -i 6 --exec "$e" --layout soa -q \
       >"$R/ncu-umesh-$e-s$s.txt" 2>&1 || true
     note "umesh $e profiled"

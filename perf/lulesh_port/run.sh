@@ -97,9 +97,12 @@ for s in $SIZES; do
       echo "== $prog -s $s --exec $e --layout $l"
       "$bin" -s "$s" --exec "$e" --layout "$l" --csv "$out/$tag.csv" >"$out/$tag.log" 2>&1 ||
         die "$prog failed at -s $s --exec $e --layout $l (log: $out/$tag.log)"
-      row=$(sed -n 2p "$out/$tag.csv")
-      IFS=, read -r _ _ _ c el _ fom en _ <<<"$row"
-      ratio=$(awk -v p="$port_s" -v u="$el" 'BEGIN { printf "%.3f", p / u }')
+      # Fields by the header's names (the CSV's columns may grow).
+      read -r c el fom en < <(awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i }
+        NR == 2 { print $col["cycles"], $col["elapsed_s"], $col["fom_zps"], $col["origin_energy"] }' \
+        "$out/$tag.csv")
+      [[ -n ${en:-} ]] || die "no cycles, elapsed_s, fom_zps, origin_energy in $out/$tag.csv"
+      ratio=$(awk -v p="$port_s" -v u="$el" 'BEGIN { printf "%.3f", (u > 0 ? p / u : 0) }')
       echo "$s,$prog,$e,$l,$c,$en,$el,$fom,$ratio" >>"$csv.part"
       if [[ $TIMERS == 1 ]]; then
         "$bin" -s "$s" --exec "$e" --layout "$l" -q --timers >"$out/$tag-timers.log" 2>&1 ||

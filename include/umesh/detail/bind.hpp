@@ -107,8 +107,8 @@ auto to_device(IncPolicy &, const GlobalArg<R, T, D> &) {
 template <class Space, class IncPolicy, Reduction R, class T, int D, class S>
 auto to_device(IncPolicy &, const DeviceGlobalArg<R, T, D, S> &a) {
   check_space<Space, typename S::memory_space>();
-  a.global.mark_reduced();
-  return DeviceGlobalDev<R, T, D>{{}, a.global.device_data()};
+  DeviceGlobalAccess::mark_reduced(a.global);
+  return DeviceGlobalDev<R, T, D>{{}, DeviceGlobalAccess::values(a.global)};
 }
 
 // The device sink of a loop whose reductions all go into device globals:
@@ -118,7 +118,7 @@ template <class Arg> void *find_sink(void *found, std::size_t, const Arg &) {
 }
 template <Reduction R, class T, int D, class S>
 void *find_sink(void *found, std::size_t bytes, const DeviceGlobalArg<R, T, D, S> &a) {
-  return found ? found : a.global.sink(bytes);
+  return found ? found : DeviceGlobalAccess::sink(a.global, bytes);
 }
 
 // Writes a loop's reduction result into the Global objects.

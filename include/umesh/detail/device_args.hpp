@@ -205,15 +205,12 @@ template <Reduction R, class T, int Dim> struct DeviceGlobalDev : GlobalDev<R, T
   static constexpr bool stores_on_device = true;
   T *values;
   KOKKOS_INLINE_FUNCTION void store(const Array<T, Dim> &r) const {
-    for (int k = 0; k < Dim; ++k) {
-      const T a = values[k], b = r.v[k];
-      if constexpr (R == Reduction::sum)
-        values[k] = a + b;
-      else if constexpr (R == Reduction::min)
-        values[k] = b < a ? b : a;
-      else
-        values[k] = b > a ? b : a;
-    }
+    Array<T, Dim> v;
+    for (int k = 0; k < Dim; ++k)
+      v.v[k] = values[k];
+    GlobalDev<R, T, Dim>::join(v, r);
+    for (int k = 0; k < Dim; ++k)
+      values[k] = v.v[k];
   }
 };
 

@@ -26,9 +26,9 @@ template <bool Atomic> struct DirectIncPolicy {
 template <class Space> class DirectPlan : public PlanBase<Space> {
 public:
   /// Elements a loop visits: the set's, or the subsets'.
-  int size() const { return order_.data() ? int(order_.extent(0)) : this->set_.size(); }
+  int size() const { return over_subsets_ ? int(order_.extent(0)) : this->set_.size(); }
   /// Whether loops visit Subsets' elements rather than the whole set.
-  bool over_subsets() const { return order_.data() != nullptr; }
+  bool over_subsets() const { return over_subsets_; }
 
 protected:
   template <class... Maps>
@@ -36,15 +36,17 @@ protected:
       : PlanBase<Space>(space, std::move(set), maps...) {}
   template <class M>
   DirectPlan(const Space &space, const Subsets<M> &subsets)
-      : PlanBase<Space>(space, subsets.set()), order_(subsets.elements()) {
+      : PlanBase<Space>(space, subsets.set()), order_(subsets.elements()), over_subsets_(true) {
     static_assert(Kokkos::SpaceAccessibility<Space, M>::accessible,
                   "umesh::make_plan: the subsets live in a memory space the plan's execution "
                   "space cannot access");
   }
-  const int *order() const { return order_.data(); }
+  /// The subsets' elements in loop order, or null for the whole set.
+  const int *order() const { return over_subsets_ ? order_.data() : nullptr; }
 
 private:
   Kokkos::View<const int *, typename Space::memory_space> order_;
+  bool over_subsets_ = false;
 };
 
 } // namespace detail
@@ -55,6 +57,7 @@ public:
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
       : detail::DirectPlan<Space>(space, std::move(set), maps...) {}
+  /// Loops over the elements of `subsets`, subset by subset, in one launch.
   template <class M>
   Plan(const Space &space, const Subsets<M> &subsets) : detail::DirectPlan<Space>(space, subsets) {}
 
@@ -77,6 +80,7 @@ public:
   template <class... Maps>
   Plan(const Space &space, Set set, const Maps &...maps)
       : detail::DirectPlan<Space>(space, std::move(set), maps...) {}
+  /// Loops over the elements of `subsets`, subset by subset, in one launch.
   template <class M>
   Plan(const Space &space, const Subsets<M> &subsets) : detail::DirectPlan<Space>(space, subsets) {}
 

@@ -2,7 +2,7 @@
 #define UMESH_DETAIL_HOST_SYNC_HPP
 
 // Where umesh makes the host wait for the device (a reduction into a host
-// Global, DeviceGlobals::fetch), it says so to Kokkos Tools: a profiling
+// Global, DeviceGlobalStore::fetch), it says so to Kokkos Tools: a profiling
 // region "umesh::host_sync" around the wait, so that a tool can count the
 // waits on every Kokkos version (Kokkos 3 reports no fences to tools).
 

@@ -42,7 +42,7 @@ private:
   }
   template <Reduction R, class T, int D, class S> void save(const DeviceGlobalArg<R, T, D, S> &a) {
     using Values = Kokkos::View<T *, typename S::memory_space, Kokkos::MemoryUnmanaged>;
-    const Values values(a.global.device_data(), D);
+    const Values values(DeviceGlobalAccess::values(a.global), D);
     Kokkos::View<T *, typename S::memory_space> copy(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Auto::saved_" + a.global.name()),
         D);

@@ -246,27 +246,36 @@ template <class... Args> MPI_Comm loop_comm(const std::string &loop, const Args 
 } // namespace detail
 
 /// Every global of `g` back to its initial value on this rank's device, as
-/// one share of the ranks' (a sum starts from its initial value on rank 0
-/// and from zero on the others). Collective only in the sense that every
-/// rank must reset before the loops that fold into the store.
-template <class T, class S> void reset(DeviceGlobals<T, S> &g, MPI_Comm comm) {
+/// this rank's share (a sum starts from its initial value on rank 0 of
+/// `comm` and from zero on the others). Every rank resets before the loops
+/// that fold into the store; fetch() combines the shares.
+template <class T, class S> void reset(DeviceGlobalStore<T, S> &g, MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  g.reset(/*partial=*/rank != 0);
+  umesh::detail::DeviceGlobalAccess::reset_share(g, rank == 0);
 }
 
 /// Fetches `g` on every rank (each waits for its device once) and combines
-/// the ranks' values (MPI_Allreduce per kind of reduction): afterwards every
-/// rank reads the values over all ranks. Collective over `comm`.
-template <class T, class S> void fetch(DeviceGlobals<T, S> &g, MPI_Comm comm) {
+/// the ranks' shares (MPI_Allreduce per kind of reduction): afterwards every
+/// rank reads the values over all ranks. Collective over `comm`. A store
+/// with sums must have been reset with reset(g, comm) (a store reset on
+/// each rank alone would count each sum's initial value once per rank).
+template <class T, class S> void fetch(DeviceGlobalStore<T, S> &g, MPI_Comm comm) {
+  using Access = umesh::detail::DeviceGlobalAccess;
+  const std::vector<Reduction> kinds = Access::reductions(g);
+  if (!Access::reset_as_shares(g) &&
+      std::find(kinds.begin(), kinds.end(), Reduction::sum) != kinds.end())
+    umesh::detail::fail("dist::fetch: device global store '", g.name(),
+                        "' holds sums but was not reset with umesh::dist::reset since it was "
+                        "made or last reset alone: each rank would add the initial values");
   g.fetch();
-  const std::vector<Reduction> kinds = g.reductions();
+  T *host = Access::host(g);
   const int n = int(kinds.size());
   for (Reduction r : {Reduction::sum, Reduction::min, Reduction::max}) {
     std::vector<T> mine;
     for (int i = 0; i < n; ++i)
       if (kinds[i] == r)
-        mine.push_back(g.host_values()[i]);
+        mine.push_back(host[i]);
     if (mine.empty())
       continue;
     std::vector<T> all(mine.size());
@@ -274,7 +283,7 @@ template <class T, class S> void fetch(DeviceGlobals<T, S> &g, MPI_Comm comm) {
     MPI_Allreduce(mine.data(), all.data(), int(mine.size()), mpi_type<T>(), op, comm);
     for (int i = 0, j = 0; i < n; ++i)
       if (kinds[i] == r)
-        g.host_values()[i] = all[j++];
+        host[i] = all[j++];
   }
 }
 
