@@ -41,6 +41,7 @@ struct Options {
   std::vector<std::string> overlaps{"off"};
   std::vector<std::string> transports{"host"};
   std::string layout = "soa", csv;
+  std::string reorder = "none"; // each rank renumbers its part (Partition's local order)
   bool check = true;
   bool breakdown = false; // also time the step's parts apart, fenced, per rank
 };
@@ -204,7 +205,10 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
       MPI_COMM_WORLD, m.edges, owner,
       {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
       std::vector<dist::PointOwners>{},
-      overlap ? dist::ElementOrder::overlap : dist::ElementOrder::global);
+      overlap ? dist::ElementOrder::overlap : dist::ElementOrder::global,
+      umesh::ReorderOptions{}
+          .with_method(umesh::parse_reorder(o.reorder))
+          .with_block_size(o.block));
   if (nccl)
     part.use_nccl();
   if (overlap)
@@ -257,6 +261,19 @@ int run(int argc, char **argv) {
                  "edges that reach no halo cell run (on); each executor runs once per value")
       ->delimiter(',')
       ->check(CLI::IsMember({"off", "on"}))
+      ->capture_default_str();
+  app.add_option("--reorder", o.reorder,
+                 "each rank renumbers its edges and owned nodes and cells for locality: none, "
+                 "gps, rcm, metis, builtin (halo points stay after the owned ones)")
+      ->check([](const std::string &r) -> std::string {
+        try {
+          if (!umesh::reorder_available(umesh::parse_reorder(r)))
+            return "--reorder " + r + ": not built in (METIS or Scotch missing)";
+        } catch (const umesh::Error &e) {
+          return e.what();
+        }
+        return {};
+      })
       ->capture_default_str();
   app.add_flag("--breakdown", o.breakdown,
                "after the timed steps, time res_calc (with its exchanges), the update, and "

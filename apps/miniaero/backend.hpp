@@ -102,7 +102,10 @@ struct DistBackend : umesh::perf::DistLoops {
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `timed`: exchanges fence the device (Partition::time_exchanges_on_device).
+  /// `local_order`: each rank renumbers its faces and owned cells for
+  /// locality (Partition's local order; the boundary faces follow).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false, bool timed = false,
+                                      const umesh::ReorderOptions &local_order = {},
                                       MPI_Comm comm = MPI_COMM_WORLD) {
     int size = 1;
     MPI_Comm_size(comm, &size);
@@ -114,7 +117,8 @@ struct DistBackend : umesh::perf::DistLoops {
     auto interior = std::make_unique<PartitionT>(
         comm, faces, face_owner,
         std::vector<umesh::dist::MapSpec>{{"face_cells", cells, 2, m.face_cells}},
-        std::vector<umesh::dist::PointOwners>{{cells, cell_owner}});
+        std::vector<umesh::dist::PointOwners>{{cells, cell_owner}},
+        umesh::dist::ElementOrder::global, local_order);
     const umesh::Set local_cells = interior->part(cells)->local;
     const umesh::Set local_faces = interior->elements()->local;
     const MapT local_map = interior->map("face_cells");

@@ -40,7 +40,11 @@ make_umesh_dist_solver<InstanceExec, InstanceLayout>([[maybe_unused]] const Inpu
                                                      [[maybe_unused]] const SolverOptions &opt) {
 #if defined(UMESH_APP_MPI)
   return std::make_unique<Solver<InstanceExec, InstanceLayout, DistBackend>>(
-      in, m, opt, DistBackend::parts(m, opt.nccl, opt.timed_exchanges));
+      in, m, opt,
+      DistBackend::parts(m, opt.nccl, opt.timed_exchanges,
+                         umesh::ReorderOptions{}
+                             .with_method(opt.reorder)
+                             .with_block_size(opt.hierarchical.block_size)));
 #else
   umesh::detail::fail("umesh_miniaero was built without MPI: no distributed runs");
 #endif

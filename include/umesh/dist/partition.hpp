@@ -9,8 +9,11 @@
 // to their owners after it (dist/par_loop.hpp).
 
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/local_order.hpp>
 #include <umesh/dist/pieces.hpp>
+#include <umesh/dist/set_part.hpp>
 #include <umesh/map.hpp>
+#include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
 
 #include <mpi.h>
@@ -23,56 +26,6 @@
 #include <vector>
 
 namespace umesh::dist {
-
-/// One set as this rank holds it: the local umesh::Set (owned points, then
-/// halo points), the global id of each local point, and the exchange with
-/// the ranks that own this rank's halo or hold its owned points as halo.
-struct SetPart {
-  Set global{"", 0};
-  Set local{"", 0};
-  int owned = 0;                  ///< local points [0, owned) are owned here
-  std::vector<int> global_ids;    ///< [local point] -> global id
-  std::shared_ptr<Exchange> halo; ///< no neighbours for the element set
-  MPI_Comm comm = MPI_COMM_NULL;
-  /// Maps into this set (by element set and name) through which no rank's
-  /// elements reach a halo point, such as boundary faces kept with their
-  /// cell: loops through them need no exchange. Every rank holds the same
-  /// list (Partition agrees on it over the ranks).
-  std::vector<std::pair<Set, std::string>> halo_free_maps;
-
-  /// Whether a loop through `m` may touch a halo point of this set on some
-  /// rank; true for maps it does not know. A Partition's map, a copy of it,
-  /// or a map made on that partition's local element set under its name.
-  template <class M> bool reaches_halo(const Map<M> &m) const {
-    for (const auto &[from, name] : halo_free_maps)
-      if (from == m.from() && name == m.name())
-        return false;
-    return true;
-  }
-};
-
-/// Global connectivity of one map (the same on every rank).
-struct MapSpec {
-  std::string name;
-  Set to;
-  int arity;
-  std::vector<int> indices; ///< [global element][arity], global point ids
-};
-
-/// Owners chosen for the points of one target set (global point -> rank).
-struct PointOwners {
-  Set set;
-  std::vector<int> owner;
-};
-
-/// Owners that deal `n` items to `ranks` ranks in contiguous blocks of
-/// nearly equal size, in item order: slabs of a generated mesh's numbering.
-inline std::vector<int> contiguous_owners(int n, int ranks) {
-  std::vector<int> owner(std::size_t(std::max(0, n)));
-  for (int i = 0; i < n; ++i)
-    owner[i] = int(std::int64_t(i) * ranks / n);
-  return owner;
-}
 
 /// Distributes the loop set `elements` and the targets of `maps` over the
 /// ranks of `comm`: element e goes to rank `element_owner[e]`; a point goes
@@ -90,16 +43,24 @@ inline std::vector<int> contiguous_owners(int n, int ranks) {
 /// pieces for make_overlap_plan (ElementOrder::overlap). Code that assumes
 /// local element i is the i-th owned point of a target set (a map from the
 /// elements to themselves) keeps the global order.
+///
+/// `local_order` renumbers each rank's part for locality, as umesh::reorder
+/// renumbers a whole mesh (rcm, gps, metis, builtin): the rank's elements,
+/// and the owned points of the target sets this partition makes, each in
+/// the order the method gives them over the rank's own connectivity; halo
+/// points stay after the owned ones, in the exchange's order. Before the
+/// overlap order when both are asked (its pieces keep the renumbered order
+/// within each). Not with a map from the elements to themselves.
 template <class MemorySpace> class Partition {
 public:
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
             const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners = {},
-            ElementOrder order = ElementOrder::global)
-      : Partition(comm, elements, element_owner, maps, point_owners, {}, order) {}
+            ElementOrder order = ElementOrder::global, const ReorderOptions &local_order = {})
+      : Partition(comm, elements, element_owner, maps, point_owners, {}, order, local_order) {}
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
             const std::vector<MapSpec> &maps, const std::vector<std::shared_ptr<SetPart>> &existing,
-            ElementOrder order = ElementOrder::global)
-      : Partition(comm, elements, element_owner, maps, {}, existing, order) {}
+            ElementOrder order = ElementOrder::global, const ReorderOptions &local_order = {})
+      : Partition(comm, elements, element_owner, maps, {}, existing, order, local_order) {}
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -160,7 +121,8 @@ public:
 private:
   Partition(MPI_Comm comm, const Set &elements, const std::vector<int> &element_owner,
             const std::vector<MapSpec> &maps, const std::vector<PointOwners> &point_owners,
-            const std::vector<std::shared_ptr<SetPart>> &existing, ElementOrder order)
+            const std::vector<std::shared_ptr<SetPart>> &existing, ElementOrder order,
+            const ReorderOptions &local_order)
       : comm_(comm), element_owner_(element_owner) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
@@ -218,12 +180,14 @@ private:
     }
     for (const auto &e : existing)
       targets_.push_back(e);
+    std::vector<detail::PendingHalo> halos; // the exchanges of the parts made here, built last
     for (const auto &m : maps)
-      if (!part_of(m.to))
-        targets_.push_back(make_part(m.to, owner_of(m.to), maps));
+      if (!part_of(m.to)) {
+        halos.emplace_back();
+        targets_.push_back(make_part(m.to, owner_of(m.to), maps, halos.back()));
+      }
     std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
-    std::vector<char> boundary(elements_->owned, 0);
-    std::vector<int> reaches_halo; // per map: on this rank, then on any (below)
+    std::vector<int> reaches_halo;      // per map: on this rank, then on any (below)
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
       std::vector<int> local_of(to.global.size(), -1); // global -> local id
@@ -242,25 +206,28 @@ private:
                          "', but that point is neither owned nor in the halo on rank ", rank_,
                          ": give such elements to the rank that owns their points");
           local[std::size_t(i) * m.arity + s] = local_of[p];
-          boundary[i] |= local_of[p] >= to.owned;
           reaches_halo.back() |= local_of[p] >= to.owned;
         }
     }
     MPI_Allreduce(MPI_IN_PLACE, reaches_halo.data(), int(maps.size()), MPI_INT, MPI_LOR, comm_);
+    if (local_order.method != Reorder::none) {
+      std::vector<const SetPart *> to;
+      for (const auto &m : maps)
+        to.push_back(part_of(m.to));
+      detail::renumber_locally(local_order, *elements_, maps, to, rows, halos);
+    }
+    for (auto &h : halos)
+      h.build(comm_);
     int counts[3] = {elements_->owned, 0, 0};
     if (order == ElementOrder::overlap) { // renumber: [core | boundary | core]
-      const std::vector<int> perm = detail::overlap_order(boundary, counts);
-      std::vector<int> ids(perm.size());
-      for (std::size_t i = 0; i < perm.size(); ++i)
-        ids[i] = elements_->global_ids[perm[i]];
-      elements_->global_ids = std::move(ids);
+      std::vector<char> boundary(elements_->owned, 0);
       for (std::size_t k = 0; k < maps.size(); ++k) {
-        const int a = maps[k].arity;
-        std::vector<int> moved(rows[k].size());
-        for (std::size_t i = 0; i < perm.size(); ++i)
-          std::copy_n(rows[k].begin() + std::size_t(perm[i]) * a, a, moved.begin() + i * a);
-        rows[k] = std::move(moved);
+        const int a = maps[k].arity, owned = part_of(maps[k].to)->owned;
+        for (int i = 0; i < elements_->owned; ++i)
+          for (int s = 0; s < a; ++s)
+            boundary[i] |= rows[k][std::size_t(i) * a + s] >= owned;
       }
+      detail::move_elements(*elements_, detail::overlap_order(boundary, counts), maps, rows);
     }
     std::vector<const Map<MemorySpace> *> made;
     for (std::size_t k = 0; k < maps.size(); ++k) {
@@ -282,9 +249,9 @@ private:
   }
 
   // Owned points (ascending global id), then the halo reached by this
-  // rank's elements, grouped by owner; the exchange lists follow.
+  // rank's elements, grouped by owner; the exchange lists go to `halo`.
   std::shared_ptr<SetPart> make_part(const Set &s, std::vector<int> owner,
-                                     const std::vector<MapSpec> &maps) {
+                                     const std::vector<MapSpec> &maps, detail::PendingHalo &halo) {
     const std::vector<int> blocks = contiguous_owners(s.size(), size_);
     for (int p = 0; p < s.size(); ++p)
       if (owner[p] < 0)
@@ -317,7 +284,7 @@ private:
     std::vector<int> local_of(s.size(), -1);
     for (int i = 0; i < part->owned; ++i)
       local_of[part->global_ids[i]] = i;
-    auto ex = std::make_shared<Exchange>(comm_);
+    halo.part = part.get();
     for (int q = 0; q < size_; ++q) {
       std::vector<int> recv_local, send_local;
       for (int p : recv_from[q]) {
@@ -327,10 +294,9 @@ private:
       }
       for (int p : send_to[q])
         send_local.push_back(local_of[p]);
-      ex->add_neighbour(q, send_local, recv_local);
+      halo.neighbours.push_back({q, std::move(send_local), std::move(recv_local)});
     }
     part->local = Set(s.name() + "@" + std::to_string(rank_), int(part->global_ids.size()));
-    part->halo = ex;
     part->comm = comm_;
     return part;
   }

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Issues 38 and 39 on one GPU: miniAero Sod 128^3 (perf/miniaero/sod128_o2_visc.inp, 20 steps,
+# atomic, SoA) in one process renumbered (--reorder rcm), and through the distributed path on one
+# rank in creation order and renumbered (each rank's local order); then the RK stage's benchmark
+# (--bench) under atomic and auto, renumbered, beside miniAero's own atomics.
+# Carry .device/miniaero (umesh_miniaero built with MPI: UMESH_APP_EXECUTORS="Atomic;Auto",
+# UMESH_APP_LAYOUTS=SoA is enough) and .device/libs.
+set -euo pipefail
+source perf/device/env.sh
+M=.device/miniaero/umesh_miniaero
+[[ -x $M ]] || { echo "miniaero-order.sh: $M was not carried" >&2; exit 2; }
+if ldd "$M" | grep -q 'not found'; then
+  ldd "$M" | grep 'not found' >&2
+  echo "miniaero-order.sh: $M misses libraries (carry .device/libs)" >&2
+  exit 2
+fi
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$R/gpu.txt"
+{ git log -1 --format='%H %s'; git status --short; } >"$R/tree.txt"
+export OMP_NUM_THREADS=16 OMP_PROC_BIND=false
+inp=perf/miniaero/sod128_o2_visc.inp
+common="--input $inp --mesh 128,128,128 --steps 20 --exec atomic --layout soa"
+rc=0
+$M $common --reorder rcm >"$R/one-rcm.log" 2>&1 || rc=$?
+note "one process, rcm rc=$rc"
+for order in none rcm; do
+  rc=0
+  mpirun -np 1 --bind-to none $M $common --distributed --reorder $order >"$R/dist1-$order.log" 2>&1 ||
+    rc=$?
+  note "distributed, one rank, $order rc=$rc"
+done
+grep -H "steps in\|mesh:\|halo exchange [0-9]" "$R"/one-rcm.log "$R"/dist1-*.log >>"$R/summary.txt" || true
+rc=0
+$M --input $inp --mesh 128,128,128 --exec atomic,auto,miniaero-atomic --layout soa --reorder rcm \
+  --bench 5 --csv "$R/bench.csv" >"$R/bench.log" 2>&1 || rc=$?
+note "bench rc=$rc"
+finish miniaero-order

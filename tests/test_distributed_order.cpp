@@ -1,0 +1,155 @@
+// umesh::dist with each rank's part renumbered for locality (Partition's
+// local order) on 1, 2, 3... MPI ranks: the loops give the serial
+// reference's results, each rank holds the same elements and points as
+// without renumbering, owned points before the halo, the halo as before.
+#include "dist_support.hpp"
+
+namespace {
+
+using namespace umesh;
+using namespace dist_support;
+
+class DistLocalOrder : public ::testing::TestWithParam<Reorder> {};
+
+// Edge loop, cell update, edge loop (as test_distributed's first test) under
+// the atomic and hierarchical executors, on a partition whose ranks
+// renumbered their parts.
+TEST_P(DistLocalOrder, LoopsMatchSerialAndPartsHoldTheSamePoints) {
+  const Reorder method = GetParam();
+  if (!reorder_available(method))
+    GTEST_SKIP() << reorder_name(method) << " is not built in";
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(31, 19, {true, 7});
+  const auto q0 = random_values(3 * std::size_t(m.cells.size()), 21);
+  const auto r0 = random_values(3 * std::size_t(m.cells.size()), 22);
+
+  // Serial reference on the whole mesh, on the host.
+  using H = Kokkos::HostSpace;
+  Map<H> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
+  Map<H> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  umesh::Dat<double, 2, SoA, H> hx(m.nodes, "x");
+  umesh::Dat<double, 3, SoA, H> hq(m.cells, "q"), hr(m.cells, "res");
+  copy_from_host(hx, m.node_coords);
+  copy_from_host(hq, q0);
+  copy_from_host(hr, r0);
+  Global<double> sum_ref("sum", 0.0), min_ref("min", 1.0);
+  auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
+  auto serial_cells = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.cells);
+  for (int pass = 0; pass < 2; ++pass) {
+    par_loop(exec::Serial{}, serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
+             read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
+             reduce_sum(sum_ref), reduce_min(min_ref));
+    if (pass == 0)
+      par_loop(exec::Serial{}, serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
+  }
+  auto ref_q = Kokkos::create_mirror_view_and_copy(H(), hq.view());
+  auto ref_r = Kokkos::create_mirror_view_and_copy(H(), hr.view());
+  std::vector<double> want_q(3 * std::size_t(m.cells.size())), want_r(want_q.size());
+  for (std::size_t i = 0; i < std::size_t(m.cells.size()); ++i)
+    for (int k = 0; k < 3; ++k)
+      want_q[3 * i + k] = ref_q(i, k), want_r[3 * i + k] = ref_r(i, k);
+
+  // Edges dealt to ranks from a shuffled order: ragged parts, halos on every rank.
+  std::vector<int> owner(m.edges.size()), order(owner.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = int(i);
+  std::shuffle(order.begin(), order.end(), std::mt19937(9));
+  for (std::size_t i = 0; i < order.size(); ++i)
+    owner[order[i]] = int(i * size / order.size());
+  const std::vector<dist::MapSpec> maps{{"pedge", m.nodes, 2, m.edge_nodes},
+                                        {"pecell", m.cells, 2, m.edge_cells}};
+  const dist::Partition<Mem> plain(MPI_COMM_WORLD, m.edges, owner, maps);
+  const dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, owner, maps,
+                                  std::vector<dist::PointOwners>{}, dist::ElementOrder::global,
+                                  ReorderOptions{}.with_method(method).with_block_size(32));
+
+  // The same elements and points, renumbered; owned first; the halo as before.
+  auto sorted = [](std::vector<int> v) {
+    std::sort(v.begin(), v.end());
+    return v;
+  };
+  EXPECT_EQ(sorted(part.elements()->global_ids), plain.elements()->global_ids);
+  int moved = part.elements()->global_ids != plain.elements()->global_ids;
+  for (const Set *s : {&m.nodes, &m.cells}) {
+    const dist::SetPart &a = *plain.part(*s), &b = *part.part(*s);
+    ASSERT_EQ(b.owned, a.owned) << s->name();
+    ASSERT_EQ(b.local.size(), a.local.size()) << s->name();
+    const std::vector<int> owned_a(a.global_ids.begin(), a.global_ids.begin() + a.owned),
+        owned_b(b.global_ids.begin(), b.global_ids.begin() + b.owned);
+    EXPECT_EQ(sorted(owned_b), owned_a) << s->name();
+    EXPECT_TRUE(std::equal(b.global_ids.begin() + b.owned, b.global_ids.end(),
+                           a.global_ids.begin() + a.owned))
+        << s->name() << ": the halo moved";
+    moved += owned_b != owned_a;
+  }
+  MPI_Allreduce(MPI_IN_PLACE, &moved, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_GT(moved, 0) << "no rank renumbered anything";
+
+  auto run = [&](auto exec_tag) {
+    using E = decltype(exec_tag);
+    const auto &cells = part.part(m.cells);
+    dist::Dat<double, 2, SoA, Mem> x(part.part(m.nodes), "x");
+    dist::Dat<double, 3, SoA, Mem> q(cells, "q"), res(cells, "res");
+    x.set_global(m.node_coords);
+    q.set_global(q0);
+    res.set_global(r0);
+    const Map<Mem> &lpedge = part.map("pedge"), &lpecell = part.map("pecell");
+    auto plan = make_plan(Space(), test_exec<E>(), part.elements()->local, lpecell);
+    auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
+    Global<double> sum("sum", 0.0), mn("min", 1.0);
+    for (int pass = 0; pass < 2; ++pass) {
+      dist::par_loop(E{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
+                     dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
+                     dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), dist::reduce_sum(sum),
+                     dist::reduce_min(mn));
+      if (pass == 0)
+        dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res),
+                       dist::rw(q));
+    }
+    EXPECT_LT(max_rel_diff(res.gather_global(MPI_COMM_WORLD), want_r), 1e-12) << "rank " << rank;
+    EXPECT_LT(max_rel_diff(q.gather_global(MPI_COMM_WORLD), want_q), 1e-12) << "rank " << rank;
+    EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-12 * std::fabs(sum_ref.value()) + 1e-14);
+    EXPECT_EQ(mn.value(), min_ref.value());
+  };
+  run(exec::Atomic{});
+  run(exec::Hierarchical{});
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, DistLocalOrder,
+                         ::testing::Values(Reorder::rcm, Reorder::builtin, Reorder::gps,
+                                           Reorder::metis),
+                         [](const auto &info) { return std::string(reorder_name(info.param)); });
+
+// What a local order cannot do is refused, naming why.
+TEST(DistLocalOrderErrors, SelfMapsAndPlanFilesAreRefused) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(9, 7);
+  std::vector<int> self(m.cells.size());
+  for (std::size_t c = 0; c < self.size(); ++c)
+    self[c] = int(c);
+  const auto owners = dist::contiguous_owners(m.cells.size(), size);
+  const auto rcm = ReorderOptions{}.with_method(Reorder::rcm);
+  try {
+    dist::Partition<Mem> p(MPI_COMM_WORLD, m.cells, owners, {{"self", m.cells, 1, self}},
+                           std::vector<dist::PointOwners>{}, dist::ElementOrder::global, rcm);
+    FAIL() << "a local order with a map from the elements to themselves was accepted";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("maps the elements to themselves"), std::string::npos)
+        << e.what();
+  }
+  const std::vector<int> edge_owners = dist::contiguous_owners(m.edges.size(), size);
+  EXPECT_THROW(dist::Partition<Mem>(MPI_COMM_WORLD, m.edges, edge_owners,
+                                    {{"pecell", m.cells, 2, m.edge_cells}},
+                                    std::vector<dist::PointOwners>{}, dist::ElementOrder::global,
+                                    ReorderOptions(rcm).with_plan_file("/tmp/x.plan")),
+               Error);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  return run_distributed_tests(argc, argv);
+}
