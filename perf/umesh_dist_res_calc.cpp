@@ -42,6 +42,7 @@ struct Options {
   std::vector<std::string> transports{"host"};
   std::string layout = "soa", csv;
   std::string reorder = "none"; // each rank renumbers its part (Partition's local order)
+  std::string partition;        // how edges are dealt; empty: METIS when built, else slabs
   bool check = true;
   bool breakdown = false; // also time the step's parts apart, fenced, per rank
 };
@@ -200,7 +201,8 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
 
 template <class L, class E>
 Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E exec, bool nccl,
-           bool overlap, const std::vector<double> &q0, const std::vector<double> &adt0) {
+           bool overlap, const std::vector<double> &q0, const std::vector<double> &adt0,
+           bool describe) {
   dist::Partition<Mem> part(
       MPI_COMM_WORLD, m.edges, owner,
       {{"pedge", m.nodes, 2, m.edge_nodes}, {"pecell", m.cells, 2, m.edge_cells}},
@@ -209,6 +211,11 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
       umesh::ReorderOptions{}
           .with_method(umesh::parse_reorder(o.reorder))
           .with_block_size(o.block));
+  if (describe) {
+    const std::string shares = dist::describe(dist::rank_shares(part), "edges");
+    if (part.rank() == 0)
+      std::printf("%s", shares.c_str());
+  }
   if (nccl)
     part.use_nccl();
   if (overlap)
@@ -275,6 +282,18 @@ int run(int argc, char **argv) {
         return {};
       })
       ->capture_default_str();
+  app.add_option("--partition", o.partition,
+                 "how edges are dealt to ranks: metis (METIS k-way over the edges sharing a node "
+                 "or cell) or slabs (rows of the grid); default metis when umesh has METIS, else "
+                 "slabs")
+      ->check([](const std::string &p) -> std::string {
+        try {
+          umesh::dist::parse_owners(p);
+        } catch (const umesh::Error &e) {
+          return e.what();
+        }
+        return {};
+      });
   app.add_flag("--breakdown", o.breakdown,
                "after the timed steps, time res_calc (with its exchanges), the update, and "
                "res_calc as a plain loop on each rank's local data (no exchange), each fenced "
@@ -322,8 +341,20 @@ int run(int argc, char **argv) {
     if (worst == umesh::perf::exit_ok)
       try {
         const QuadMesh m = make_quad_mesh(o.nx, o.ny);
-        // Contiguous strips of the edge numbering (rows of the grid).
-        const std::vector<int> owner = umesh::dist::contiguous_owners(m.edges.size(), size);
+        // METIS k-way over the edges' graph, or contiguous strips of the
+        // edge numbering (rows of the grid).
+        const umesh::dist::Owners how = o.partition.empty()
+                                            ? umesh::dist::default_owners()
+                                            : umesh::dist::parse_owners(o.partition);
+        const std::vector<umesh::HostConnectivity> graph{
+            {m.edge_nodes.data(), 2, 0, m.nodes.size()},
+            {m.edge_cells.data(), 2, 1, m.cells.size()}};
+        const std::vector<int> owner =
+            umesh::dist::element_owners(MPI_COMM_WORLD, how, m.edges.size(), graph);
+        if (rank == 0)
+          std::printf("edges dealt by %s\n",
+                      how == umesh::dist::Owners::metis ? "METIS k-way" : "slabs");
+        bool described = false; // each rank's share, once
         std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
         std::mt19937_64 rng(42);
         std::uniform_real_distribution<double> u(0, 1);
@@ -344,8 +375,9 @@ int run(int argc, char **argv) {
               Result r;
               const bool soa = o.layout == "soa";
               auto go = [&](auto tag) {
-                r = soa ? run<SoA>(o, m, owner, tag, nccl, overlap, q0, adt0)
-                        : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0);
+                r = soa ? run<SoA>(o, m, owner, tag, nccl, overlap, q0, adt0, !described)
+                        : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0, !described);
+                described = true;
               };
               if (e == "atomic")
                 go(exec::Atomic{});

@@ -1,7 +1,10 @@
-// umesh::dist with each rank's part renumbered for locality (Partition's
-// local order) on 1, 2, 3... MPI ranks: the loops give the serial
-// reference's results, each rank holds the same elements and points as
-// without renumbering, owned points before the halo, the halo as before.
+// How umesh::dist lays a mesh over 1, 2, 3... MPI ranks. Each rank's part
+// renumbered for locality (Partition's local order): the loops give the
+// serial reference's results, each rank holds the same elements and points
+// as without renumbering, owned points before the halo, the halo as before.
+// Owners dealt by slabs or METIS (dist/owners.hpp): the same on every rank,
+// balanced, METIS cutting fewer edges than slabs of a shuffled numbering,
+// and each rank's share adding up to the mesh.
 #include "dist_support.hpp"
 
 namespace {
@@ -146,6 +149,109 @@ TEST(DistLocalOrderErrors, SelfMapsAndPlanFilesAreRefused) {
                                     std::vector<dist::PointOwners>{}, dist::ElementOrder::global,
                                     ReorderOptions(rcm).with_plan_file("/tmp/x.plan")),
                Error);
+}
+
+// Cut edges of an owner vector over cells (edges whose cells differ).
+std::int64_t cut_edges(const QuadMesh &m, const std::vector<int> &cell_owner) {
+  return dist::cut_elements(HostConnectivity{m.edge_cells.data(), 2, 0, m.cells.size()},
+                            m.edges.size(), cell_owner);
+}
+
+TEST(DistOwners, SlabsAreContiguousOwners) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(13, 11, {true, 3});
+  const HostConnectivity pecell{m.edge_cells.data(), 2, 0, m.cells.size()};
+  EXPECT_EQ(dist::point_owners(MPI_COMM_WORLD, dist::Owners::slabs, m.cells.size(), m.edges.size(),
+                               {pecell}),
+            dist::contiguous_owners(m.cells.size(), size));
+  EXPECT_EQ(dist::element_owners(MPI_COMM_WORLD, dist::Owners::slabs, m.edges.size(), {pecell}),
+            dist::contiguous_owners(m.edges.size(), size));
+  EXPECT_EQ(dist::parse_owners("slabs"), dist::Owners::slabs);
+  EXPECT_THROW(dist::parse_owners("rows"), Error);
+  EXPECT_THROW(dist::parse_owners(""), Error);
+}
+
+TEST(DistOwners, MetisAgreesOverRanksBalancesAndCutsLessThanSlabs) {
+  if (!has_metis()) {
+    EXPECT_THROW(dist::parse_owners("metis"), Error);
+    GTEST_SKIP() << "built without METIS";
+  }
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // Shuffled numbering: slabs of it are scattered cells, as a mesh file's
+  // order can be; METIS looks at the graph, not the numbering.
+  const QuadMesh m = make_quad_mesh(40, 30, {true, 5});
+  const HostConnectivity pecell{m.edge_cells.data(), 2, 0, m.cells.size()};
+  const std::vector<int> cells = dist::point_owners(MPI_COMM_WORLD, dist::Owners::metis,
+                                                    m.cells.size(), m.edges.size(), {pecell});
+  ASSERT_EQ(cells.size(), std::size_t(m.cells.size()));
+  std::vector<int> count(std::size_t(size), 0);
+  for (int o : cells) {
+    ASSERT_GE(o, 0);
+    ASSERT_LT(o, size);
+    ++count[std::size_t(o)];
+  }
+  for (int r = 0; r < size; ++r) // METIS' 3% imbalance, and a cell of slack
+    EXPECT_LE(count[std::size_t(r)], 1.03 * m.cells.size() / size + 1) << "rank " << r;
+  // Every rank holds rank 0's answer.
+  std::vector<int> from0 = cells;
+  MPI_Bcast(from0.data(), int(from0.size()), MPI_INT, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(from0, cells);
+  const std::int64_t metis_cut = cut_edges(m, cells);
+  const std::int64_t slab_cut = cut_edges(m, dist::contiguous_owners(m.cells.size(), size));
+  if (size == 1)
+    EXPECT_EQ(metis_cut, 0);
+  else
+    EXPECT_LT(metis_cut, slab_cut / 4) << "metis " << metis_cut << ", slabs " << slab_cut;
+  // Elements through two maps: owners in range, the same everywhere.
+  const HostConnectivity pedge{m.edge_nodes.data(), 2, 1, m.nodes.size()};
+  std::vector<int> edges =
+      dist::element_owners(MPI_COMM_WORLD, dist::Owners::metis, m.edges.size(), {pedge, pecell});
+  ASSERT_EQ(edges.size(), std::size_t(m.edges.size()));
+  EXPECT_TRUE(std::all_of(edges.begin(), edges.end(), [&](int o) { return o >= 0 && o < size; }));
+  std::vector<int> edges0 = edges;
+  MPI_Bcast(edges0.data(), int(edges0.size()), MPI_INT, 0, MPI_COMM_WORLD);
+  EXPECT_EQ(edges0, edges);
+}
+
+TEST(DistOwners, RankSharesAddUpToTheMesh) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(17, 9, {true, 4});
+  const HostConnectivity pecell{m.edge_cells.data(), 2, 0, m.cells.size()};
+  const auto how = dist::default_owners();
+  const std::vector<int> cells =
+      dist::point_owners(MPI_COMM_WORLD, how, m.cells.size(), m.edges.size(), {pecell});
+  std::vector<int> edges(m.edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    edges[e] = cells[std::size_t(m.edge_cells[2 * e])];
+  dist::Partition<Mem> p(MPI_COMM_WORLD, m.edges, edges, {{"pecell", m.cells, 2, m.edge_cells}},
+                         std::vector<dist::PointOwners>{{m.cells, cells}});
+  const auto shares = dist::rank_shares(p);
+  ASSERT_EQ(shares.size(), std::size_t(size));
+  std::int64_t elements = 0, owned = 0;
+  for (int r = 0; r < size; ++r) {
+    const auto &s = shares[std::size_t(r)];
+    elements += s.elements;
+    ASSERT_EQ(s.targets.size(), 1u);
+    EXPECT_EQ(s.targets[0].set, m.cells.name());
+    owned += s.targets[0].owned;
+    // A halo is received from someone; a rank without one may still send.
+    EXPECT_TRUE(s.targets[0].halo == 0 || s.targets[0].neighbours > 0) << "rank " << r;
+    EXPECT_LT(s.targets[0].neighbours, size);
+    if (size == 1)
+      EXPECT_EQ(s.targets[0].halo, 0);
+  }
+  EXPECT_EQ(elements, m.edges.size());
+  EXPECT_EQ(owned, m.cells.size());
+  // This rank's own share is what its parts hold.
+  const auto &mine = shares[std::size_t(p.rank())];
+  EXPECT_EQ(mine.elements, p.elements()->local.size());
+  EXPECT_EQ(mine.targets[0].owned + mine.targets[0].halo, p.part(m.cells)->local.size());
+  const std::string text = dist::describe(shares, "edges");
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), size) << text;
+  EXPECT_NE(text.find("rank 0: "), std::string::npos) << text;
 }
 
 } // namespace

@@ -16,6 +16,7 @@
 #endif
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -81,8 +82,9 @@ struct LocalBackend : umesh::perf::LocalLoops {
 };
 
 #if defined(UMESH_APP_MPI)
-/// MPI ranks (umesh::dist): elements in contiguous slabs of LULESH's
-/// element order (z-slabs of the cube), each node on the rank of the first
+/// MPI ranks (umesh::dist): elements dealt by METIS k-way over their graph
+/// (elements sharing a node) or in contiguous slabs of LULESH's element
+/// order (z-slabs of the cube), each node on the rank of the first
 /// element that reaches it; halos of nodes (positions, velocities, forces)
 /// and of neighbouring elements (the monotonic Q's gradients) exchanged by
 /// the loops as their accesses need.
@@ -98,14 +100,22 @@ struct DistBackend : umesh::perf::DistLoops {
     std::unique_ptr<PartitionT> partition;
     std::vector<int> element_owner;
     MPI_Comm comm = MPI_COMM_WORLD;
+    std::string layout; // how the mesh was dealt: method, cut, each rank's share
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
+  /// `owners`: how the elements are dealt (dist::Owners).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
+                                      umesh::dist::Owners owners = umesh::dist::Owners::slabs,
                                       MPI_Comm comm = MPI_COMM_WORLD) {
-    int size = 1;
-    MPI_Comm_size(comm, &size);
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
-    std::vector<int> owner = umesh::dist::contiguous_owners(m.num_elems, size);
+    const umesh::HostConnectivity node_graph{m.elem_nodes.data(), 8, 0, m.num_nodes};
+    std::vector<int> owner = umesh::dist::element_owners(comm, owners, m.num_elems, {node_graph});
+    // Elements with a face neighbour on another rank (before the owners
+    // move into Parts).
+    std::int64_t cut = 0;
+    for (std::size_t e = 0; e < owner.size(); ++e)
+      cut += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
+                         [&](int n) { return owner[std::size_t(n)] != owner[e]; });
     // The neighbour map's targets are the elements again, owned where the
     // elements are: their owned points are this rank's elements, in the
     // same order, then a halo of neighbours.
@@ -127,11 +137,23 @@ struct DistBackend : umesh::perf::DistLoops {
         if (local_of[e] >= 0)
           regions.back().push_back(local_of[e]);
     }
-    auto p = std::make_shared<Parts>(
-        Parts{partition->part(nodes)->local, partition->elements()->local,
-              partition->map("elem_nodes"), partition->map("elem_neighbours"), nodes, elems,
-              std::move(regions), nullptr, std::move(owner), comm});
+    auto p = std::make_shared<Parts>(Parts{partition->part(nodes)->local,
+                                           partition->elements()->local,
+                                           partition->map("elem_nodes"),
+                                           partition->map("elem_neighbours"),
+                                           nodes,
+                                           elems,
+                                           std::move(regions),
+                                           nullptr,
+                                           std::move(owner),
+                                           comm,
+                                           {}});
     p->partition = std::move(partition);
+    p->layout = std::string("elements dealt by ") +
+                (owners == umesh::dist::Owners::metis ? "METIS k-way" : "slabs") + ", " +
+                std::to_string(cut) + " of " + std::to_string(m.num_elems) +
+                " elements with a face neighbour on another rank\n" +
+                umesh::dist::describe(umesh::dist::rank_shares(*p->partition), "elements");
     return p;
   }
   template <class T, int D, class L>

@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 
 namespace {
 
@@ -36,6 +37,7 @@ struct Options {
   bool timers = false;
   bool distributed = false; // --distributed, or more than one MPI rank
   std::string transport = "host";
+  std::string partition; // empty: METIS when built with it, else slabs
 };
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
@@ -113,6 +115,11 @@ Options parse(int argc, char **argv) {
                  "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
       ->check(CLI::IsMember({"host", "nccl"}))
       ->capture_default_str();
+  app.add_option("--partition", o.partition,
+                 "distributed runs: how elements are dealt to ranks: metis (METIS k-way over the "
+                 "elements sharing nodes: smaller halos) or slabs (contiguous slabs of LULESH's "
+                 "element order); default metis when umesh has METIS, else slabs")
+      ->check(CLI::IsMember({"slabs", "metis"}));
   umesh::perf::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
@@ -160,6 +167,15 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --transport nccl is for distributed runs (several ranks "
                          "or --distributed)");
+    if (!opt.partition.empty() && !opt.distributed)
+      throw umesh::Error("umesh_lulesh: --partition is for distributed runs (several ranks or "
+                         "--distributed)");
+    if (opt.partition == "metis" && !umesh::has_metis())
+      throw umesh::Error("umesh_lulesh: --partition metis: umesh was built without METIS (use "
+                         "slabs)");
+    const std::string partition = !opt.partition.empty() ? opt.partition
+                                  : umesh::has_metis()   ? "metis"
+                                                         : "slabs";
 #if !defined(UMESH_APP_MPI)
     if (opt.distributed)
       throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");
@@ -179,8 +195,8 @@ int run(const Options &opt, int rank, int ranks) {
                   "Total number of elements: %lld\n\n",
                   p.size, Space::name(), (long long)p.size * p.size * p.size);
     if (opt.distributed)
-      std::printf("distributed over %d MPI rank%s, halo exchange %s\n", ranks,
-                  ranks == 1 ? "" : "s",
+      std::printf("distributed over %d MPI rank%s (partition %s), halo exchange %s\n", ranks,
+                  ranks == 1 ? "" : "s", partition.c_str(),
                   opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(p);
@@ -193,6 +209,7 @@ int run(const Options &opt, int rank, int ranks) {
       std::printf("device copy bandwidth: %.1f GB/s\n", copy_gbps);
     RunOptions ro;
     ro.nccl = opt.transport == "nccl";
+    ro.partition = partition;
     ro.hierarchical = opt.hierarchical.options();
     ro.warp = opt.hierarchical.warp();
     ro.autotune = umesh::exec::Auto{}
@@ -207,6 +224,11 @@ int run(const Options &opt, int rank, int ranks) {
         std::fflush(stdout);
         Kokkos::Timer build;
         auto solver = make(exec, layout == "soa", opt.distributed, mesh, p, ro);
+        if (runs == 1 && !p.quiet) { // the same for every run
+          std::istringstream lines(solver->layout());
+          for (std::string line; std::getline(lines, line);)
+            std::printf("%s\n", line.c_str());
+        }
         solver->timers().enable(opt.timers);
         Kokkos::fence();
         const double build_s = build.seconds();

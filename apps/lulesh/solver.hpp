@@ -41,6 +41,9 @@ struct RunOptions {
   /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
   /// through the host (umesh::dist::Partition::use_nccl).
   bool nccl = false;
+  /// Distributed runs: how elements are dealt to ranks, "slabs" or "metis"
+  /// (umesh::dist::Owners).
+  std::string partition = "slabs";
 };
 
 /// The solver, whatever its executor and layout.
@@ -54,6 +57,9 @@ public:
   virtual std::vector<double> energy() const = 0;
   /// How the scatter loops ran (hierarchical and auto plans), or empty.
   virtual std::string summary() const { return {}; }
+  /// Distributed runs: how the mesh was dealt to ranks (method, cut, a line
+  /// per rank); empty in one process.
+  virtual std::string layout() const { return {}; }
   const Clock &clock() const { return clock_; }
   LoopTimers &timers() { return timers_; }
 
@@ -106,6 +112,13 @@ public:
   }
 
   std::vector<double> energy() const override { return B::gather(*parts_, e_); }
+
+  std::string layout() const override {
+    if constexpr (B::distributed)
+      return parts_->layout;
+    else
+      return {};
+  }
 
   std::string summary() const override {
     if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value ||

@@ -38,7 +38,7 @@ make_dist_solver<InstanceExec, InstanceLayout>([[maybe_unused]] const Mesh &m,
                                                [[maybe_unused]] const RunOptions &o) {
 #if defined(UMESH_APP_MPI)
   return std::make_unique<Solver<InstanceExec, InstanceLayout, DistBackend>>(
-      m, p, o, DistBackend::parts(m, o.nccl));
+      m, p, o, DistBackend::parts(m, o.nccl, umesh::dist::parse_owners(o.partition)));
 #else
   umesh::detail::fail("umesh_lulesh was built without MPI: no distributed runs");
 #endif

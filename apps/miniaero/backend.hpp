@@ -84,10 +84,11 @@ struct LocalBackend : umesh::perf::LocalLoops {
 };
 
 #if defined(UMESH_APP_MPI)
-/// MPI ranks (umesh::dist): cells in contiguous slabs of the generated
-/// order (x-slabs of miniAero's box), each interior face on the rank of its
-/// first cell, each boundary face on the rank of its cell; halos of cells
-/// exchanged by the loops as their accesses need.
+/// MPI ranks (umesh::dist): cells dealt by METIS k-way over their face
+/// graph or in contiguous slabs of the generated order (x-slabs of
+/// miniAero's box), each interior face on the rank of its first cell, each
+/// boundary face on the rank of its cell; halos of cells exchanged by the
+/// loops as their accesses need.
 struct DistBackend : umesh::perf::DistLoops {
   template <int D, class L> using Dat = umesh::dist::Dat<double, D, L, Mem>;
   using PartitionT = umesh::dist::Partition<Mem>;
@@ -99,18 +100,21 @@ struct DistBackend : umesh::perf::DistLoops {
     std::unique_ptr<PartitionT> interior;
     std::vector<std::unique_ptr<PartitionT>> boundary;
     MPI_Comm comm = MPI_COMM_WORLD;
+    std::string layout; // how the mesh was dealt: method, cut, each rank's share
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `timed`: exchanges fence the device (Partition::time_exchanges_on_device).
   /// `local_order`: each rank renumbers its faces and owned cells for
   /// locality (Partition's local order; the boundary faces follow).
+  /// `owners`: how the cells are dealt (dist::Owners).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false, bool timed = false,
                                       const umesh::ReorderOptions &local_order = {},
+                                      umesh::dist::Owners owners = umesh::dist::Owners::slabs,
                                       MPI_Comm comm = MPI_COMM_WORLD) {
-    int size = 1;
-    MPI_Comm_size(comm, &size);
     const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
-    const std::vector<int> cell_owner = umesh::dist::contiguous_owners(m.num_cells, size);
+    const umesh::HostConnectivity face_graph{m.face_cells.data(), 2, 0, m.num_cells};
+    const std::vector<int> cell_owner =
+        umesh::dist::point_owners(comm, owners, m.num_cells, faces.size(), {face_graph});
     std::vector<int> face_owner(faces.size());
     for (int f = 0; f < faces.size(); ++f)
       face_owner[f] = cell_owner[m.face_cells[2 * std::size_t(f)]];
@@ -123,7 +127,7 @@ struct DistBackend : umesh::perf::DistLoops {
     const umesh::Set local_faces = interior->elements()->local;
     const MapT local_map = interior->map("face_cells");
     auto p = std::make_shared<Parts>(
-        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm});
+        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}});
     for (const auto &b : m.boundaries) {
       const std::string name = std::string("bc_") + bc_name(b.bc);
       const umesh::Set s(name, int(b.cell.size()));
@@ -143,6 +147,11 @@ struct DistBackend : umesh::perf::DistLoops {
     }
     // The boundary partitions share the interior's cells and their halo.
     p->interior->time_exchanges_on_device(timed);
+    p->layout = std::string("cells dealt by ") +
+                (owners == umesh::dist::Owners::metis ? "METIS k-way" : "slabs") + ", " +
+                std::to_string(umesh::dist::cut_elements(face_graph, faces.size(), cell_owner)) +
+                " of " + std::to_string(faces.size()) + " interior faces between ranks\n" +
+                umesh::dist::describe(umesh::dist::rank_shares(*p->interior), "faces");
     return p;
   }
   /// This rank's exchanges of the cells' halo (the only halo: faces live on

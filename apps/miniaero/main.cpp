@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ struct Options {
   bool cell_stencil = false;
   bool distributed = false; // --distributed, or more than one MPI rank
   std::string transport = "host";
+  std::string partition; // empty: METIS when built with it, else slabs
   bool timed_exchanges = false;
   std::uint64_t shuffle_seed = 1;
 };
@@ -133,6 +135,11 @@ Options parse(int argc, char **argv) {
                  "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
       ->check(CLI::IsMember({"host", "nccl"}))
       ->capture_default_str();
+  app.add_option("--partition", o.partition,
+                 "distributed runs: how cells are dealt to ranks: metis (METIS k-way over the "
+                 "cells' face graph: fewer cut faces, smaller halos) or slabs (contiguous slabs "
+                 "of the mesh's numbering); default metis when umesh has METIS, else slabs")
+      ->check(CLI::IsMember({"slabs", "metis"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
                "time printed after each run counts the GPU's packing, transfers and unpacking, "
@@ -194,6 +201,15 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --transport nccl is for distributed runs (several "
                          "ranks or --distributed)");
+    if (!opt.partition.empty() && !opt.distributed)
+      throw umesh::Error("umesh_miniaero: --partition is for distributed runs (--distributed or "
+                         "several MPI ranks)");
+    if (opt.partition == "metis" && !umesh::has_metis())
+      throw umesh::Error("umesh_miniaero: --partition metis: umesh was built without METIS (use "
+                         "slabs)");
+    const std::string partition = !opt.partition.empty() ? opt.partition
+                                  : umesh::has_metis()   ? "metis"
+                                                         : "slabs";
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --timed-exchanges is for distributed runs (several "
                          "ranks or --distributed)");
@@ -213,8 +229,8 @@ int run(const Options &opt, int rank, int ranks) {
       in.nx = opt.mesh[0], in.ny = opt.mesh[1], in.nz = opt.mesh[2];
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     if (opt.distributed)
-      std::printf("  distributed over %d MPI rank%s, halo exchange %s\n", ranks,
-                  ranks == 1 ? "" : "s",
+      std::printf("  distributed over %d MPI rank%s (partition %s), halo exchange %s\n", ranks,
+                  ranks == 1 ? "" : "s", partition.c_str(),
                   opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
     const Mesh mesh = make_mesh(in, opt.shuffle_seed);
@@ -241,6 +257,7 @@ int run(const Options &opt, int rank, int ranks) {
           so.cell_stencil = opt.cell_stencil;
           so.nccl = opt.transport == "nccl";
           so.timed_exchanges = opt.timed_exchanges;
+          so.partition = partition;
           so.hierarchical = opt.hierarchical.options();
           so.warp = opt.hierarchical.warp();
           so.autotune = umesh::exec::Auto{}
@@ -259,6 +276,11 @@ int run(const Options &opt, int rank, int ranks) {
           Kokkos::Timer t;
           auto solver = make_solver(exec, layout == "soa", opt.distributed, in, mesh, so);
           const double build = t.seconds();
+          if (runs == 0) { // the same for every run
+            std::istringstream lines(solver->layout());
+            for (std::string line; std::getline(lines, line);)
+              std::printf("  %s\n", line.c_str());
+          }
           ++runs;
           if (opt.bench > 0) {
             solver->step(); // warm-up: first-touch, plan caches, JIT of nothing

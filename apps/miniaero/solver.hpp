@@ -41,6 +41,9 @@ struct SolverOptions {
   /// Distributed runs: each halo exchange fences the device, so the
   /// exchange time counts the GPU's part (Partition::time_exchanges_on_device).
   bool timed_exchanges = false;
+  /// Distributed runs: how cells are dealt to ranks, "slabs" or "metis"
+  /// (umesh::dist::Owners).
+  std::string partition = "slabs";
 };
 
 /// RK4 coefficients (miniAero's): stage state U_n + alpha R, update beta R.
@@ -60,6 +63,9 @@ public:
   /// run on the stream unless SolverOptions::timed_exchanges); none in one
   /// process.
   virtual ExchangeTally exchanges() const { return {}; }
+  /// Distributed runs: how the mesh was dealt to ranks (method, cut, a line
+  /// per rank); empty in one process.
+  virtual std::string layout() const { return {}; }
   LoopTimers &timers() { return timers_; }
 
 protected:
@@ -129,6 +135,13 @@ public:
   ExchangeTally exchanges() const override {
     if constexpr (B::distributed)
       return B::exchanges(*parts_);
+    else
+      return {};
+  }
+
+  std::string layout() const override {
+    if constexpr (B::distributed)
+      return parts_->layout;
     else
       return {};
   }

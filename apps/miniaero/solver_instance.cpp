@@ -44,7 +44,8 @@ make_umesh_dist_solver<InstanceExec, InstanceLayout>([[maybe_unused]] const Inpu
       DistBackend::parts(m, opt.nccl, opt.timed_exchanges,
                          umesh::ReorderOptions{}
                              .with_method(opt.reorder)
-                             .with_block_size(opt.hierarchical.block_size)));
+                             .with_block_size(opt.hierarchical.block_size),
+                         umesh::dist::parse_owners(opt.partition)));
 #else
   umesh::detail::fail("umesh_miniaero was built without MPI: no distributed runs");
 #endif

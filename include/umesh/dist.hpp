@@ -10,6 +10,7 @@
 #include <umesh/dist/exchange.hpp>
 #include <umesh/dist/nccl.hpp>
 #include <umesh/dist/overlap.hpp>
+#include <umesh/dist/owners.hpp>
 #include <umesh/dist/par_loop.hpp>
 #include <umesh/dist/partition.hpp>
 #include <umesh/dist/pieces.hpp>
