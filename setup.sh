@@ -56,6 +56,9 @@ environment
   UMESH_WARNINGS_AS_ERRORS=ON  compile umesh with -Werror (host builds; CI sets it)
   UMESH_CTEST_ARGS     more ctest arguments for `test`, e.g. "-E app.miniaero" to
                        leave out the miniAero regression cases
+  UMESH_CCACHE=OFF     do not compile host builds through ccache (used when
+                       installed, cache in CACHE/ccache: a rebuild of unchanged
+                       files, even from a fresh clone at the same path, is quick)
   UMESH_CMAKE_ARGS     more CMake arguments for umesh's configure, e.g.
                        "-DUMESH_APP_EXECUTORS=Atomic;WarpCombine -DUMESH_APP_LAYOUTS=SoA"
                        (apps built for those executors and layouts only)
@@ -122,7 +125,7 @@ is_root() { [[ "$(id -u)" == 0 ]]; }
 # ---------------------------------------------------------------- packages --
 # Debian packages the build uses; METIS and Scotch are optional for the
 # library but installed so that every feature is built.
-APT_PACKAGES=(cmake ninja-build g++ make patch xz-utils ca-certificates
+APT_PACKAGES=(cmake ninja-build ccache g++ make patch xz-utils ca-certificates
               libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev libcli11-dev gmsh
               python3-matplotlib libopenmpi-dev openmpi-bin)
 BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev libcli11-dev)
@@ -324,6 +327,16 @@ configure_and_build() {
     local wrapper="${Kokkos_ROOT:-$(kokkos_prefix)}/bin/nvcc_wrapper"
     [[ -x "$wrapper" ]] || die "no nvcc_wrapper at $wrapper"
     args+=(-DCMAKE_CXX_COMPILER="$wrapper" $(cuda_arch_flags))
+  fi
+  # ccache for host builds (nvcc_wrapper is a script ccache does not know).
+  # Paths under the source tree are hashed relative to the build folder, so
+  # a fresh clone at the same path hits what the last one compiled.
+  if [[ "$BACKEND" == host && "${UMESH_CCACHE:-ON}" != OFF ]] && have_cmd ccache; then
+    export CCACHE_DIR="${CCACHE_DIR:-$CACHE/ccache}" CCACHE_BASEDIR="$UMESH_SRC" CCACHE_NOHASHDIR=true
+    export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-5G}"
+    args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  else
+    args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=)
   fi
   # Warnings fail the host build in CI (nvcc's own warnings are not ours to fix).
   if [[ "${UMESH_WARNINGS_AS_ERRORS:-OFF}" == ON && "$BACKEND" == host ]]; then

@@ -3,10 +3,15 @@
 # atomic, SoA) in one process renumbered (--reorder rcm), and through the distributed path on one
 # rank in creation order and renumbered (each rank's local order); then the RK stage's benchmark
 # (--bench) under atomic and auto, renumbered, beside miniAero's own atomics.
+#   perf/device/miniaero-order.sh [one|two]   (default one)
+# two (the 2-GPU kind): Sod 128^3 (20 steps) and 256^3 (10 steps), renumbered (--reorder rcm), on
+# one GPU and on two (one rank each, NCCL), in one call.
 # Carry .device/miniaero (umesh_miniaero built with MPI: UMESH_APP_EXECUTORS="Atomic;Auto",
 # UMESH_APP_LAYOUTS=SoA is enough) and .device/libs.
 set -euo pipefail
 source perf/device/env.sh
+mode=${1:-one}
+case "$mode" in one | two) ;; *) echo "usage: $0 [one|two]" >&2; exit 2 ;; esac
 M=.device/miniaero/umesh_miniaero
 [[ -x $M ]] || { echo "miniaero-order.sh: $M was not carried" >&2; exit 2; }
 if ldd "$M" | grep -q 'not found'; then
@@ -18,6 +23,27 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$R/gpu.tx
 { git log -1 --format='%H %s'; git status --short; } >"$R/tree.txt"
 export OMP_NUM_THREADS=16 OMP_PROC_BIND=false
 inp=perf/miniaero/sod128_o2_visc.inp
+if [[ $mode == two ]]; then
+  nvidia-smi -L >>"$R/gpu.txt"
+  for n in 128 256; do
+    steps=$((n == 128 ? 20 : 10))
+    common="--input $inp --mesh $n,$n,$n --steps $steps --exec atomic --layout soa --reorder rcm"
+    rc=0
+    timeout 200 $M $common --kokkos-device-id=0 >"$R/one$n.log" 2>&1 || rc=$?
+    note "$n^3 one GPU rc=$rc"
+    rc=0
+    timeout 200 mpirun -np 2 --bind-to none $M $common --kokkos-num-devices=2 --transport nccl \
+      >"$R/two$n.log" 2>&1 || rc=$?
+    note "$n^3 two GPUs rc=$rc"
+  done
+  grep -H "steps in\|mesh:\|halo exchange [0-9]" "$R"/one*.log "$R"/two*.log >>"$R/summary.txt" || true
+  # The copy bandwidth in the same call (the benchmark prints it).
+  rc=0
+  timeout 60 $M --input $inp --mesh 64,64,64 --exec atomic --layout soa --bench 1 >"$R/bandwidth.log" 2>&1 || rc=$?
+  note "copy bandwidth rc=$rc: $(grep -m1 -i 'copy bandwidth' "$R/bandwidth.log" || true)"
+  finish miniaero-order-two
+  exit 0
+fi
 common="--input $inp --mesh 128,128,128 --steps 20 --exec atomic --layout soa"
 rc=0
 $M $common --reorder rcm >"$R/one-rcm.log" 2>&1 || rc=$?
