@@ -3,7 +3,8 @@
 # UndefinedBehaviorSanitizer: the Gmsh reader (and the sides derived from
 # what it accepts), the plan-file payload reader, the tuning-file reader and
 # miniAero's input reader. Each target runs SECONDS (default 60) from its
-# seeds (the repository's own test files, fuzz/seeds/); inputs it generates
+# seeds (the repository's own test files, fuzz/seeds/) and, where there is
+# one, its dictionary (fuzz/TARGET.dict); inputs it generates
 # stay in a temporary folder. A crash, a sanitizer report, a leak or an
 # exception other than umesh::Error fails the run and prints the input.
 #
@@ -28,11 +29,12 @@ flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 status=0
 for t in "${targets[@]}"; do
   case "$t" in
-    gmsh) sources=(src/gmsh_reader.cpp src/connectivity.cpp); seeds=(tests/data/gmsh) ;;
+    gmsh) sources=(src/gmsh_reader.cpp src/gmsh_checks.cpp src/connectivity.cpp)
+          seeds=(tests/data/gmsh fuzz/seeds/gmsh) ;;
     plan_file) sources=(src/plan_file.cpp src/mesh_generators.cpp); seeds=(fuzz/seeds/plan_file) ;;
     tuning_file) sources=(src/tuning_file.cpp); seeds=(fuzz/seeds/tuning_file) ;;
     miniaero_input) sources=(apps/miniaero/problem.cpp)
-                    seeds=(tests/data/miniaero/3D_Sod_Serial perf/miniaero) ;;
+                    seeds=(tests/data/miniaero/3D_Sod_Serial perf/miniaero fuzz/seeds/miniaero_input) ;;
     *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 2 ;;
   esac
   echo "== $t: building"
@@ -43,9 +45,12 @@ for t in "${targets[@]}"; do
     find "$d" -maxdepth 1 -type f \( -name '*.msh' -o -name '*.inp' -o -name '*.seed' \) \
       -exec cp {} "$work/corpus-$t/" \;
   done
-  echo "== $t: $seconds s from $(ls "$work/corpus-$t" | wc -l) seeds"
+  # A dictionary of the format's words and edge values, where there is one.
+  dict=()
+  [[ -f "fuzz/$t.dict" ]] && dict=(-dict="$src/fuzz/$t.dict")
+  echo "== $t: $seconds s from $(ls "$work/corpus-$t" | wc -l) seeds${dict:+, fuzz/$t.dict}"
   if ! (cd "$work" && "./$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
-          -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1); then
+          "${dict[@]}" -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1); then
     tail -40 "$work/$t.log" >&2
     for crash in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
       [[ -f "$crash" ]] || continue

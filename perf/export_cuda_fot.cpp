@@ -106,6 +106,8 @@ int run(int argc, char **argv) {
   write_data(data_x, m.node_coords, 2);
   write_data(data_q, q, 4);
   write_data(data_adt, adt, 1);
+  for (auto &f : files) // every write checked before any file replaces an old one
+    f->flush();
   for (auto &f : files)
     f->commit();
   std::printf("wrote %dx%d quads (%d edges, %d cells, %d nodes) to %s\n", nx, ny, m.edges.size(),

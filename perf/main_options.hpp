@@ -53,6 +53,7 @@ struct Options {
   std::vector<std::string> kernels{"res_calc", "face_flux", "getacc", "volna", "integrate_stress"};
   std::vector<std::string> kernels_asked; // --kernel as given (empty: those that fit)
   std::string mesh;                       // a Gmsh file instead of generated meshes
+  bool skip_mesh_checks = false;          // trust --mesh: no check_gmsh on load
   int repeats = 20, warmup = 3;
   int paired = 0; // auto against the best other row in alternating pairs (0: off)
   std::string out = "umesh-results"; // results folder under the current directory
@@ -81,6 +82,9 @@ inline Options parse(int argc, char **argv) {
   app.add_option("--n3", o.n3, "hexes along each side (3D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--mesh", o.mesh, "a Gmsh file (2.2 or 4.1) instead of the generated meshes")
       ->check(input_file());
+  app.add_flag("--skip-mesh-checks", o.skip_mesh_checks,
+               "trust the --mesh file: skip the checks of its cells on load (duplicate, "
+               "inverted or degenerate cells; they cost a fraction of the read)");
   app.add_option("--executor", o.executors, "executors to run")
       ->delimiter(',')
       ->check(one_of(o.executors))
@@ -207,6 +211,8 @@ inline Options parse(int argc, char **argv) {
        {std::pair<const char *, int *>{"--nx", &o.nx}, {"--ny", &o.ny}, {"--n3", &o.n3}})
     if (app.count(flag))
       *value = app.get_option(flag)->as<int>();
+  if (o.skip_mesh_checks && o.mesh.empty())
+    refuse("--skip-mesh-checks is for --mesh files; generated meshes are not checked");
   if (!o.mesh.empty())
     for (const char *flag : {"--size", "--nx", "--ny", "--n3", "--numbering"})
       if (app.count(flag))
@@ -233,6 +239,11 @@ inline Options parse(int argc, char **argv) {
     o.kernels = o.kernels_asked;
   if (!app.count("--csv"))
     o.csv = (std::filesystem::path(o.out) / "results.csv").string();
+  if (const std::string why =
+          clashing_files({{"--csv", o.csv}, {"its plans table", sibling_path(o.csv, "_plans.csv")}},
+                         {{"--mesh", o.mesh}});
+      !why.empty())
+    refuse(why);
   return o;
 }
 

@@ -75,7 +75,7 @@ int run(int &argc, char **argv) {
   double read_seconds = 0;
   if (!o.mesh.empty()) {
     Kokkos::Timer t;
-    fm = read_file_meshes(o.mesh);
+    fm = read_file_meshes(o.mesh, GmshOptions().checks(!o.skip_mesh_checks));
     read_seconds = t.seconds();
     for (const auto &k : o.kernels_asked) // a kernel asked by name must fit the file
       if (k == "volna" || k == "integrate_stress")

@@ -1,6 +1,8 @@
 #include <umesh/error.hpp>
 #include <umesh/gmsh.hpp>
 
+#include "gmsh_tokens.hpp"
+
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -12,6 +14,8 @@
 
 namespace umesh {
 namespace {
+
+using detail::Tokens;
 
 struct ElementType {
   const char *name;
@@ -42,98 +46,6 @@ const ElementType *element_type(int code) {
   }
 }
 
-// Whitespace-separated tokens with line numbers for error messages.
-class Tokens {
-public:
-  Tokens(std::istream &in, std::string source) : in_(in), source_(std::move(source)) {}
-
-  [[noreturn]] void error(const std::string &what) const {
-    detail::fail("gmsh file '", source_, "' line ", line_, ": ", what);
-  }
-  bool next(std::string &tok) {
-    tok.clear();
-    int c;
-    while ((c = in_.get()) != EOF && std::isspace(c))
-      if (c == '\n')
-        ++line_;
-    if (c == EOF)
-      return false;
-    if (c == '"') { // quoted string (physical names)
-      while ((c = in_.get()) != EOF && c != '"') {
-        if (c == '\n')
-          error("unterminated quoted name");
-        tok.push_back(char(c));
-      }
-      if (c == EOF)
-        error("unterminated quoted name");
-      return true;
-    }
-    do
-      tok.push_back(char(c));
-    while ((c = in_.peek()) != EOF && !std::isspace(c) && in_.get());
-    return true;
-  }
-  std::string word(const char *what) {
-    std::string t;
-    if (!next(t))
-      error(std::string("file ends where ") + what + " was expected (truncated?)");
-    return t;
-  }
-  long long integer(const char *what) {
-    const std::string t = word(what);
-    char *end = nullptr;
-    errno = 0;
-    const long long v = std::strtoll(t.c_str(), &end, 10);
-    if (t.empty() || *end)
-      error(std::string("expected ") + what + " (an integer), found '" + t + "'");
-    if (errno == ERANGE) // strtoll clamps: a wrong tag, not a big one
-      error(std::string(what) + " " + t + " is out of range");
-    return v;
-  }
-  // A tag or code kept as an int: one past its range would alias another.
-  int int32(const char *what) {
-    const long long v = integer(what);
-    if (v < INT_MIN || v > INT_MAX)
-      error(std::string(what) + " " + std::to_string(v) + " is out of range (32-bit)");
-    return int(v);
-  }
-  int count(const char *what) {
-    const long long v = integer(what);
-    if (v < 0 || v > 2000000000)
-      error(std::string(what) + " " + std::to_string(v) + " is out of range");
-    return int(v);
-  }
-  double real(const char *what) {
-    const std::string t = word(what);
-    char *end = nullptr;
-    errno = 0;
-    const double v = std::strtod(t.c_str(), &end);
-    if (t.empty() || *end)
-      error(std::string("expected ") + what + " (a number), found '" + t + "'");
-    if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
-      error(std::string(what) + " '" + t + "' is not a finite number");
-    return v;
-  }
-  void expect(const std::string &want) {
-    const std::string t = word(want.c_str());
-    if (t != want)
-      error("expected '" + want + "', found '" + t + "'");
-  }
-  void skip_section(const std::string &name) {
-    const std::string end = "$End" + name.substr(1);
-    std::string t;
-    while (next(t))
-      if (t == end)
-        return;
-    error("section " + name + " has no " + end + " (truncated?)");
-  }
-
-private:
-  std::istream &in_;
-  std::string source_;
-  int line_ = 1;
-};
-
 struct Reader {
   Tokens tok;
   GmshMesh mesh;
@@ -146,19 +58,22 @@ struct Reader {
     if (it != block_of.end())
       return mesh.blocks[it->second];
     block_of[t.name] = mesh.blocks.size();
-    mesh.blocks.push_back({t.name, t.nodes, Set(t.set_name, 0), {}, {}});
+    mesh.blocks.push_back({t.name, t.nodes, Set(t.set_name, 0), {}, {}, {}});
     return mesh.blocks.back();
   }
 
   void add_node(long long tag, double x, double y, double z) {
+    if (node_index.size() >= std::size_t(INT_MAX)) // indices are ints
+      tok.error("more than 2^31-1 nodes");
     if (!node_index.emplace(tag, int(node_index.size())).second)
       tok.error("node tag " + std::to_string(tag) + " appears twice");
     mesh.coords.insert(mesh.coords.end(), {x, y, z});
   }
 
   void add_element(int code, long long tag, int physical, const std::vector<long long> &nodes) {
-    (void)tag;
     GmshMesh::Block &b = block(*element_type(code));
+    if (b.physical.size() >= std::size_t(INT_MAX)) // a Set's size and map rows are ints
+      tok.error(std::string("more than 2^31-1 ") + b.set.name());
     for (long long n : nodes) {
       auto it = node_index.find(n);
       if (it == node_index.end())
@@ -167,6 +82,7 @@ struct Reader {
       b.nodes.push_back(it->second);
     }
     b.physical.push_back(physical);
+    b.tags.push_back(tag);
   }
 
   const ElementType &checked_type(long long code) {
@@ -240,7 +156,7 @@ struct Reader {
     const int n = tok.count("the number of nodes");
     tok.integer("the minimum node tag");
     tok.integer("the maximum node tag");
-    int seen = 0;
+    long long seen = 0;
     for (int b = 0; b < nblocks; ++b) {
       tok.integer("an entity dimension");
       tok.integer("an entity tag");
@@ -294,7 +210,7 @@ struct Reader {
     const int n = tok.count("the number of elements");
     tok.integer("the minimum element tag");
     tok.integer("the maximum element tag");
-    int seen = 0;
+    long long seen = 0;
     std::vector<long long> nodes;
     for (int b = 0; b < nblocks; ++b) {
       const int dim = tok.int32("an entity dimension");
@@ -381,20 +297,22 @@ const GmshMesh::Block &GmshMesh::block(const std::string &type) const {
                ")");
 }
 
-GmshMesh parse_gmsh(std::istream &in, const std::string &source) {
+GmshMesh parse_gmsh(std::istream &in, const std::string &source, const GmshOptions &options) {
   Reader r{Tokens(in, source), {}, {}, {}, {}};
   r.read();
+  if (options.check)
+    check_gmsh(r.mesh, source);
   return std::move(r.mesh);
 }
 
-GmshMesh read_gmsh(const std::string &path) {
+GmshMesh read_gmsh(const std::string &path, const GmshOptions &options) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     detail::fail("gmsh file '", path, "' is a folder, not a file");
   std::ifstream in(path);
   if (!in)
     detail::fail("cannot open gmsh file '", path, "': ", std::strerror(errno));
-  return parse_gmsh(in, path);
+  return parse_gmsh(in, path, options);
 }
 
 } // namespace umesh

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -95,6 +96,15 @@ void PlanWriter::save(const std::string &path) {
 PlanReader::PlanReader(const std::string &path, const std::string &kind, std::uint64_t fp,
                        const std::string &options)
     : path_(path) {
+  // Read whole, so a regular file only: its size bounds the read (a plan
+  // path that names /dev/zero was read until memory ran out, a pipe waited
+  // forever).
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+    fail("plan file '", path, "' is ",
+         std::filesystem::is_directory(st) ? "a folder" : "not a regular file",
+         ": delete it or give another plan folder");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     fail("plan file '", path, "': cannot open it for reading");

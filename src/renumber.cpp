@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
+#include <string>
 
 namespace umesh {
 
@@ -334,27 +335,55 @@ void write_renumbering(PlanWriter &w, const RenumberResult &r) {
 RenumberResult read_renumbering(PlanReader &reader, int n, const std::vector<BlockPlanMap> &maps) {
   const Targets t = group_targets(maps);
   RenumberResult r;
+  // Each numbering a permutation, checked here to name the file (the
+  // Permutations made of them would refuse them too, without saying where
+  // they came from).
+  const auto permutation = [&](const std::vector<int> &p, const char *what) {
+    std::vector<char> seen(p.size(), 0);
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (p[i] < 0 || std::size_t(p[i]) >= p.size() || seen[p[i]])
+        fail("plan file '", reader.path(), "': the renumbering of the ", what, " gives ", i,
+             " the number ", p[i], ", ",
+             p[i] < 0 || std::size_t(p[i]) >= p.size() ? "out of range" : "given twice",
+             " (not a permutation of ", p.size(), ")");
+      seen[p[i]] = 1;
+    }
+  };
   const auto head = reader.ints();
   if (head.size() != 2 || head[0] != int(t.maps.size()) || head[1] < 0)
-    fail("plan file: corrupted renumbering header");
+    fail("plan file '", reader.path(), "': corrupted renumbering header");
   r.elements = reader.ints();
   if (int(r.elements.size()) != n)
-    fail("plan file: renumbering of ", r.elements.size(), " elements, the set has ", n);
+    fail("plan file '", reader.path(), "': renumbering of ", r.elements.size(),
+         " elements, the set has ", n);
+  permutation(r.elements, "elements");
   for (std::size_t k = 0; k < t.maps.size(); ++k) {
     r.targets.push_back(reader.ints());
     if (int(r.targets.back().size()) != t.size[k])
-      fail("plan file: renumbering of ", r.targets.back().size(), " points, the set has ",
-           t.size[k]);
+      fail("plan file '", reader.path(), "': renumbering of ", r.targets.back().size(),
+           " points, the set has ", t.size[k]);
+    permutation(r.targets.back(), "points");
   }
   r.blocks = reader.ints();
   if (!r.blocks.empty() && int(r.blocks.size()) != n)
-    fail("plan file: ", r.blocks.size(), " block ids for ", n, " elements");
+    fail("plan file '", reader.path(), "': ", r.blocks.size(), " block ids for ", n, " elements");
+  // Blocks as order_by_blocks writes them: element i of the new numbering
+  // in block blocks[i], the blocks in order from 0, each one contiguous. A
+  // file past its checksum is untrusted: an id of 2^31-1 would size the
+  // plan's per-part counts by it, a negative one index before them.
+  for (std::size_t i = 0; i < r.blocks.size(); ++i) {
+    const int b = r.blocks[i];
+    if (i == 0 ? b != 0 : b != r.blocks[i - 1] && b != r.blocks[i - 1] + 1)
+      fail("plan file '", reader.path(), "': element ", i, " of the renumbering is in block ", b,
+           i == 0 ? std::string() : " after block " + std::to_string(r.blocks[i - 1]),
+           " (blocks are numbered from 0, in order, each contiguous)");
+  }
   for (int i = 0; i < head[1]; ++i) {
     const std::string name = reader.text();
     r.phases.push_back({name, reader.real()});
   }
   reader.finish();
-  return r; // Permutation validates the bijections
+  return r;
 }
 
 } // namespace detail

@@ -108,6 +108,11 @@ TEST(Gmsh, UntrustedCountsAndNumbers) {
                      {"an element tag 99999999999999999999 is out of range"});
   expect_parse_error(fmt2 + nodes + "$Elements\n1\n1 2 1 4294967297 1 2 3\n$EndElements\n",
                      {"physical tag 4294967297 is out of range"});
+  // Words are bounded: a pipe that never ends one would take all memory.
+  expect_parse_error(fmt2 + "$Nodes\n1\n1 " + std::string(5000, '1') + " 0 0\n$EndNodes\n",
+                     {"line 6", "a word longer than 4096 characters ('1111"});
+  expect_parse_error(fmt2 + "$PhysicalNames\n1\n1 1 \"" + std::string(5000, 'a') + "\"\n",
+                     {"line 6", "a word longer than 4096 characters"});
 }
 
 TEST(Gmsh, BadFixtureFiles) {

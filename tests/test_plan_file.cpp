@@ -199,4 +199,66 @@ TEST(PlanFile, EditedPlansAreRefusedPastTheirChecksum) {
   std::remove(file.c_str());
 }
 
+// Renumbering files too: block ids and numberings edited and given a right
+// checksum are refused naming the file (an id of 2^31-1 sized the plan's
+// per-part counts by it).
+TEST(PlanFile, EditedRenumberingsAreRefusedPastTheirChecksum) {
+  const Mesh2 g;
+  const std::string file = temp_path("edited.renumbering");
+  const auto options =
+      ReorderOptions{}.with_method(Reorder::builtin).with_block_size(64).with_plan_file(file);
+  reorder(options, g.m.edges, g.pecell);
+  const detail::HostMaps host = detail::host_maps(g.pecell);
+  const int n = g.m.edges.size();
+  const std::uint64_t fp = detail::fingerprint(n, host.maps);
+  const std::string text = detail::reorder_options_text(options);
+  detail::RenumberResult good;
+  {
+    detail::PlanReader r(file, "renumbering", fp, text);
+    good = detail::read_renumbering(r, n, host.maps);
+  }
+  ASSERT_GT(good.blocks.back(), 2);
+  auto load_edited = [&](auto edit) {
+    detail::RenumberResult r = good;
+    edit(r);
+    detail::PlanWriter w("renumbering", fp, text);
+    detail::write_renumbering(w, r);
+    w.save(file);
+    return test::error_message([&] { reorder(options, g.m.edges, g.pecell); });
+  };
+  auto refused = [&](const std::string &why, auto edit) {
+    const std::string e = load_edited(edit);
+    EXPECT_NE(e.find("plan file '" + file + "'"), std::string::npos) << e;
+    EXPECT_NE(e.find(why), std::string::npos) << e;
+  };
+  EXPECT_EQ(load_edited([](detail::RenumberResult &) {}), "no error");
+  refused("is in block 2147483647 after block",
+          [](detail::RenumberResult &r) { r.blocks.back() = 2147483647; });
+  refused("element 0 of the renumbering is in block -1 (blocks are numbered from 0",
+          [](detail::RenumberResult &r) { r.blocks[0] = -1; });
+  refused("is in block 0 after block", [](detail::RenumberResult &r) { r.blocks.back() = 0; });
+  refused("the renumbering of the elements gives 1 the number",
+          [](detail::RenumberResult &r) { r.elements[1] = r.elements[0]; });
+  refused("the renumbering of the points gives 0 the number -5",
+          [](detail::RenumberResult &r) { r.targets[0][0] = -5; });
+  std::remove(file.c_str());
+}
+
+// Plan files are read whole, so only regular files are: a plan path naming
+// /dev/zero was read until memory ran out.
+TEST(PlanFile, OnlyRegularFilesAreRead) {
+  const Mesh2 g;
+  const std::string plan = test::error_message([&] {
+    make_plan(Space(), exec::Hierarchical{}.with_block_size(64).with_plan_file("/dev/zero"),
+              g.m.edges, g.pecell);
+  });
+  EXPECT_NE(plan.find("plan file '/dev/zero' is not a regular file"), std::string::npos) << plan;
+  const std::string renumbering = test::error_message([&] {
+    reorder(ReorderOptions{}.with_method(Reorder::rcm).with_plan_file("/dev/zero"), g.m.edges,
+            g.pecell);
+  });
+  EXPECT_NE(renumbering.find("plan file '/dev/zero' is not a regular file"), std::string::npos)
+      << renumbering;
+}
+
 } // namespace

@@ -20,6 +20,7 @@
 #include <fstream>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -45,7 +46,7 @@ inline void make_folder(const std::string &dir, const char *what) {
 }
 
 /// Why `path` cannot name a file to write (empty when it can): empty, a
-/// folder, or a name ending in '/'. Nothing is created.
+/// folder, or a name ending in '/', '.' or '..'. Nothing is created.
 inline std::string output_path_problem(const std::string &path) {
   if (path.empty())
     return "an empty path names no file";
@@ -54,6 +55,67 @@ inline std::string output_path_problem(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     return "'" + path + "' is a folder, not a file";
+  // "out/." and "out/.." name folders even before they exist (the write
+  // would create out/ and then fail to rename onto it).
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (name == "." || name == "..")
+    return "'" + path + "' ends in '" + name + "': a folder, not a file";
+  return {};
+}
+
+/// Where a result file's hidden siblings go: the file a symbolic link
+/// names (the link is kept), else `path`. Empty for devices, pipes and
+/// names under /dev and /proc, which are written in place.
+inline std::filesystem::path result_target(const std::string &path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path target(path);
+  const auto st = fs::status(target, ec);
+  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
+  if (fs::exists(st) && (special || !fs::is_regular_file(st)))
+    return {};
+  if (fs::is_symlink(target, ec))
+    target = fs::weakly_canonical(target, ec);
+  return target;
+}
+
+/// Two paths that name one file: the same file when both exist (also
+/// through links), else the same absolute path once '.', '..' and links of
+/// the folders are resolved.
+inline bool same_file(const std::string &a, const std::string &b) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::exists(a, ec) && fs::exists(b, ec))
+    return fs::equivalent(a, b, ec);
+  const fs::path ca = fs::weakly_canonical(fs::absolute(a, ec), ec);
+  const fs::path cb = fs::weakly_canonical(fs::absolute(b, ec), ec);
+  return ca == cb;
+}
+
+/// Why the files of one run clash (empty when they do not): an output that
+/// names an input (the run would replace what it reads) or another output
+/// (one would replace the other, and both be reported written). Each path
+/// comes with the option that gave it; empty paths are not in use. Outputs
+/// written in place (devices, pipes: /dev/null, /dev/stdout) replace
+/// nothing, so two of them may be one.
+inline std::string clashing_files(const std::vector<std::pair<std::string, std::string>> &outputs,
+                                  const std::vector<std::pair<std::string, std::string>> &inputs) {
+  const auto replaces = [](const std::string &path) {
+    return !path.empty() && !result_target(path).empty();
+  };
+  for (std::size_t i = 0; i < outputs.size(); ++i) {
+    const auto &[option, path] = outputs[i];
+    if (!replaces(path))
+      continue;
+    for (const auto &[in_option, in_path] : inputs)
+      if (!in_path.empty() && same_file(path, in_path))
+        return option + " '" + path + "' names the file " + in_option + " '" + in_path +
+               "' reads: the run would replace it";
+    for (std::size_t j = i + 1; j < outputs.size(); ++j)
+      if (replaces(outputs[j].second) && same_file(path, outputs[j].second))
+        return option + " '" + path + "' and " + outputs[j].first + " '" + outputs[j].second +
+               "' name one file: one would replace the other";
+  }
   return {};
 }
 
@@ -63,6 +125,36 @@ inline std::string sibling_path(const std::string &path, const std::string &suff
   std::filesystem::path p(path);
   const std::string stem = p.stem().string();
   return (p.parent_path() / (stem + suffix)).string();
+}
+
+/// Opens (creating it) and locks `lock`, a hidden file beside the result
+/// `path`, and returns its descriptor. A run that finds it locked refuses
+/// (umesh::Error: another run is writing `path`); one that locked a name
+/// another run had just renamed or removed (the name now names another
+/// file, or none) tries again. `what` names the lock in errors.
+inline int lock_beside(const std::string &lock, const std::string &path, const char *what) {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+      throw Error("cannot write '" + path + "': cannot create '" + lock +
+                  "': " + std::strerror(errno));
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      if (err == EWOULDBLOCK)
+        throw Error("cannot write '" + path + "': another run is writing it now (its " + what +
+                    " '" + lock + "' is locked); wait for it or give another path");
+      throw Error("cannot write '" + path + "': cannot lock '" + lock + "': " + std::strerror(err));
+    }
+    struct stat mine {
+    }, named{};
+    if (::fstat(fd, &mine) == 0 && ::stat(lock.c_str(), &named) == 0 &&
+        mine.st_dev == named.st_dev && mine.st_ino == named.st_ino)
+      return fd;
+    ::close(fd);
+  }
+  throw Error("cannot write '" + path + "': its " + what + " '" + lock +
+              "' keeps changing (other runs writing the same file?)");
 }
 
 /// A result file written to a locked temporary beside `path` and renamed
@@ -78,23 +170,17 @@ public:
   explicit ResultFile(std::string path) : path_(std::move(path)) {
     if (const std::string why = output_path_problem(path_); !why.empty())
       throw Error("cannot write: " + why);
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::path target(path_);
-    const auto st = fs::status(target, ec);
     // A device, a pipe, or a name under /dev or /proc (/dev/stdout names the
     // file the output is redirected to: renaming onto it would replace that
     // file): no temporary, no rename; appended, so as not to cut earlier output.
-    const bool special = path_.rfind("/dev/", 0) == 0 || path_.rfind("/proc/", 0) == 0;
-    if (fs::exists(st) && (special || !fs::is_regular_file(st))) {
+    const std::filesystem::path target = result_target(path_);
+    if (target.empty()) {
       direct_ = true;
       out_.open(path_, std::ios::binary | std::ios::app);
       if (!out_)
         throw Error("cannot write '" + path_ + "': " + std::strerror(errno));
       return;
     }
-    if (fs::is_symlink(target, ec)) // replace the file the link names, keep the link
-      target = fs::weakly_canonical(target, ec);
     if (!target.parent_path().empty())
       make_folder(target.parent_path().string(), "output");
     final_ = target.string();
@@ -119,23 +205,33 @@ public:
   }
   const std::string &path() const { return path_; }
 
-  /// Flushes to disk and renames the temporary onto the path; throws
-  /// ResourceError when anything written was lost (disk full, I/O error).
-  void commit() {
-    if (committed_)
+  /// Writes everything out to disk and checks it, without moving it into
+  /// place: throws ResourceError when anything written was lost (disk full,
+  /// I/O error). A run that writes several files flushes them all before it
+  /// commits any, so that a failed write replaces none of them.
+  void flush() {
+    if (flushed_)
       return;
     errno = 0;
     out_.flush();
     const bool written = out_.good();
-    int err = errno;
+    const int err = errno;
     out_.close();
     if (!written || out_.fail())
       fail_write(err ? err : errno);
+    if (!direct_ && ::fsync(fd_) != 0)
+      fail_write(errno);
+    flushed_ = true;
+  }
+
+  /// flush(), then renames the temporary onto the path.
+  void commit() {
+    if (committed_)
+      return;
+    flush();
     if (!direct_) {
-      if (::fsync(fd_) != 0)
-        fail_write(errno);
       if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
-        err = errno;
+        const int err = errno;
         discard();
         throw ResourceError("cannot move '" + temp_ + "' onto '" + path_ +
                             "': " + std::strerror(err));
@@ -154,38 +250,7 @@ private:
                         (direct_ ? "" : "; its previous content is kept"));
   }
 
-  // Opens and locks the temporary. A run that finds it locked refuses; one
-  // that locked a temporary another run had just renamed or removed (the
-  // name now names another file, or none) tries again.
-  void lock_temp() {
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      fd_ = ::open(temp_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-      if (fd_ < 0)
-        throw Error("cannot write '" + path_ + "': cannot create '" + temp_ +
-                    "': " + std::strerror(errno));
-      if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-        const int err = errno;
-        ::close(fd_);
-        fd_ = -1;
-        if (err == EWOULDBLOCK)
-          throw Error("cannot write '" + path_ +
-                      "': another run is writing it now (its "
-                      "temporary '" +
-                      temp_ + "' is locked); wait for it or give another path");
-        throw Error("cannot write '" + path_ + "': cannot lock '" + temp_ +
-                    "': " + std::strerror(err));
-      }
-      struct stat mine {
-      }, named{};
-      if (::fstat(fd_, &mine) == 0 && ::stat(temp_.c_str(), &named) == 0 &&
-          mine.st_dev == named.st_dev && mine.st_ino == named.st_ino)
-        return;
-      ::close(fd_);
-      fd_ = -1;
-    }
-    throw Error("cannot write '" + path_ + "': its temporary '" + temp_ +
-                "' keeps changing (other runs writing the same file?)");
-  }
+  void lock_temp() { fd_ = lock_beside(temp_, path_, "temporary"); }
 
   void discard() noexcept {
     if (out_.is_open())
@@ -200,7 +265,41 @@ private:
   std::string path_, final_, temp_;
   std::ofstream out_;
   int fd_ = -1;
-  bool direct_ = false, committed_ = false;
+  bool direct_ = false, flushed_ = false, committed_ = false;
+};
+
+/// Held by a run that writes one result file several times over (a table
+/// rewritten whole, through a ResultFile, as each row is measured, so that
+/// a run cut short keeps its rows): a second run writing the same file
+/// refuses at once, instead of each one's rewrites replacing the other's
+/// rows while both say they wrote them. Its lock is a hidden file beside the
+/// result, `.<name>.lock`, removed when the run ends (one a killed run
+/// leaves is unlocked, and taken over by the next run).
+class RunLock {
+public:
+  explicit RunLock(const std::string &path) {
+    if (const std::string why = output_path_problem(path); !why.empty())
+      throw Error("cannot write: " + why);
+    const std::filesystem::path target = result_target(path);
+    if (target.empty()) // written in place: nothing to lock
+      return;
+    if (!target.parent_path().empty())
+      make_folder(target.parent_path().string(), "output");
+    lock_ = (target.parent_path() / ("." + target.filename().string() + ".lock")).string();
+    fd_ = lock_beside(lock_, path, "run lock");
+  }
+  RunLock(const RunLock &) = delete;
+  RunLock &operator=(const RunLock &) = delete;
+  ~RunLock() {
+    if (fd_ >= 0) { // removed while still locked, as ResultFile's temporary
+      ::unlink(lock_.c_str());
+      ::close(fd_);
+    }
+  }
+
+private:
+  std::string lock_;
+  int fd_ = -1;
 };
 
 } // namespace umesh::perf

@@ -129,6 +129,10 @@ Options parse(int argc, char **argv) {
   if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
       !why.empty())
     refuse(why);
+  if (const std::string why =
+          umesh::perf::clashing_files({{"--csv", o.csv}, {"--tuning-file", o.tuning_file}}, {});
+      !why.empty())
+    refuse(why);
   return o;
 }
 

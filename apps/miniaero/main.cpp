@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -219,14 +220,35 @@ int run(const Options &opt, int rank, int ranks) {
     // Folders and files the run writes into fail now, not after the work.
     if (!opt.plan_dir.empty())
       umesh::perf::make_folder(opt.plan_dir, "plan");
-    if (opt.bench > 0) { // checked (folder created, temporary locked), not yet written
-      umesh::perf::ResultFile check(opt.csv);
+    // Each measured row rewrites the whole table (a run cut short keeps its
+    // rows): the table is locked for the run, so that a second run into the
+    // same --csv refuses instead of replacing this run's rows between rewrites.
+    std::optional<umesh::perf::RunLock> csv_lock;
+    if (opt.bench > 0) {
+      csv_lock.emplace(opt.csv);
+      umesh::perf::ResultFile check(opt.csv); // checked (temporary locked), not yet written
     }
     Input in = read_input(opt.input);
+    // Known now: whether the input asks for results (results.0 by default).
+    const std::string results = !opt.results.empty() ? opt.results
+                                : in.output_results  ? "results.0"
+                                                     : "";
+    if (const std::string why =
+            umesh::perf::clashing_files({{"--results", results},
+                                         {"--csv", opt.bench > 0 ? opt.csv : ""},
+                                         {"--tuning-file", opt.tuning_file}},
+                                        {{"--input", opt.input}, {"--compare", opt.compare}});
+        !why.empty())
+      throw umesh::Error("umesh_miniaero: " + why);
     if (opt.steps >= 0)
       in.steps = opt.steps;
-    if (!opt.mesh.empty())
+    if (!opt.mesh.empty()) {
       in.nx = opt.mesh[0], in.ny = opt.mesh[1], in.nz = opt.mesh[2];
+      if (const std::string why = mesh_geometry_problem(in); !why.empty())
+        throw umesh::Error("umesh_miniaero: --mesh " + std::to_string(in.nx) + "," +
+                           std::to_string(in.ny) + "," + std::to_string(in.nz) + " with '" +
+                           opt.input + "': " + why);
+    }
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     if (opt.distributed)
       std::printf("  distributed over %d MPI rank%s (partition %s), halo exchange %s\n", ranks,
@@ -238,7 +260,7 @@ int run(const Options &opt, int rank, int ranks) {
                 mesh.faces.size(), mesh.boundaries.size(), setup.seconds());
     std::vector<std::vector<double>> reference;
     if (!opt.compare.empty())
-      reference = read_reference(opt.compare);
+      reference = read_reference(opt.compare, std::size_t(mesh.num_cells));
     const double copy_gbps = opt.bench > 0 ? copy_bandwidth_gbps() : 0.0;
     if (opt.bench > 0)
       std::printf("  device copy bandwidth: %.0f GB/s\n", copy_gbps);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cfloat>
 #include <climits>
 #include <cmath>
 #include <cstdlib>
@@ -103,6 +104,31 @@ std::string mesh_size_problem(int nx, int ny, int nz) {
          " cells (each at least 1, at most 4e8 in all)";
 }
 
+std::string mesh_geometry_problem(const Input &in) {
+  const double pi = 3.14159265; // make_mesh's
+  // The ramp rises from lx / 2 to lx; each column of cells spans what is
+  // left of the height above it.
+  const double rise = in.lx / 2.0 * std::tan(in.ramp_angle * pi / 180.0);
+  const double low = in.ly - std::max(rise, 0.0), high = in.ly - std::min(rise, 0.0);
+  std::ostringstream os;
+  if (!(low > 0)) {
+    os << "a ramp of " << in.ramp_angle << " degrees over half of lx " << in.lx << " rises " << rise
+       << ", to or past the height ly " << in.ly << ": its cells would be inverted";
+    return os.str();
+  }
+  // Volumes, areas and lengths a double holds: nothing divides by a zero
+  // or an infinite volume later.
+  const double dx = in.lx / in.nx, dz = in.lz / in.nz;
+  for (const double dy : {low / in.ny, high / in.ny})
+    for (const double v : {dx, dy, dz, dx * dy, dy * dz, dx * dz, dx * dy * dz})
+      if (!(v >= DBL_MIN && v <= DBL_MAX)) {
+        os << "cells of " << dx << " x " << dy << " x " << dz
+           << ": a length, area or volume of theirs (" << v << ") is not a normal double";
+        return os.str();
+      }
+  return {};
+}
+
 Input read_input(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
@@ -121,6 +147,15 @@ Input read_input(const std::string &path) {
   parse_line(f, path, 7, "output_frequency", in.output_frequency);
   parse_line(f, path, 8, "second_order", second);
   parse_line(f, path, 9, "viscous", viscous);
+  // Nothing after the last field but white space: a tenth line is a setting
+  // this reader would otherwise drop without a word.
+  int line = 10, c;
+  for (int seen = 0; (c = f.get()) != EOF; ++seen) {
+    if (!std::isspace(c) || seen == 4096)
+      umesh::detail::fail("input '", path, "' line ", line,
+                          ": text after the last field (miniaero.inp has 9 lines)");
+    line += c == '\n';
+  }
   in.output_results = output.value;
   in.second_order = second.value;
   in.viscous = viscous.value;
@@ -135,6 +170,8 @@ Input read_input(const std::string &path) {
                         " degrees is outside (-60, 60)");
   if (const std::string why = mesh_size_problem(in.nx, in.ny, in.nz); !why.empty())
     umesh::detail::fail("input '", path, "' line 3: ", why);
+  if (const std::string why = mesh_geometry_problem(in); !why.empty())
+    umesh::detail::fail("input '", path, "' lines 2-3: ", why);
   if (in.steps < 0)
     umesh::detail::fail("input '", path, "' line 4: ", in.steps, " time steps");
   if (!(in.dt > 0))

@@ -29,6 +29,10 @@ Input read_input(const std::string &path);
 /// Empty when an nx x ny x nz mesh is one the app builds, else why not
 /// (shared by the input file's line 3 and --mesh).
 std::string mesh_size_problem(int nx, int ny, int nz);
+/// Empty when the mesh of `in` (lengths, ramp and cells) has cells of a
+/// positive volume that a double holds, else why not: a ramp that rises to
+/// the domain's height inverts them (shared by read_input and --mesh).
+std::string mesh_geometry_problem(const Input &in);
 std::string describe(const Input &in);
 
 enum class Bc { extrapolate, tangent, inflow, noslip };

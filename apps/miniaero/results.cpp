@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -33,17 +34,35 @@ void write_results(const std::string &path, const std::vector<std::string> &line
   f.commit();
 }
 
-std::vector<std::vector<double>> read_reference(const std::string &path) {
+std::vector<std::vector<double>> read_reference(const std::string &path, std::size_t max_rows) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    umesh::detail::fail("reference file '", path, "' is a folder, not a file");
   std::ifstream f(path);
   if (!f)
     umesh::detail::fail("cannot open reference file '", path, "'");
   std::vector<std::vector<double>> rows;
   std::string line;
   int number = 0;
-  while (std::getline(f, line)) {
+  // Bounded: a results line is eight numbers, and there is one a cell. A
+  // device that never ends (/dev/zero) was read whole into memory.
+  constexpr std::size_t longest = 4096;
+  for (int c = 0; c != EOF;) {
+    line.clear();
+    while ((c = f.get()) != EOF && c != '\n')
+      if (line.size() == longest)
+        umesh::detail::fail("reference file '", path, "' line ", number + 1, ": longer than ",
+                            longest, " characters (not miniAero's results?)");
+      else
+        line.push_back(char(c));
+    if (c == EOF && line.empty())
+      break;
     ++number;
     if (line.empty() || line[0] == '#')
       continue;
+    if (rows.size() == max_rows)
+      umesh::detail::fail("reference file '", path, "' has more than ", max_rows,
+                          " results lines (one a cell)");
     std::istringstream in(line);
     std::vector<double> row;
     std::string field;

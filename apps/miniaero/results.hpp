@@ -15,8 +15,10 @@ std::vector<std::string> results_lines(const std::vector<double> &centroids,
 void write_results(const std::string &path, const std::vector<std::string> &lines);
 
 /// Numbers of a reference file: one row per non-empty line; lines starting
-/// with '#' are comments.
-std::vector<std::vector<double>> read_reference(const std::string &path);
+/// with '#' are comments. A line past 4096 characters, or more than
+/// `max_rows` rows (the cells compared), is an error: the file is not read
+/// past what a reference of this mesh can hold.
+std::vector<std::vector<double>> read_reference(const std::string &path, std::size_t max_rows);
 
 /// miniAero's numeric_text_diff criterion: equal field counts per line, and
 /// every pair of numbers with either above `floor` in magnitude within

@@ -4,12 +4,15 @@
 #include "problem.hpp"
 #include "results.hpp"
 
+#include "common/output.hpp"
+
 #include <umesh/umesh.hpp>
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 
@@ -327,6 +330,57 @@ TEST(Input, ReadsEveryFieldWhole) {
   expect_input_error("0\n1 1 1 0\n4 4 3000000000\n1\n1e-6\n0\n1\n0\n0\n",
                      "line 3: nz '3000000000' is out of range");
   expect_input_error(std::string(5000, '0'), "line 1: longer than 4096 characters");
+  EXPECT_EQ(read_input(write_temp(good + "\n  \r\n")).steps, 1);
+  expect_input_error(good + "\n1\n", "line 11: text after the last field");
+}
+
+// The generated mesh is checked as a read one is: a ramp that rises to the
+// domain's height would invert the cells past it, and cells too small or
+// too large for a double would divide by zero or infinity.
+TEST(Input, RefusesMeshesWithInvertedOrUnrepresentableCells) {
+  EXPECT_EQ(read_input(write_temp("2\n2 2 1 30\n8 4 2\n1\n1e-6\n0\n1\n0\n0\n")).ramp_angle, 30);
+  expect_input_error("2\n2 0.5 1 45\n8 4 2\n1\n1e-6\n0\n1\n0\n0\n",
+                     "lines 2-3: a ramp of 45 degrees over half of lx 2 rises");
+  expect_input_error("2\n2 0.9 1 45\n8 4 2\n1\n1e-6\n0\n1\n0\n0\n", "cells would be inverted");
+  expect_input_error("0\n1e-200 1e-200 1e-200 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n",
+                     "is not a normal double");
+  expect_input_error("0\n1e300 1e300 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n", "is not a normal double");
+  Input in;
+  in.problem = 2, in.lx = 2, in.ly = 2, in.ramp_angle = -50; // a falling ramp stays valid
+  EXPECT_EQ(mesh_geometry_problem(in), "");
+}
+
+// Output paths the programs share (apps/common/output.hpp): a name that is
+// a folder even before it exists is refused, and so is an output that
+// names one of the run's inputs or another output, however it is spelt;
+// outputs written in place (devices) replace nothing and may be one.
+TEST(Output, FoldersAndClashingFilesAreRefused) {
+  using namespace umesh::perf;
+  EXPECT_EQ(output_path_problem("out/results.csv"), "");
+  EXPECT_EQ(output_path_problem("no-such-folder/."),
+            "'no-such-folder/.' ends in '.': a folder, not a file");
+  EXPECT_EQ(output_path_problem("no-such-folder/.."),
+            "'no-such-folder/..' ends in '..': a folder, not a file");
+  EXPECT_EQ(output_path_problem("."), "'.' is a folder, not a file");
+  EXPECT_EQ(output_path_problem("out/"), "'out/' ends in '/': a folder, not a file");
+
+  const std::string dir = ::testing::TempDir() + "umesh_output_test";
+  std::filesystem::create_directories(dir + "/sub");
+  const std::string input = dir + "/m.inp";
+  std::ofstream(input) << "0\n";
+  EXPECT_TRUE(same_file(input, dir + "/sub/../m.inp"));
+  EXPECT_TRUE(same_file(dir + "/new.csv", dir + "/sub/../new.csv")); // neither exists yet
+  EXPECT_FALSE(same_file(input, dir + "/new.csv"));
+  EXPECT_EQ(clashing_files({{"--csv", dir + "/new.csv"}}, {{"--input", input}}), "");
+  EXPECT_NE(clashing_files({{"--results", dir + "/sub/../m.inp"}}, {{"--input", input}})
+                .find("names the file --input '" + input + "' reads"),
+            std::string::npos);
+  EXPECT_NE(clashing_files({{"--results", dir + "/r"}, {"--csv", dir + "/sub/../r"}}, {})
+                .find("name one file: one would replace the other"),
+            std::string::npos);
+  EXPECT_EQ(clashing_files({{"--results", ""}, {"--csv", ""}}, {{"--input", ""}}), "");
+  EXPECT_EQ(clashing_files({{"--results", "/dev/null"}, {"--csv", "/dev/null"}}, {}), "");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Results, MiniAerosCriterion) {

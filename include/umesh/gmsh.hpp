@@ -4,6 +4,8 @@
 // Gmsh .msh reader (ASCII, versions 2.2 and 4.1). Points, lines, triangles,
 // quads, tets and hexes; any other element type, a binary file, or a
 // malformed or truncated file throws umesh::Error with the line number.
+// What it reads is then checked as a mesh (check_gmsh) unless the caller
+// trusts the file and says so (GmshOptions).
 
 #include <umesh/set.hpp>
 
@@ -17,11 +19,12 @@ namespace umesh {
 struct GmshMesh {
   /// Elements of one type, in file order.
   struct Block {
-    std::string type;          ///< "point", "line", "triangle", "quad", "tet", "hex"
-    int nodes_per_element;     ///< map arity
-    Set set;                   ///< named after the type: "triangles", "hexes"...
-    std::vector<int> nodes;    ///< [element][nodes_per_element], 0-based
-    std::vector<int> physical; ///< physical group tag per element (0: none)
+    std::string type;            ///< "point", "line", "triangle", "quad", "tet", "hex"
+    int nodes_per_element;       ///< map arity
+    Set set;                     ///< named after the type: "triangles", "hexes"...
+    std::vector<int> nodes;      ///< [element][nodes_per_element], 0-based
+    std::vector<int> physical;   ///< physical group tag per element (0: none)
+    std::vector<long long> tags; ///< the file's element tag per element
   };
   std::string format_version; ///< "2.2" or "4.1"
   Set nodes{"nodes", 0};
@@ -34,9 +37,41 @@ struct GmshMesh {
   const Block &block(const std::string &type) const;
 };
 
-GmshMesh read_gmsh(const std::string &path);
-/// `source` names the stream in error messages.
-GmshMesh parse_gmsh(std::istream &in, const std::string &source);
+/// How read_gmsh and parse_gmsh treat what they read.
+struct GmshOptions {
+  /// Check the mesh once read (check_gmsh). The checks cost O(n log n) in
+  /// the elements, a fraction of the parse; turn them off only for files you
+  /// trust, e.g. ones your own pipeline wrote and checked before.
+  bool check = true;
+  GmshOptions &checks(bool on) {
+    check = on;
+    return *this;
+  }
+};
+
+/// Reads a .msh file; `options.check` then runs check_gmsh on it.
+GmshMesh read_gmsh(const std::string &path, const GmshOptions &options = {});
+/// The same from a stream; `source` names it in error messages.
+GmshMesh parse_gmsh(std::istream &in, const std::string &source, const GmshOptions &options = {});
+
+/// Throws umesh::Error, naming `source`, the element (its type, tag and
+/// place in its block) and the value, unless every element is a valid cell:
+/// - no element repeats a node, and no two elements of one type have the
+///   same nodes, in any order or orientation. One exception: a 2.2 file
+///   writes an element once per physical group it belongs to, one copy
+///   after the other, so the same node list right after it with another
+///   physical tag is allowed there;
+/// - lines have a positive length; triangles a positive area; quads a
+///   positive Jacobian at every corner (not zero-area, not bow-tied, not
+///   concave; either orientation, as Gmsh writes surfaces); tets a positive
+///   volume and hexes a positive Jacobian at every corner in Gmsh's node
+///   order (an inverted or tangled cell is refused);
+/// - every length, area and volume is a finite, nonzero double (coordinates
+///   so far apart or so close that it overflows or underflows are refused).
+/// "Zero" allows for rounding: a corner whose scaled Jacobian (the
+/// determinant of its unit edge vectors) is below 1e-12 is degenerate.
+/// Coordinates are finite and tags in range already: the reader refuses them.
+void check_gmsh(const GmshMesh &mesh, const std::string &source);
 
 } // namespace umesh
 

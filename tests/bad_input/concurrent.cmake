@@ -1,9 +1,14 @@
 # Concurrent and interrupted runs into one result file keep complete results:
-#   cmake -DEXE=/path/to/umesh_plan -DWORK=scratch-folder -P concurrent.cmake
+#   cmake -DEXE=/path/to/umesh_plan -DWORK=scratch-folder
+#         [-DMINIAERO=/path/to/umesh_miniaero -DINPUT=miniaero.inp] -P concurrent.cmake
 # 1. While one run writes results.csv, a second run into the same file refuses
 #    at once (exit 2) instead of replacing rows under it; the first completes.
 # 2. A run killed halfway (SIGKILL: no handler runs) leaves the previous
 #    results.csv as it was; the next run is not blocked by what it left.
+# 3. (MINIAERO) miniAero's --bench table, rewritten whole after each row, is
+#    locked for the whole run: a second run into it refuses (two runs each
+#    exited 0 and the table kept one run's rows), and the first run's rows
+#    are all there.
 cmake_minimum_required(VERSION 3.22)
 foreach(_v EXE WORK)
   if(NOT DEFINED ${_v})
@@ -57,6 +62,36 @@ endif()
 file(READ "${_csv}" _results)
 if(NOT _results MATCHES "^kernel,elements,")
   message(FATAL_ERROR "results.csv after the next run: ${_results}")
+endif()
+
+# 3. miniAero's benchmark table: the second run starts between the first
+#    one's rewrites (its lock file is there), and refuses.
+if(DEFINED MINIAERO)
+  set(_bench "${WORK}/bench.csv")
+  set(_lock "${WORK}/.bench.csv.lock")
+  set(_runs --input ${INPUT} --exec atomic --bench 20 --mesh 24,24,24 --reorder none,rcm,builtin
+            --csv ${_bench})
+  execute_process(
+    COMMAND sh -c "exec \"$0\" \"$@\" > bench.log 2>&1" ${MINIAERO} ${_runs}
+    COMMAND sh -c "while [ ! -e '${_lock}' ]; do sleep 0.02; done; exec \"$0\" \"$@\""
+            ${MINIAERO} ${_runs}
+    WORKING_DIRECTORY "${WORK}" RESULTS_VARIABLE _rcs OUTPUT_VARIABLE _out ERROR_VARIABLE _err
+    TIMEOUT 120)
+  file(READ "${WORK}/bench.log" _bench_log)
+  if(NOT "${_rcs}" STREQUAL "0;2")
+    message(FATAL_ERROR "concurrent --bench runs exited '${_rcs}', expected 0;2\n${_bench_log}\n${_out}${_err}")
+  endif()
+  if(NOT "${_err}" MATCHES "another run is writing it now")
+    message(FATAL_ERROR "the second --bench run did not say why it refused: ${_out}${_err}")
+  endif()
+  file(STRINGS "${_bench}" _rows)
+  list(LENGTH _rows _nrows)
+  if(NOT _nrows EQUAL 4) # the header and the first run's three rows
+    message(FATAL_ERROR "bench.csv has ${_nrows} lines, expected 4: ${_rows}")
+  endif()
+  if(EXISTS "${_lock}")
+    message(FATAL_ERROR "the first --bench run left its lock behind")
+  endif()
 endif()
 file(REMOVE_RECURSE "${WORK}")
 message("concurrent and interrupted runs keep complete results")

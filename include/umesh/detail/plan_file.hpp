@@ -49,6 +49,8 @@ public:
   double real();
   /// Fails unless the payload was read exactly to its end.
   void finish() const;
+  /// The file, for the errors of what its payload holds.
+  const std::string &path() const { return path_; }
 
 private:
   void raw(void *p, std::size_t n);
