@@ -353,7 +353,7 @@ int run(int argc, char **argv) {
             umesh::dist::element_owners(MPI_COMM_WORLD, how, m.edges.size(), graph);
         if (rank == 0)
           std::printf("edges dealt by %s\n",
-                      how == umesh::dist::Owners::metis ? "METIS k-way" : "slabs");
+                      umesh::dist::owners_label(how, MPI_COMM_WORLD).c_str());
         bool described = false; // each rank's share, once
         std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
         std::mt19937_64 rng(42);

@@ -149,8 +149,7 @@ struct DistBackend : umesh::perf::DistLoops {
                                            comm,
                                            {}});
     p->partition = std::move(partition);
-    p->layout = std::string("elements dealt by ") +
-                (owners == umesh::dist::Owners::metis ? "METIS k-way" : "slabs") + ", " +
+    p->layout = std::string("elements dealt by ") + umesh::dist::owners_label(owners, comm) + ", " +
                 std::to_string(cut) + " of " + std::to_string(m.num_elems) +
                 " elements with a face neighbour on another rank\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->partition), "elements");

@@ -147,8 +147,7 @@ struct DistBackend : umesh::perf::DistLoops {
     }
     // The boundary partitions share the interior's cells and their halo.
     p->interior->time_exchanges_on_device(timed);
-    p->layout = std::string("cells dealt by ") +
-                (owners == umesh::dist::Owners::metis ? "METIS k-way" : "slabs") + ", " +
+    p->layout = std::string("cells dealt by ") + umesh::dist::owners_label(owners, comm) + ", " +
                 std::to_string(umesh::dist::cut_elements(face_graph, faces.size(), cell_owner)) +
                 " of " + std::to_string(faces.size()) + " interior faces between ranks\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->interior), "faces");

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -30,8 +31,17 @@ inline Owners default_owners() {
   return has_metis() ? Owners::metis : Owners::slabs;
 }
 
+/// "metis" or "slabs", as parse_owners reads them.
 inline const char *to_string(Owners o) {
   return o == Owners::metis ? "metis" : "slabs";
+}
+
+/// How a run describes its owners: "METIS k-way", "slabs", or "one rank"
+/// (one rank owns everything, whatever the method).
+inline std::string owners_label(Owners o, MPI_Comm comm) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  return size == 1 ? "one rank" : o == Owners::metis ? "METIS k-way" : "slabs";
 }
 
 /// "slabs" or "metis"; anything else, and "metis" in a build without METIS,
@@ -51,19 +61,39 @@ inline Owners parse_owners(const std::string &name) {
 
 namespace detail {
 // METIS runs on rank 0 alone and the owners are broadcast: every rank gets
-// the same answer, whatever METIS does with several processes.
+// the same answer, whatever METIS does with several processes. A failure
+// there is broadcast too, so that every rank throws instead of waiting.
 template <class Partitioner>
 std::vector<int> broadcast_owners(MPI_Comm comm, int n, Partitioner &&partition) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::vector<int> owner(std::size_t(std::max(0, n)));
-  if (rank == 0)
-    owner = partition();
-  if (owner.size() != std::size_t(std::max(0, n)))
-    umesh::detail::fail("dist owners: the partitioner gave ", owner.size(), " owners for ", n,
-                        " items");
+  std::string error;
+  if (rank == 0) {
+    try {
+      owner = partition();
+      if (owner.size() != std::size_t(std::max(0, n)))
+        error = "the partitioner gave " + std::to_string(owner.size()) + " owners for " +
+                std::to_string(n) + " items";
+    } catch (const std::exception &e) {
+      error = e.what();
+    }
+  }
+  int length = int(error.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  if (length > 0) {
+    error.resize(std::size_t(length));
+    MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm);
+    umesh::detail::fail("dist owners (on rank 0): ", error);
+  }
   MPI_Bcast(owner.data(), n, MPI_INT, 0, comm);
   return owner;
+}
+
+// Every rank refuses METIS in a build without it, before any collective.
+inline void require_metis(Owners how) {
+  if (how == Owners::metis && !has_metis())
+    umesh::detail::fail("dist owners: METIS k-way asked for, but umesh was built without METIS");
 }
 } // namespace detail
 
@@ -76,6 +106,7 @@ inline std::vector<int> point_owners(MPI_Comm comm, Owners how, int num_points, 
                                      const std::vector<HostConnectivity> &maps) {
   int size = 1;
   MPI_Comm_size(comm, &size);
+  detail::require_metis(how);
   if (how == Owners::slabs || size == 1)
     return contiguous_owners(num_points, size);
   for (const auto &m : maps)
@@ -94,6 +125,7 @@ inline std::vector<int> element_owners(MPI_Comm comm, Owners how, int num_elemen
                                        const std::vector<HostConnectivity> &maps) {
   int size = 1;
   MPI_Comm_size(comm, &size);
+  detail::require_metis(how);
   if (how == Owners::slabs || size == 1)
     return contiguous_owners(num_elements, size);
   return detail::broadcast_owners(
