@@ -43,7 +43,10 @@ std::uint64_t fingerprint(int num_elements, const std::vector<BlockPlanMap> &map
 }
 
 bool file_exists(const std::string &path) {
-  return std::ifstream(path, std::ios::binary).good();
+  // Without opening it: opening a named pipe waits for a writer. What is
+  // there but not a regular file is then refused by the reader, by name.
+  std::error_code ec;
+  return std::filesystem::exists(path, ec);
 }
 
 PlanWriter::PlanWriter(const std::string &kind, std::uint64_t fp, const std::string &options) {
@@ -202,7 +205,7 @@ BlockPlan read_block_plan(PlanReader &r) {
   BlockPlan p;
   const auto head = r.ints();
   if (head.size() != 4 || head[2] < 0 || head[3] < 0)
-    fail("plan file: corrupted block plan header");
+    fail("plan file '", r.path(), "': corrupted block plan header");
   p.block_size = head[0];
   p.max_thread_colours = head[1];
   for (auto *v : {&p.elem, &p.block_start, &p.thread_colour, &p.thread_colour_offsets,
@@ -212,7 +215,7 @@ BlockPlan read_block_plan(PlanReader &r) {
     BlockPlan::Staged s;
     const auto a = r.ints();
     if (a.size() != 2)
-      fail("plan file: corrupted staged map header");
+      fail("plan file '", r.path(), "': corrupted staged map header");
     s.arity = a[0];
     s.max_points = a[1];
     s.point_offsets = r.ints();

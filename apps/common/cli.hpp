@@ -52,8 +52,8 @@ inline CLI::Validator output_folder() {
       "DIR");
 }
 
-/// CLI11 check of a file the program reads: not empty, present, readable,
-/// not a folder.
+/// CLI11 check of a file the program reads: not empty, present, a regular
+/// file (not a folder, pipe or device), readable.
 inline CLI::Validator input_file() {
   return CLI::Validator(
       [](std::string &path) {
@@ -64,6 +64,9 @@ inline CLI::Validator input_file() {
           return "'" + path + "' does not exist";
         if (std::filesystem::is_directory(path, ec))
           return "'" + path + "' is a folder, not a file";
+        // Before opening it: opening a named pipe waits for a writer.
+        if (!std::filesystem::is_regular_file(path, ec))
+          return "'" + path + "' is not a regular file (a pipe, socket or device)";
         if (std::FILE *f = std::fopen(path.c_str(), "rb"))
           std::fclose(f);
         else

@@ -18,6 +18,7 @@
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -199,6 +200,37 @@ int main(int argc, char **argv) {
 
 namespace {
 
+// miniAero's own strategies run once, in their own layout and order.
+bool is_reference(const std::string &exec) {
+  return exec.rfind("miniaero-", 0) == 0;
+}
+std::vector<std::string> layouts_of(const Options &opt, const std::string &exec) {
+  return is_reference(exec) ? std::vector<std::string>{"default"} : opt.layouts;
+}
+std::vector<std::string> reorders_of(const Options &opt, const std::string &exec) {
+  return is_reference(exec) ? std::vector<std::string>{"binsort"} : opt.reorders;
+}
+std::string variant_tag(const std::string &exec, const std::string &layout,
+                        const std::string &reorder) {
+  return exec + "." + layout + (is_reference(exec) ? "" : "." + reorder);
+}
+
+// The results files a run writes: `results`, or one per variant
+// (results.<tag>) when it runs several.
+std::vector<std::pair<std::string, std::string>> results_files(const Options &opt,
+                                                               const std::string &results) {
+  std::vector<std::pair<std::string, std::string>> files;
+  if (results.empty())
+    return files;
+  if (opt.execs.size() * opt.layouts.size() * opt.reorders.size() == 1)
+    return {{"--results", results}};
+  for (const auto &exec : opt.execs)
+    for (const auto &layout : layouts_of(opt, exec))
+      for (const auto &reorder : reorders_of(opt, exec))
+        files.push_back({"--results", results + "." + variant_tag(exec, layout, reorder)});
+  return files;
+}
+
 int run(const Options &opt, int rank, int ranks) {
   int failures = 0;
   try {
@@ -236,11 +268,12 @@ int run(const Options &opt, int rank, int ranks) {
     const std::string results = !opt.results.empty() ? opt.results
                                 : in.output_results  ? "results.0"
                                                      : "";
-    if (const std::string why =
-            umesh::perf::clashing_files({{"--results", results},
-                                         {"--csv", opt.bench > 0 ? opt.csv : ""},
-                                         {"--tuning-file", opt.tuning_file}},
-                                        {{"--input", opt.input}, {"--compare", opt.compare}});
+    // Each variant's results file too: results.<tag> may name an input.
+    auto outputs = results_files(opt, results);
+    outputs.push_back({"--csv", opt.bench > 0 ? opt.csv : ""});
+    outputs.push_back({"--tuning-file", opt.tuning_file});
+    if (const std::string why = umesh::perf::clashing_files(
+            outputs, {{"--input", opt.input}, {"--compare", opt.compare}});
         !why.empty())
       throw umesh::Error("umesh_miniaero: " + why);
     if (opt.steps >= 0)
@@ -272,12 +305,12 @@ int run(const Options &opt, int rank, int ranks) {
     // when it is measured and written (a run cut short keeps its rows).
     std::vector<std::string> execs = opt.execs;
     std::stable_partition(execs.begin(), execs.end(),
-                          [](const std::string &e) { return e.rfind("miniaero-", 0) == 0; });
+                          [](const std::string &e) { return is_reference(e); });
     int runs = 0;
     for (const auto &exec : execs) {
-      const bool is_ref = exec.rfind("miniaero-", 0) == 0;
-      for (const auto &layout : is_ref ? std::vector<std::string>{"default"} : opt.layouts)
-        for (const auto &reorder : is_ref ? std::vector<std::string>{"binsort"} : opt.reorders) {
+      const bool is_ref = is_reference(exec);
+      for (const auto &layout : layouts_of(opt, exec))
+        for (const auto &reorder : reorders_of(opt, exec)) {
           SolverOptions so;
           so.cell_stencil = opt.cell_stencil;
           so.nccl = opt.transport == "nccl";
@@ -297,7 +330,7 @@ int run(const Options &opt, int rank, int ranks) {
                 (opt.distributed
                      ? "rank" + std::to_string(rank) + "of" + std::to_string(ranks) + "-"
                      : std::string());
-          const std::string tag = exec + "." + layout + (is_ref ? "" : "." + reorder);
+          const std::string tag = variant_tag(exec, layout, reorder);
           Kokkos::Timer t;
           auto solver = make_solver(exec, layout == "soa", opt.distributed, in, mesh, so);
           const double build = t.seconds();
@@ -360,9 +393,16 @@ int run(const Options &opt, int rank, int ranks) {
           const ExchangeTally exchange_after = solver->exchanges();
           const double exchange = exchange_after.seconds - exchange_before.seconds;
           const std::size_t exchange_count = exchange_after.count - exchange_before.count;
-          const auto lines = results_lines(mesh.cell_centroid, solver->solution());
+          const std::vector<double> solution = solver->solution();
+          const auto lines = results_lines(mesh.cell_centroid, solution);
           std::string verdict;
-          if (!reference.empty()) {
+          // A blown-up run (a time step far too large) is a failed run,
+          // whether or not there is a reference to compare with.
+          if (!std::all_of(solution.begin(), solution.end(),
+                           [](double x) { return std::isfinite(x); })) {
+            verdict = "  FAILED: the solution is not finite (NaN or inf; time step too large?)";
+            ++failures;
+          } else if (!reference.empty()) {
             std::string report;
             const int bad = compare_results(lines, reference, 1e-3, 1e-6, report);
             verdict = bad == 0 ? "  matches the reference"

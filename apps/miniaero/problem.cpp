@@ -20,16 +20,21 @@ namespace miniaero {
 
 namespace {
 
-// One field of the input, parsed whole: the entire token, within the type's
-// range. An integer takes no exponent or fraction ("1e3" steps is an error,
-// not 1 step); a real is finite and uses '.' ("2,5e-6" is an error, not 2).
-// Returns why the token is not one (empty when it is).
+// One field of the input, parsed whole: the entire token (a NUL inside it
+// included), within the type's range. An integer is decimal digits with an
+// optional '-' and no leading zero ("1e3" steps and "010" are errors, not 1
+// and 10); a real is finite, not subnormal, and uses '.' ("2,5e-6" is an
+// error, not 2). Returns why the token is not one (empty when it is).
 std::string parse_field(const std::string &t, int &v) {
+  const std::size_t digits = !t.empty() && t[0] == '-' ? 1 : 0;
+  if (t.size() == digits ||
+      !std::all_of(t.begin() + long(digits), t.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }) ||
+      (t[digits] == '0' && t.size() > digits + 1))
+    return "is not an integer (decimal digits, no leading zero)";
   char *end = nullptr;
   errno = 0;
   const long long x = std::strtoll(t.c_str(), &end, 10);
-  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || *end)
-    return "is not an integer";
   if (errno == ERANGE || x < INT_MIN || x > INT_MAX)
     return "is out of range";
   v = int(x);
@@ -39,10 +44,10 @@ std::string parse_field(const std::string &t, double &v) {
   char *end = nullptr;
   errno = 0;
   v = std::strtod(t.c_str(), &end);
-  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || *end)
+  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0])) || end != t.c_str() + t.size())
     return "is not a number";
-  if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
-    return "is not a finite number";
+  if (!std::isfinite(v) || errno == ERANGE)
+    return "is not a finite number of double's normal range";
   return {};
 }
 // A 0/1 flag: exactly "0" or "1".

@@ -4,8 +4,10 @@
 #include "problem.hpp"
 #include "results.hpp"
 
+#include "common/cli.hpp"
 #include "common/output.hpp"
 
+#include <umesh/detail/plan_file.hpp>
 #include <umesh/umesh.hpp>
 
 #include <gtest/gtest.h>
@@ -15,6 +17,8 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+
+#include <sys/stat.h>
 
 namespace {
 
@@ -380,6 +384,23 @@ TEST(Output, FoldersAndClashingFilesAreRefused) {
             std::string::npos);
   EXPECT_EQ(clashing_files({{"--results", ""}, {"--csv", ""}}, {{"--input", ""}}), "");
   EXPECT_EQ(clashing_files({{"--results", "/dev/null"}, {"--csv", "/dev/null"}}, {}), "");
+  std::filesystem::remove_all(dir);
+}
+
+// Inputs that are not regular files are refused before they are opened:
+// opening a named pipe would wait for a writer (a plan file too).
+TEST(Input, PipesAreRefusedWithoutOpening) {
+  const std::string dir = ::testing::TempDir() + "umesh_input_test";
+  std::filesystem::create_directories(dir);
+  const std::string pipe = dir + "/pipe.inp";
+  std::filesystem::remove(pipe);
+  ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
+  std::string path = pipe;
+  EXPECT_NE(umesh::perf::input_file()(path).find("is not a regular file"), std::string::npos);
+  EXPECT_TRUE(umesh::detail::file_exists(pipe)); // seen, not opened: the reader refuses it
+  std::string regular = dir + "/m.inp";
+  std::ofstream(regular) << "0\n";
+  EXPECT_EQ(umesh::perf::input_file()(regular), "");
   std::filesystem::remove_all(dir);
 }
 
