@@ -119,6 +119,17 @@ inline std::string clashing_files(const std::vector<std::pair<std::string, std::
   return {};
 }
 
+/// The hidden file beside `target` that a run writes or locks:
+/// "out/r.csv", ".partial" -> "out/.r.csv.partial".
+inline std::string hidden_sibling(const std::filesystem::path &target, const char *suffix) {
+  // Appended, not '"." + name': g++ 12 in C++20 warns (wrongly, -Wrestrict)
+  // about the memcpy of operator+(const char *, string &&).
+  std::string name(".");
+  name += target.filename().string();
+  name += suffix;
+  return (target.parent_path() / name).string();
+}
+
 /// `path` with its file name's extension (not a folder's) replaced by
 /// `suffix`: "out.d/results.csv", "_plans.csv" -> "out.d/results_plans.csv".
 inline std::string sibling_path(const std::string &path, const std::string &suffix) {
@@ -184,7 +195,7 @@ public:
     if (!target.parent_path().empty())
       make_folder(target.parent_path().string(), "output");
     final_ = target.string();
-    temp_ = (target.parent_path() / ("." + target.filename().string() + ".partial")).string();
+    temp_ = hidden_sibling(target, ".partial");
     lock_temp();
     out_.open(temp_, std::ios::binary | std::ios::trunc);
     if (!out_) {
@@ -285,7 +296,7 @@ public:
       return;
     if (!target.parent_path().empty())
       make_folder(target.parent_path().string(), "output");
-    lock_ = (target.parent_path() / ("." + target.filename().string() + ".lock")).string();
+    lock_ = hidden_sibling(target, ".lock");
     fd_ = lock_beside(lock_, path, "run lock");
   }
   RunLock(const RunLock &) = delete;

@@ -212,7 +212,10 @@ std::vector<std::string> reorders_of(const Options &opt, const std::string &exec
 }
 std::string variant_tag(const std::string &exec, const std::string &layout,
                         const std::string &reorder) {
-  return exec + "." + layout + (is_reference(exec) ? "" : "." + reorder);
+  std::string tag = exec + "." + layout;
+  if (!is_reference(exec))
+    tag += "." + reorder;
+  return tag;
 }
 
 // The results files a run writes: `results`, or one per variant
