@@ -101,8 +101,8 @@ struct Hierarchical {
   /// threads). For blocks run one per team and combined by thread colours or
   /// scratch atomics: with gather, or several blocks per team where they
   /// pipeline, a budget is an Error. No value wins everywhere: on the H100
-  /// (perf/results/h100-colour-bytes) 48 ran res_calc's full staging 1.12x
-  /// faster at block 256 (built-in blocks) and staged increments up to 1.05x
+  /// (older record h100-colour-bytes (perf/results/README.md, Older records)) 48 ran res_calc's
+  /// full staging 1.12x faster at block 256 (built-in blocks) and staged increments up to 1.05x
   /// slower. Host backends run their one kernel whatever it says (the
   /// errors still apply: register_budget_problem).
   int max_registers = 0;
