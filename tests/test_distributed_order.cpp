@@ -216,6 +216,17 @@ TEST(DistOwners, MetisAgreesOverRanksBalancesAndCutsLessThanSlabs) {
   EXPECT_EQ(edges0, edges);
 }
 
+// Cells on the given ranks, each edge on its first cell's rank (as miniAero
+// deals faces).
+dist::Partition<Mem> by_cell_owners(const QuadMesh &m, const std::vector<int> &cells) {
+  std::vector<int> edges(m.edges.size());
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    edges[e] = cells[std::size_t(m.edge_cells[2 * e])];
+  return dist::Partition<Mem>(MPI_COMM_WORLD, m.edges, edges,
+                              {{"pecell", m.cells, 2, m.edge_cells}},
+                              std::vector<dist::PointOwners>{{m.cells, cells}});
+}
+
 TEST(DistOwners, RankSharesAddUpToTheMesh) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -224,11 +235,7 @@ TEST(DistOwners, RankSharesAddUpToTheMesh) {
   const auto how = dist::default_owners();
   const std::vector<int> cells =
       dist::point_owners(MPI_COMM_WORLD, how, m.cells.size(), m.edges.size(), {pecell});
-  std::vector<int> edges(m.edges.size());
-  for (std::size_t e = 0; e < edges.size(); ++e)
-    edges[e] = cells[std::size_t(m.edge_cells[2 * e])];
-  dist::Partition<Mem> p(MPI_COMM_WORLD, m.edges, edges, {{"pecell", m.cells, 2, m.edge_cells}},
-                         std::vector<dist::PointOwners>{{m.cells, cells}});
+  const dist::Partition<Mem> p = by_cell_owners(m, cells);
   const auto shares = dist::rank_shares(p);
   ASSERT_EQ(shares.size(), std::size_t(size));
   std::int64_t elements = 0, owned = 0;
@@ -276,11 +283,7 @@ TEST(DistOwners, ARankWithoutElements) {
   const QuadMesh m = make_quad_mesh(7, 5, {true, 8});
   // Cells on ranks 0 .. size-2; the last rank owns nothing.
   std::vector<int> cells = dist::contiguous_owners(m.cells.size(), size - 1);
-  std::vector<int> edges(m.edges.size());
-  for (std::size_t e = 0; e < edges.size(); ++e)
-    edges[e] = cells[std::size_t(m.edge_cells[2 * e])];
-  dist::Partition<Mem> p(MPI_COMM_WORLD, m.edges, edges, {{"pecell", m.cells, 2, m.edge_cells}},
-                         std::vector<dist::PointOwners>{{m.cells, cells}});
+  const dist::Partition<Mem> p = by_cell_owners(m, cells);
   const auto shares = dist::rank_shares(p);
   EXPECT_EQ(shares.back().elements, 0);
   EXPECT_EQ(shares.back().targets[0].owned, 0);

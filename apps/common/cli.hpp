@@ -8,6 +8,7 @@
 #include "common/run_main.hpp"
 
 #include <umesh/error.hpp>
+#include <umesh/partition.hpp>
 
 #include <CLI/CLI.hpp>
 
@@ -146,6 +147,19 @@ inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
                  why.c_str(), app.get_name().c_str());
     std::exit(exit_bad_input);
   }
+}
+
+/// The apps' --partition: "metis" or "slabs" as given (METIS only where
+/// built in), else METIS where built in, else slabs; refused in one
+/// process. `program` names the program in the errors.
+inline std::string rank_partition(const std::string &program, const std::string &given,
+                                  bool distributed) {
+  if (!given.empty() && !distributed)
+    throw Error(program + ": --partition is for distributed runs (several MPI ranks or "
+                          "--distributed)");
+  if (given == "metis" && !has_metis())
+    throw Error(program + ": --partition metis: umesh was built without METIS (use slabs)");
+  return !given.empty() ? given : has_metis() ? "metis" : "slabs";
 }
 
 } // namespace umesh::perf

@@ -171,15 +171,8 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --transport nccl is for distributed runs (several ranks "
                          "or --distributed)");
-    if (!opt.partition.empty() && !opt.distributed)
-      throw umesh::Error("umesh_lulesh: --partition is for distributed runs (several ranks or "
-                         "--distributed)");
-    if (opt.partition == "metis" && !umesh::has_metis())
-      throw umesh::Error("umesh_lulesh: --partition metis: umesh was built without METIS (use "
-                         "slabs)");
-    const std::string partition = !opt.partition.empty() ? opt.partition
-                                  : umesh::has_metis()   ? "metis"
-                                                         : "slabs";
+    const std::string partition =
+        umesh::perf::rank_partition("umesh_lulesh", opt.partition, opt.distributed);
 #if !defined(UMESH_APP_MPI)
     if (opt.distributed)
       throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");

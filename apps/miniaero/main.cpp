@@ -240,15 +240,8 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --transport nccl is for distributed runs (several "
                          "ranks or --distributed)");
-    if (!opt.partition.empty() && !opt.distributed)
-      throw umesh::Error("umesh_miniaero: --partition is for distributed runs (--distributed or "
-                         "several MPI ranks)");
-    if (opt.partition == "metis" && !umesh::has_metis())
-      throw umesh::Error("umesh_miniaero: --partition metis: umesh was built without METIS (use "
-                         "slabs)");
-    const std::string partition = !opt.partition.empty() ? opt.partition
-                                  : umesh::has_metis()   ? "metis"
-                                                         : "slabs";
+    const std::string partition =
+        umesh::perf::rank_partition("umesh_miniaero", opt.partition, opt.distributed);
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --timed-exchanges is for distributed runs (several "
                          "ranks or --distributed)");

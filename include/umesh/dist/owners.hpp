@@ -90,10 +90,17 @@ std::vector<int> broadcast_owners(MPI_Comm comm, int n, Partitioner &&partition)
   return owner;
 }
 
+// The owners of `n` items: slabs, or METIS k-way over `graph()` on rank 0.
 // Every rank refuses METIS in a build without it, before any collective.
-inline void require_metis(Owners how) {
+template <class MakeGraph>
+std::vector<int> owners_of(MPI_Comm comm, Owners how, int n, MakeGraph &&graph) {
   if (how == Owners::metis && !has_metis())
     umesh::detail::fail("dist owners: METIS k-way asked for, but umesh was built without METIS");
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (how == Owners::slabs || size == 1)
+    return contiguous_owners(n, size);
+  return broadcast_owners(comm, n, [&] { return partition_kway(graph(), size); });
 }
 } // namespace detail
 
@@ -104,17 +111,11 @@ inline void require_metis(Owners how) {
 /// for miniAero's faces-to-cells map, the cells' face neighbours).
 inline std::vector<int> point_owners(MPI_Comm comm, Owners how, int num_points, int num_elements,
                                      const std::vector<HostConnectivity> &maps) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  detail::require_metis(how);
-  if (how == Owners::slabs || size == 1)
-    return contiguous_owners(num_points, size);
   for (const auto &m : maps)
     if (m.target_size != num_points)
       umesh::detail::fail("dist::point_owners: a map into ", m.target_size, " points, not ",
                           num_points);
-  return detail::broadcast_owners(
-      comm, num_points, [&] { return partition_kway(point_graph(num_elements, maps), size); });
+  return detail::owners_of(comm, how, num_points, [&] { return point_graph(num_elements, maps); });
 }
 
 /// The rank of each of `num_elements` elements (collective): slabs of the
@@ -123,13 +124,8 @@ inline std::vector<int> point_owners(MPI_Comm comm, Owners how, int num_points, 
 /// nodes).
 inline std::vector<int> element_owners(MPI_Comm comm, Owners how, int num_elements,
                                        const std::vector<HostConnectivity> &maps) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
-  detail::require_metis(how);
-  if (how == Owners::slabs || size == 1)
-    return contiguous_owners(num_elements, size);
-  return detail::broadcast_owners(
-      comm, num_elements, [&] { return partition_kway(element_graph(num_elements, maps), size); });
+  return detail::owners_of(comm, how, num_elements,
+                           [&] { return element_graph(num_elements, maps); });
 }
 
 /// Elements of a map whose points lie on more than one rank under `owner`
