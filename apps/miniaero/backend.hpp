@@ -31,6 +31,9 @@ using MapT = umesh::Map<Mem>;
 struct ExchangeTally {
   double seconds = 0;
   std::size_t count = 0;
+  /// Where the seconds went (umesh::dist::Exchange::Phases), and the wait
+  /// for the neighbours' loops when timed on the device.
+  double pack = 0, wait = 0, unpack = 0, skew = 0;
 };
 
 /// The solver's sets and maps: interior faces to their two cells, and per
@@ -157,7 +160,8 @@ struct DistBackend : umesh::perf::DistLoops {
   /// their first cell's rank), and their seconds as the host sees them.
   static ExchangeTally exchanges(const Parts &p) {
     const auto &halo = *p.interior->targets().front()->halo;
-    return {halo.seconds(), halo.exchanges()};
+    const auto ph = halo.phases();
+    return {halo.seconds(), halo.exchanges(), ph.pack, ph.wait, ph.unpack, ph.skew};
   }
   template <int D, class L>
   static Dat<D, L> make(const Parts &p, int where, const std::string &name,

@@ -142,6 +142,30 @@ struct LimiterBoundary {
   }
 };
 
+/// The limiter of one cell from all its faces at once (--stencil cells):
+/// each cell's face centroids were gathered beforehand (`xf`, [6][3]; a
+/// cell with fewer faces repeats one), so the loop reads and writes only its
+/// own cell, with nothing to combine. The same minimum, of the same values,
+/// as LimiterFace and LimiterBoundary folded into a limiter filled with 1.
+struct LimiterCell {
+  template <class U, class X, class G, class Lo, class Hi, class XF, class L>
+  KOKKOS_INLINE_FUNCTION void operator()(U u, X xc, G g, Lo lo, Hi hi, XF xf, L lim) const {
+    double V[5], m[5] = {1.0, 1.0, 1.0, 1.0, 1.0};
+    primitive_of(u, V);
+    for (int f = 0; f < 6; ++f) {
+      const double dx[3] = {xf(3 * f) - xc(0), xf(3 * f + 1) - xc(1), xf(3 * f + 2) - xc(2)};
+      const double dist2 = dot3(dx, dx);
+      for (int k = 0; k < 5; ++k) {
+        const double du = dx[0] * g(3 * k) + dx[1] * g(3 * k + 1) + dx[2] * g(3 * k + 2);
+        const double v = venkat(hi(k) - V[k], lo(k) - V[k], du, dist2);
+        m[k] = v < m[k] ? v : m[k];
+      }
+    }
+    for (int k = 0; k < 5; ++k)
+      lim(k) = m[k];
+  }
+};
+
 /// First-order inviscid face flux: the left cell loses it, the right gains.
 struct FaceFluxFirstOrder {
   template <class N, class U, class F>

@@ -44,7 +44,7 @@ struct Options {
   std::vector<int> mesh; // empty: the input's
   umesh::perf::HierarchicalCli hierarchical;
   std::string tuning_file;
-  bool cell_stencil = false;
+  std::string stencil; // faces, cells, or empty: cells in one process, faces over MPI ranks
   bool distributed = false; // --distributed, or more than one MPI rank
   std::string transport = "host";
   std::string partition; // empty: METIS when built with it, else slabs
@@ -66,7 +66,6 @@ Options parse(int argc, char **argv) {
                "with a reference, or benchmarks the loops",
                "umesh_miniaero");
   umesh::perf::add_version(app);
-  std::string stencil = "faces";
   std::vector<std::string> exec_names = kAllExecs; // and the two not in 'all'
   exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--input", o.input, "miniAero input file")
@@ -98,12 +97,14 @@ Options parse(int argc, char **argv) {
           throw umesh::Error("--reorder " + r + ": not built in (METIS or Scotch missing)");
       })
       ->capture_default_str();
-  app.add_option("--stencil", stencil,
-                 "faces: the limiter's neighbour min/max as miniAero computes it, a loop over "
-                 "faces with indirect min/max; cells: a loop over cells reading their neighbours "
-                 "through a cell-to-cell map, no combining (same numbers); umesh variants only")
-      ->check(CLI::IsMember({"faces", "cells"}))
-      ->capture_default_str();
+  app.add_option("--stencil", o.stencil,
+                 "faces: the limiter's neighbour min/max and the limiter itself as miniAero "
+                 "computes them, loops over faces folding into both cells with min and max; "
+                 "cells: loops over cells, each reading its neighbours (a cell-to-cell map) and "
+                 "its faces' centroids, nothing to combine (the same numbers); default cells in "
+                 "one process, faces over MPI ranks (cells runs in one process only); umesh "
+                 "variants only")
+      ->check(CLI::IsMember({"faces", "cells"}));
   app.add_option("--shuffle-seed", o.shuffle_seed,
                  "seed of the interior-face shuffle (0 keeps creation order); miniAero "
                  "shuffles its faces too")
@@ -168,7 +169,6 @@ Options parse(int argc, char **argv) {
   if (!o.mesh.empty())
     if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())
       refuse("--mesh: " + why);
-  o.cell_stencil = stencil == "cells";
   return o;
 }
 
@@ -287,9 +287,13 @@ int run(const Options &opt, int rank, int ranks) {
                   ranks == 1 ? "" : "s", partition.c_str(),
                   opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
-    const Mesh mesh = make_mesh(in, opt.shuffle_seed);
-    std::printf("  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s)\n", mesh.num_cells,
-                mesh.faces.size(), mesh.boundaries.size(), setup.seconds());
+    // On the host threads Kokkos was given (OMP_NUM_THREADS, --kokkos-threads).
+    const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+    const Mesh mesh = make_mesh(in, opt.shuffle_seed, threads);
+    std::printf(
+        "  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s, %d host thread%s)\n",
+        mesh.num_cells, mesh.faces.size(), mesh.boundaries.size(), setup.seconds(), threads,
+        threads == 1 ? "" : "s");
     std::vector<std::vector<double>> reference;
     if (!opt.compare.empty())
       reference = read_reference(opt.compare, std::size_t(mesh.num_cells));
@@ -308,7 +312,7 @@ int run(const Options &opt, int rank, int ranks) {
       for (const auto &layout : layouts_of(opt, exec))
         for (const auto &reorder : reorders_of(opt, exec)) {
           SolverOptions so;
-          so.cell_stencil = opt.cell_stencil;
+          so.cell_stencil = opt.stencil.empty() ? !opt.distributed : opt.stencil == "cells";
           so.nccl = opt.transport == "nccl";
           so.timed_exchanges = opt.timed_exchanges;
           so.partition = partition;
@@ -415,6 +419,16 @@ int run(const Options &opt, int rank, int ranks) {
                         opt.timed_exchanges ? "device fenced" : "host side", exchange_count,
                         in.steps > 0 ? double(exchange_count) / in.steps : 0.0,
                         exchange_count > 0 ? 1e6 * exchange / double(exchange_count) : 0.0);
+          if (opt.distributed && opt.timed_exchanges && exchange_count > 0) {
+            const double per = 1e6 / double(exchange_count);
+            std::printf("    per exchange: pack %.1f us, %s %.1f us, unpack %.1f us; waiting for "
+                        "the neighbours' loops before it %.1f us (not counted above)\n",
+                        per * (exchange_after.pack - exchange_before.pack),
+                        opt.transport == "nccl" ? "transfer" : "MPI wait",
+                        per * (exchange_after.wait - exchange_before.wait),
+                        per * (exchange_after.unpack - exchange_before.unpack),
+                        per * (exchange_after.skew - exchange_before.skew));
+          }
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());

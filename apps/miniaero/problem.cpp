@@ -10,11 +10,14 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <system_error>
+#include <thread>
 
 namespace miniaero {
 
@@ -253,6 +256,36 @@ double hex_volume(const Vec (&x)[8]) {
 constexpr int kFaceCorners[6][4] = {{0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6},
                                     {3, 0, 4, 7}, {0, 3, 2, 1}, {4, 5, 6, 7}};
 
+// fn(first, last) over [0, n) cut into up to `threads` pieces, each on a
+// thread of its own (the calling thread takes the first). An exception in
+// any piece (out of memory) reaches the caller, not std::terminate.
+template <class Fn> void in_chunks(int n, int threads, Fn fn) {
+  const int pieces = std::max(1, std::min(threads, n));
+  auto bound = [&](int t) { return int(std::int64_t(n) * t / pieces); };
+  std::vector<std::exception_ptr> failed(pieces);
+  auto piece = [&](int t) {
+    try {
+      fn(bound(t), bound(t + 1));
+    } catch (...) {
+      failed[t] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < pieces; ++t) {
+    try {
+      workers.emplace_back(piece, t);
+    } catch (const std::system_error &) { // no thread to be had: this one does it
+      piece(t);
+    }
+  }
+  piece(0);
+  for (auto &w : workers)
+    w.join();
+  for (const auto &e : failed)
+    if (e)
+      std::rethrow_exception(e);
+}
+
 } // namespace
 
 void FaceGeometry::append(const Vec (&p)[4]) {
@@ -283,7 +316,7 @@ void FaceGeometry::append(const Vec (&p)[4]) {
   binormal.insert(binormal.end(), b.begin(), b.end());
 }
 
-Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed) {
+Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
   const int nx = in.nx, ny = in.ny, nz = in.nz;
   const double pi = 3.14159265; // miniAero's value, for identical ramp nodes
   auto node = [&](int i, int j, int k) {
@@ -302,8 +335,6 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed) {
 
   Mesh m;
   m.num_cells = nx * ny * nz;
-  m.cell_centroid.reserve(3 * std::size_t(m.num_cells));
-  m.cell_volume.reserve(m.num_cells);
   // Sides in miniAero's order (bottom, top, front, back, right, left) and
   // the condition each problem puts there.
   enum Side { bottom, top, front, back, right, left };
@@ -316,51 +347,90 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed) {
   struct SideFaces {
     std::vector<int> cell;
     FaceGeometry geometry;
-  } sides[6];
-
-  for (int i = 0; i < nx; ++i)
-    for (int j = 0; j < ny; ++j)
-      for (int k = 0; k < nz; ++k) {
-        const int c = cell_id(i, j, k);
-        const Vec x[8] = {node(i, j, k),
-                          node(i + 1, j, k),
-                          node(i + 1, j + 1, k),
-                          node(i, j + 1, k),
-                          node(i, j, k + 1),
-                          node(i + 1, j, k + 1),
-                          node(i + 1, j + 1, k + 1),
-                          node(i, j + 1, k + 1)};
-        Vec centre{};
-        for (const auto &p : x)
-          for (int d = 0; d < 3; ++d)
-            centre[d] += p[d] / 8.0;
-        m.cell_centroid.insert(m.cell_centroid.end(), centre.begin(), centre.end());
-        m.cell_volume.push_back(hex_volume(x));
-        // Neighbour across each local face, or the side it lies on.
-        const int nb[6] = {j > 0 ? cell_id(i, j - 1, k) : -1 - bottom,
-                           i + 1 < nx ? cell_id(i + 1, j, k) : -1 - right,
-                           j + 1 < ny ? cell_id(i, j + 1, k) : -1 - top,
-                           i > 0 ? cell_id(i - 1, j, k) : -1 - left,
-                           k > 0 ? cell_id(i, j, k - 1) : -1 - front,
-                           k + 1 < nz ? cell_id(i, j, k + 1) : -1 - back};
-        for (int f = 0; f < 6; ++f) {
-          if (nb[f] >= 0 && nb[f] < c)
-            continue; // created by the neighbour, which comes first
-          const Vec p[4] = {x[kFaceCorners[f][0]], x[kFaceCorners[f][1]], x[kFaceCorners[f][2]],
-                            x[kFaceCorners[f][3]]};
-          if (nb[f] < 0) {
-            SideFaces &s = sides[-1 - nb[f]];
-            s.cell.push_back(c);
-            s.geometry.append(p);
-          } else {
-            // The neighbour's local number of this face: the opposite one.
-            static const int opposite[6] = {2, 3, 0, 1, 5, 4};
-            m.face_cells.insert(m.face_cells.end(), {c, nb[f]});
-            m.face_slots.insert(m.face_slots.end(), {f, opposite[f]});
-            m.faces.append(p);
+  };
+  // What the cells of planes [i0, i1) create, in cell order: the whole
+  // mesh's lists are the planes' lists one after the other, so building
+  // slabs of planes on several threads gives the same mesh as one thread.
+  struct Slab {
+    std::vector<double> centroid, volume;
+    std::vector<int> face_cells, face_slots;
+    FaceGeometry faces;
+    SideFaces sides[6];
+  };
+  auto build_slab = [&](int i0, int i1, Slab &out) {
+    for (int i = i0; i < i1; ++i)
+      for (int j = 0; j < ny; ++j)
+        for (int k = 0; k < nz; ++k) {
+          const int c = cell_id(i, j, k);
+          const Vec x[8] = {node(i, j, k),
+                            node(i + 1, j, k),
+                            node(i + 1, j + 1, k),
+                            node(i, j + 1, k),
+                            node(i, j, k + 1),
+                            node(i + 1, j, k + 1),
+                            node(i + 1, j + 1, k + 1),
+                            node(i, j + 1, k + 1)};
+          Vec centre{};
+          for (const auto &p : x)
+            for (int d = 0; d < 3; ++d)
+              centre[d] += p[d] / 8.0;
+          out.centroid.insert(out.centroid.end(), centre.begin(), centre.end());
+          out.volume.push_back(hex_volume(x));
+          // Neighbour across each local face, or the side it lies on.
+          const int nb[6] = {j > 0 ? cell_id(i, j - 1, k) : -1 - bottom,
+                             i + 1 < nx ? cell_id(i + 1, j, k) : -1 - right,
+                             j + 1 < ny ? cell_id(i, j + 1, k) : -1 - top,
+                             i > 0 ? cell_id(i - 1, j, k) : -1 - left,
+                             k > 0 ? cell_id(i, j, k - 1) : -1 - front,
+                             k + 1 < nz ? cell_id(i, j, k + 1) : -1 - back};
+          for (int f = 0; f < 6; ++f) {
+            if (nb[f] >= 0 && nb[f] < c)
+              continue; // created by the neighbour, which comes first
+            const Vec p[4] = {x[kFaceCorners[f][0]], x[kFaceCorners[f][1]], x[kFaceCorners[f][2]],
+                              x[kFaceCorners[f][3]]};
+            if (nb[f] < 0) {
+              SideFaces &side = out.sides[-1 - nb[f]];
+              side.cell.push_back(c);
+              side.geometry.append(p);
+            } else {
+              // The neighbour's local number of this face: the opposite one.
+              static const int opposite[6] = {2, 3, 0, 1, 5, 4};
+              out.face_cells.insert(out.face_cells.end(), {c, nb[f]});
+              out.face_slots.insert(out.face_slots.end(), {f, opposite[f]});
+              out.faces.append(p);
+            }
           }
         }
-      }
+  };
+  const int slabs = std::max(1, std::min(threads, nx));
+  std::vector<Slab> slab(slabs);
+  in_chunks(slabs, slabs, [&](int first, int last) {
+    for (int t = first; t < last; ++t)
+      build_slab(int(std::int64_t(nx) * t / slabs), int(std::int64_t(nx) * (t + 1) / slabs),
+                 slab[t]);
+  });
+  auto append = [](auto &to, const auto &from) { to.insert(to.end(), from.begin(), from.end()); };
+  auto append_geometry = [&](FaceGeometry &to, const FaceGeometry &from) {
+    append(to.centroid, from.centroid);
+    append(to.normal, from.normal);
+    append(to.tangent, from.tangent);
+    append(to.binormal, from.binormal);
+  };
+  m.cell_centroid.reserve(3 * std::size_t(m.num_cells));
+  m.cell_volume.reserve(m.num_cells);
+  SideFaces sides[6];
+  for (Slab &sl : slab) {
+    append(m.cell_centroid, sl.centroid);
+    append(m.cell_volume, sl.volume);
+    append(m.face_cells, sl.face_cells);
+    append(m.face_slots, sl.face_slots);
+    append_geometry(m.faces, sl.faces);
+    for (int side = 0; side < 6; ++side) {
+      append(sides[side].cell, sl.sides[side].cell);
+      append_geometry(sides[side].geometry, sl.sides[side].geometry);
+    }
+    sl = Slab{}; // its memory back before the next slab's copy
+  }
 
   if (shuffle_seed != 0) {
     const int nf = m.faces.size();
@@ -368,19 +438,21 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed) {
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), std::mt19937_64(shuffle_seed));
     Mesh s = m;
-    for (int f = 0; f < nf; ++f) {
-      const int g = order[f];
-      for (int a = 0; a < 2; ++a) {
-        s.face_cells[2 * f + a] = m.face_cells[2 * g + a];
-        s.face_slots[2 * f + a] = m.face_slots[2 * g + a];
+    in_chunks(nf, threads, [&](int first, int last) {
+      for (int f = first; f < last; ++f) {
+        const int g = order[f];
+        for (int a = 0; a < 2; ++a) {
+          s.face_cells[2 * f + a] = m.face_cells[2 * g + a];
+          s.face_slots[2 * f + a] = m.face_slots[2 * g + a];
+        }
+        for (int d = 0; d < 3; ++d) {
+          s.faces.centroid[3 * f + d] = m.faces.centroid[3 * g + d];
+          s.faces.normal[3 * f + d] = m.faces.normal[3 * g + d];
+          s.faces.tangent[3 * f + d] = m.faces.tangent[3 * g + d];
+          s.faces.binormal[3 * f + d] = m.faces.binormal[3 * g + d];
+        }
       }
-      for (int d = 0; d < 3; ++d) {
-        s.faces.centroid[3 * f + d] = m.faces.centroid[3 * g + d];
-        s.faces.normal[3 * f + d] = m.faces.normal[3 * g + d];
-        s.faces.tangent[3 * f + d] = m.faces.tangent[3 * g + d];
-        s.faces.binormal[3 * f + d] = m.faces.binormal[3 * g + d];
-      }
-    }
+    });
     m = std::move(s);
   }
 
@@ -389,15 +461,8 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed) {
     for (int s = 0; s < 6; ++s) {
       if (side_bc[s] != bc)
         continue;
-      const SideFaces &sf = sides[s];
-      b.cell.insert(b.cell.end(), sf.cell.begin(), sf.cell.end());
-      auto add = [](std::vector<double> &to, const std::vector<double> &from) {
-        to.insert(to.end(), from.begin(), from.end());
-      };
-      add(b.geometry.centroid, sf.geometry.centroid);
-      add(b.geometry.normal, sf.geometry.normal);
-      add(b.geometry.tangent, sf.geometry.tangent);
-      add(b.geometry.binormal, sf.geometry.binormal);
+      append(b.cell, sides[s].cell);
+      append_geometry(b.geometry, sides[s].geometry);
     }
     if (!b.cell.empty())
       m.boundaries.push_back(std::move(b));

@@ -72,7 +72,9 @@ std::vector<double> initial_state(const Input &in, const Mesh &m);
 /// miniAero's structured hex mesh in unstructured form: cells (i, j, k) with
 /// k fastest, the ramp bending nodes past lx / 2, interior faces shuffled
 /// with `shuffle_seed` (miniAero shuffles them too; 0 keeps creation order).
-Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed);
+/// Slabs of planes are built on up to `threads` host threads; the mesh is
+/// the same for any number.
+Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads = 1);
 
 } // namespace miniaero
 

@@ -263,6 +263,36 @@ TEST(Mesh, VolumesAndClosedCells) {
   EXPECT_EQ(m.faces.size(), 7 * 4 * 2 + 8 * 3 * 2 + 8 * 4 * 1);
 }
 
+TEST(Mesh, SameOnAnyNumberOfThreads) {
+  Input in;
+  in.problem = 2; // the ramp: nodes bent past lx / 2, every boundary condition
+  in.lx = 2;
+  in.ly = 2;
+  in.lz = 1;
+  in.ramp_angle = 30;
+  in.nx = 7; // not a multiple of the thread counts below
+  in.ny = 3;
+  in.nz = 2;
+  for (const std::uint64_t seed : {std::uint64_t(0), std::uint64_t(5)}) {
+    const Mesh one = make_mesh(in, seed, 1);
+    for (const int threads : {2, 3, 7, 16}) {
+      const Mesh m = make_mesh(in, seed, threads);
+      EXPECT_EQ(m.num_cells, one.num_cells);
+      EXPECT_EQ(m.cell_centroid, one.cell_centroid) << threads << " threads";
+      EXPECT_EQ(m.cell_volume, one.cell_volume) << threads << " threads";
+      EXPECT_EQ(m.face_cells, one.face_cells) << threads << " threads";
+      EXPECT_EQ(m.face_slots, one.face_slots) << threads << " threads";
+      EXPECT_EQ(m.faces.normal, one.faces.normal) << threads << " threads";
+      EXPECT_EQ(m.faces.binormal, one.faces.binormal) << threads << " threads";
+      ASSERT_EQ(m.boundaries.size(), one.boundaries.size());
+      for (std::size_t b = 0; b < m.boundaries.size(); ++b) {
+        EXPECT_EQ(m.boundaries[b].cell, one.boundaries[b].cell);
+        EXPECT_EQ(m.boundaries[b].geometry.centroid, one.boundaries[b].geometry.centroid);
+      }
+    }
+  }
+}
+
 std::string write_temp(const std::string &text) {
   const std::string path = ::testing::TempDir() + "miniaero_test.inp";
   std::ofstream(path) << text;

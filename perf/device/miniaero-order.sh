@@ -3,7 +3,10 @@
 # atomic, SoA) in one process renumbered (--reorder rcm), and through the distributed path on one
 # rank in creation order and renumbered (each rank's local order); then the RK stage's benchmark
 # (--bench) under atomic and auto, renumbered, beside miniAero's own atomics.
-#   perf/device/miniaero-order.sh [one|two]   (default one)
+#   perf/device/miniaero-order.sh [one|two|stage]   (default one)
+# stage (one GPU): only the RK stage's benchmark at 128^3, renumbered, atomic and auto beside
+# miniAero's own atomics, with the limiter's min/max through faces and through the cell stencil
+# (--stencil cells), and the copy bandwidth (the benchmark prints it).
 # two (the 2-GPU kind): Sod 128^3 (20 steps) and 256^3 (10 steps), renumbered (--reorder rcm), on
 # one GPU and on two (one rank each, NCCL), in one call.
 # Carry .device/miniaero (umesh_miniaero built with MPI: UMESH_APP_EXECUTORS="Atomic;Auto",
@@ -11,7 +14,7 @@
 set -euo pipefail
 source perf/device/env.sh
 mode=${1:-one}
-case "$mode" in one | two) ;; *) echo "usage: $0 [one|two]" >&2; exit 2 ;; esac
+case "$mode" in one | two | stage) ;; *) echo "usage: $0 [one|two|stage]" >&2; exit 2 ;; esac
 M=.device/miniaero/umesh_miniaero
 [[ -x $M ]] || { echo "miniaero-order.sh: $M was not carried" >&2; exit 2; }
 if ldd "$M" | grep -q 'not found'; then
@@ -42,6 +45,17 @@ if [[ $mode == two ]]; then
   timeout 60 $M --input $inp --mesh 64,64,64 --exec atomic --layout soa --bench 1 >"$R/bandwidth.log" 2>&1 || rc=$?
   note "copy bandwidth rc=$rc: $(grep -m1 -i 'copy bandwidth' "$R/bandwidth.log" || true)"
   finish miniaero-order-two
+  exit 0
+fi
+if [[ $mode == stage ]]; then
+  for stencil in faces cells; do
+    rc=0
+    $M --input $inp --mesh 128,128,128 --exec atomic,auto,miniaero-atomic --layout soa --reorder rcm \
+      --stencil $stencil --bench 5 --csv "$R/bench-$stencil.csv" >"$R/bench-$stencil.log" 2>&1 || rc=$?
+    note "bench, stencil $stencil rc=$rc"
+    grep -H "copy bandwidth\|stage" "$R/bench-$stencil.log" >>"$R/summary.txt" || true
+  done
+  finish miniaero-stage
   exit 0
 fi
 common="--input $inp --mesh 128,128,128 --steps 20 --exec atomic --layout soa"

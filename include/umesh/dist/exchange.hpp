@@ -46,8 +46,11 @@ public:
 
   /// On: each half of every exchange fences the device before and after,
   /// so seconds() counts the device's packing, NCCL's transfers and the
-  /// unpacking, not only the host's part. For reports of the communication
-  /// share of GPU runs; it costs the overlap of exchanges with loops.
+  /// unpacking, not only the host's part; before its timer starts, an
+  /// exchange also waits for its neighbour ranks to reach it, timed
+  /// apart as Phases::skew (a rank whose loops ran longer is load imbalance,
+  /// not exchange cost). For reports of the communication share of GPU
+  /// runs; it costs the overlap of exchanges with loops.
   void time_on_device(bool on) { time_on_device_ = on; }
   bool times_on_device() const { return time_on_device_; }
 
@@ -58,9 +61,12 @@ public:
   double seconds() const { return phases_.pack + phases_.wait + phases_.unpack; }
   /// Where those seconds went: packing on the device and copying to the
   /// host; waiting for MPI (which counts a neighbour still busy with its own
-  /// loop); copying back and unpacking.
+  /// loop) or, through NCCL and timed on the device, the transfers; copying
+  /// back and unpacking. skew: timed on the device only, the wait before
+  /// each exchange for the neighbour ranks' loops to end (not part of
+  /// seconds()).
   struct Phases {
-    double pack = 0, wait = 0, unpack = 0;
+    double pack = 0, wait = 0, unpack = 0, skew = 0;
   };
   Phases phases() const { return phases_; }
   /// Exchanges started so far (one per import or export of one dat with a
@@ -133,6 +139,8 @@ public:
     // exchange time). NCCL's sends follow them on the stream.
     if (!p.device || time_on_device_)
       Kokkos::fence();
+    if (time_on_device_)
+      phases_.skew += meet_neighbours();
     Kokkos::Timer timer;
     p.slot = take_slot();
     const auto v = d.view();
@@ -166,10 +174,21 @@ public:
                   &p.requests.back());
       }
     }
-    if (p.device)
+    if (p.device) {
+      if (time_on_device_) { // the packing apart from NCCL's transfers
+        Kokkos::fence();
+        phases_.pack += timer.seconds();
+        timer.reset();
+      }
       send_through_nccl<M>(p.slot, to_owners, D * sizeof(T));
-    if (time_on_device_) // NCCL: the transfers count as packing
+      if (time_on_device_) {
+        Kokkos::fence();
+        phases_.wait += timer.seconds();
+        return p;
+      }
+    } else if (time_on_device_) {
       Kokkos::fence();
+    }
     phases_.pack += timer.seconds();
     return p;
   }
@@ -250,6 +269,22 @@ private:
     Kokkos::View<int *, DeviceMemory> send_dev, recv_dev; // the lists on the device
     std::vector<Buffers> slots;                           // one per exchange under way
   };
+
+  // Waits until every neighbour rank has reached this exchange too (an
+  // empty message each way); the seconds it took. Neighbours are mutual, and
+  // both sides of a pair start the same exchanges in the same order.
+  double meet_neighbours() const {
+    Kokkos::Timer timer;
+    std::vector<MPI_Request> requests(2 * neighbours_.size());
+    char none = 0, sink = 0;
+    for (std::size_t i = 0; i < neighbours_.size(); ++i) {
+      MPI_Irecv(&sink, 0, MPI_BYTE, neighbours_[i].rank, 703, comm_, &requests[2 * i]);
+      MPI_Isend(&none, 0, MPI_BYTE, neighbours_[i].rank, 703, comm_, &requests[2 * i + 1]);
+    }
+    if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+      detail::fail("dist: waiting for the neighbour ranks before a timed halo exchange failed");
+    return timer.seconds();
+  }
 
   // A free set of buffers for a new exchange (one more if all are in use).
   int take_slot() const {
