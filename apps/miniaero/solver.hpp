@@ -109,7 +109,7 @@ public:
     if constexpr (!B::distributed) {
       if (opt.reorder != umesh::Reorder::none)
         renumber();
-      if (opt.cell_stencil) {
+      if (opt.cell_stencil && in.second_order) { // (first order has no limiter)
         cell_neighbours_ = std::make_unique<MapT>(neighbours());
         cell_faces_ = std::make_unique<DatT<18>>(face_centroids_by_cell());
       }
