@@ -60,6 +60,14 @@ struct Options {
   std::string csv;                   // default: <out>/results.csv
 };
 
+/// The plan-metrics CSV that goes with a results CSV: "<folder>/<name>_plans.csv".
+/// Empty when `csv` is written in place (a device or pipe): /dev/null has
+/// no folder of results beside it (a name such as /dev/null_plans.csv
+/// would be a file created in /dev).
+inline std::string plans_csv(const std::string &csv) {
+  return result_target(csv).empty() ? std::string() : sibling_path(csv, "_plans.csv");
+}
+
 // Names the Option's values may take, for --help and CLI11's checks.
 inline CLI::IsMember one_of(std::vector<std::string> names) {
   return CLI::IsMember(names);
@@ -239,9 +247,8 @@ inline Options parse(int argc, char **argv) {
     o.kernels = o.kernels_asked;
   if (!app.count("--csv"))
     o.csv = (std::filesystem::path(o.out) / "results.csv").string();
-  if (const std::string why =
-          clashing_files({{"--csv", o.csv}, {"its plans table", sibling_path(o.csv, "_plans.csv")}},
-                         {{"--mesh", o.mesh}});
+  if (const std::string why = clashing_files(
+          {{"--csv", o.csv}, {"its plans table", plans_csv(o.csv)}}, {{"--mesh", o.mesh}});
       !why.empty())
     refuse(why);
   return o;
@@ -249,13 +256,26 @@ inline Options parse(int argc, char **argv) {
 
 /// Refuses generated meshes past umesh's 32-bit indices (umesh::Error) or
 /// past this machine's memory (ResourceError), before any is built.
+/// Refuses generated meshes on which a kernel asked for would loop over
+/// nothing (it would "validate"), naming the option and its minimum. Sets
+/// the options an out-of-memory message names.
 inline void check_sizes(const Options &o) {
-  if (!o.mesh.empty())
+  if (!o.mesh.empty()) {
+    size_options() = {"--mesh " + o.mesh, "the mesh (a coarser --mesh file)"};
     return;
+  }
   auto wants = [&](const char *k) { return std::count(o.kernels.begin(), o.kernels.end(), k) > 0; };
   const std::int64_t nx = o.nx, ny = o.ny, n3 = o.n3;
   const std::string flat = "--nx " + std::to_string(nx) + " --ny " + std::to_string(ny);
   const std::string cube = "--n3 " + std::to_string(n3);
+  const bool flat_kernels = wants("res_calc") || wants("getacc") || wants("volna"),
+             cube_kernels = wants("face_flux") || wants("integrate_stress");
+  set_size_options(flat_kernels && cube_kernels ? flat + " " + cube : flat_kernels ? flat : cube);
+  if (wants("res_calc"))
+    check_interior_edges(flat, nx, ny, "res_calc");
+  if (wants("face_flux") && n3 == 1)
+    throw Error(cube + ": face_flux loops over interior faces, and one hex has none (nothing "
+                       "would be checked): give --n3 2 or more");
   // The largest mesh's arrays: a lower bound of the run's memory.
   std::int64_t bytes = 0;
   std::string largest;

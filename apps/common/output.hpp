@@ -18,6 +18,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,20 +64,34 @@ inline std::string output_path_problem(const std::string &path) {
   return {};
 }
 
-/// Where a result file's hidden siblings go: the file a symbolic link
-/// names (the link is kept), else `path`. Empty for devices, pipes and
-/// names under /dev and /proc, which are written in place.
+/// Where a result file's hidden siblings go: the file `path` names once
+/// the links of its folders and of the file itself are followed (the link
+/// is kept). Empty where the file is written in place: a device, a pipe, a
+/// socket, and a name that goes through a process's file descriptors
+/// (/dev/stdout, /proc/self/fd/1: the file the output is redirected to,
+/// which a rename must not replace). Decided by what the path resolves to,
+/// not by how it is spelt: /proc/self/cwd/x and /dev/../x are regular files.
 inline std::filesystem::path result_target(const std::string &path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path target(path);
-  const auto st = fs::status(target, ec);
-  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-  if (fs::exists(st) && (special || !fs::is_regular_file(st)))
+  fs::path p = fs::absolute(path, ec);
+  for (int hops = 0; hops < 40; ++hops) {
+    const fs::path folder = fs::weakly_canonical(p.parent_path(), ec);
+    const std::string f = folder.string();
+    if ((f.rfind("/proc/", 0) == 0 && folder.filename() == "fd") || f == "/dev/fd")
+      return {};
+    p = folder / p.filename();
+    if (!fs::is_symlink(p, ec))
+      break;
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec)
+      break;
+    p = to.is_absolute() ? to : folder / to;
+  }
+  const auto st = fs::status(p, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st))
     return {};
-  if (fs::is_symlink(target, ec))
-    target = fs::weakly_canonical(target, ec);
-  return target;
+  return p;
 }
 
 /// Two paths that name one file: the same file when both exist (also
@@ -127,6 +142,14 @@ inline std::string hidden_sibling(const std::filesystem::path &target, const cha
   std::string name(".");
   name += target.filename().string();
   name += suffix;
+  // A valid name near the 255-byte limit would give a sibling past it: a
+  // hash of the name instead (the same in every run, so that runs writing
+  // one file still meet at its lock).
+  if (name.size() > 255) {
+    name = ".";
+    name += std::to_string(std::hash<std::string>{}(target.filename().string()));
+    name += suffix;
+  }
   return (target.parent_path() / name).string();
 }
 
@@ -187,6 +210,7 @@ public:
     const std::filesystem::path target = result_target(path_);
     if (target.empty()) {
       direct_ = true;
+      refuse_pipe_without_reader();
       out_.open(path_, std::ios::binary | std::ios::app);
       if (!out_)
         throw Error("cannot write '" + path_ + "': " + std::strerror(errno));
@@ -262,6 +286,20 @@ private:
   }
 
   void lock_temp() { fd_ = lock_beside(temp_, path_, "temporary"); }
+
+  // Opening a named pipe for writing waits for a reader: a run would hang
+  // before doing anything. One with a reader is written.
+  void refuse_pipe_without_reader() const {
+    std::error_code ec;
+    if (!std::filesystem::is_fifo(path_, ec))
+      return;
+    const int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENXIO)
+      throw Error("cannot write '" + path_ +
+                  "': a named pipe with no reader (the run would wait for one for ever)");
+    if (fd >= 0)
+      ::close(fd);
+  }
 
   void discard() noexcept {
     if (out_.is_open())
