@@ -4,7 +4,6 @@
 // The main job's command line: what to run, how often, where results go.
 
 #include "common/cli.hpp"
-#include "common/sizes.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -252,66 +251,6 @@ inline Options parse(int argc, char **argv) {
       !why.empty())
     refuse(why);
   return o;
-}
-
-/// Refuses generated meshes past umesh's 32-bit indices (umesh::Error) or
-/// past this machine's memory (ResourceError), before any is built.
-/// Refuses generated meshes on which a kernel asked for would loop over
-/// nothing (it would "validate"), naming the option and its minimum. Sets
-/// the options an out-of-memory message names.
-inline void check_sizes(const Options &o) {
-  if (!o.mesh.empty()) {
-    size_options() = {"--mesh " + o.mesh, "the mesh (a coarser --mesh file)"};
-    return;
-  }
-  auto wants = [&](const char *k) { return std::count(o.kernels.begin(), o.kernels.end(), k) > 0; };
-  const std::int64_t nx = o.nx, ny = o.ny, n3 = o.n3;
-  const std::string flat = "--nx " + std::to_string(nx) + " --ny " + std::to_string(ny);
-  const std::string cube = "--n3 " + std::to_string(n3);
-  const bool flat_kernels = wants("res_calc") || wants("getacc") || wants("volna"),
-             cube_kernels = wants("face_flux") || wants("integrate_stress");
-  set_size_options(flat_kernels && cube_kernels ? flat + " " + cube : flat_kernels ? flat : cube);
-  if (wants("res_calc"))
-    check_interior_edges(flat, nx, ny, "res_calc");
-  if (wants("face_flux") && n3 == 1)
-    throw Error(cube + ": face_flux loops over interior faces, and one hex has none (nothing "
-                       "would be checked): give --n3 2 or more");
-  // The largest mesh's arrays: a lower bound of the run's memory.
-  std::int64_t bytes = 0;
-  std::string largest;
-  auto need = [&](const std::string &given, std::int64_t b) {
-    if (b > bytes)
-      bytes = b, largest = given;
-  };
-  if (wants("res_calc") || wants("getacc")) {
-    const std::int64_t nodes = (nx + 1) * (ny + 1), cells = nx * ny,
-                       edges = (nx - 1) * ny + nx * (ny - 1);
-    check_counts(flat, {{"nodes", nodes},
-                        {"cells", cells},
-                        {"edges", edges},
-                        {"cell-to-node map entries", 4 * cells},
-                        {"edge-to-node map entries", 2 * edges}});
-    need(flat, 16 * nodes + 16 * cells + 16 * edges);
-  }
-  if (wants("volna")) {
-    const std::int64_t cells = 2 * nx * ny, edges = 3 * nx * ny; // at most
-    check_counts(flat, {{"triangles", cells},
-                        {"triangle edges (at most)", edges},
-                        {"triangle-to-node map entries", 3 * cells},
-                        {"edge-to-cell map entries", 2 * edges}});
-    need(flat, 12 * cells + 40 * edges);
-  }
-  if (wants("face_flux") || wants("integrate_stress")) {
-    const std::int64_t nodes = (n3 + 1) * (n3 + 1) * (n3 + 1), cells = n3 * n3 * n3,
-                       faces = 3 * n3 * n3 * (n3 - 1);
-    check_counts(cube, {{"nodes", nodes},
-                        {"hexes", cells},
-                        {"faces", faces},
-                        {"hex-to-node map entries", 8 * cells},
-                        {"face-to-cell map entries", 2 * faces}});
-    need(cube, 24 * nodes + 32 * cells + 32 * faces);
-  }
-  check_memory(largest, bytes);
 }
 
 } // namespace umesh::perf

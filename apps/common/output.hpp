@@ -9,6 +9,7 @@
 // refuses at once instead of replacing rows under the first. Every write is
 // checked: a full disk is an error (exit status 3), not a short file.
 
+#include "common/cleanup.hpp"
 #include "common/run_main.hpp"
 
 #include <umesh/error.hpp>
@@ -265,6 +266,10 @@ public:
       return;
     flush();
     if (!direct_) {
+      // Forgotten first: a signal after the rename must not remove the
+      // temporary of another run that took the name since.
+      forget_on_signal(slot_);
+      slot_ = -1;
       if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
         const int err = errno;
         discard();
@@ -285,7 +290,10 @@ private:
                         (direct_ ? "" : "; its previous content is kept"));
   }
 
-  void lock_temp() { fd_ = lock_beside(temp_, path_, "temporary"); }
+  void lock_temp() {
+    fd_ = lock_beside(temp_, path_, "temporary");
+    slot_ = remove_on_signal(temp_.c_str());
+  }
 
   // Opening a named pipe for writing waits for a reader: a run would hang
   // before doing anything. One with a reader is written.
@@ -304,6 +312,8 @@ private:
   void discard() noexcept {
     if (out_.is_open())
       out_.close();
+    forget_on_signal(slot_);
+    slot_ = -1;
     if (fd_ >= 0) { // removed while still locked: no other run is using this name
       ::unlink(temp_.c_str());
       ::close(fd_);
@@ -313,7 +323,7 @@ private:
 
   std::string path_, final_, temp_;
   std::ofstream out_;
-  int fd_ = -1;
+  int fd_ = -1, slot_ = -1;
   bool direct_ = false, flushed_ = false, committed_ = false;
 };
 
@@ -336,10 +346,12 @@ public:
       make_folder(target.parent_path().string(), "output");
     lock_ = hidden_sibling(target, ".lock");
     fd_ = lock_beside(lock_, path, "run lock");
+    slot_ = remove_on_signal(lock_.c_str());
   }
   RunLock(const RunLock &) = delete;
   RunLock &operator=(const RunLock &) = delete;
   ~RunLock() {
+    forget_on_signal(slot_);
     if (fd_ >= 0) { // removed while still locked, as ResultFile's temporary
       ::unlink(lock_.c_str());
       ::close(fd_);
@@ -348,7 +360,7 @@ public:
 
 private:
   std::string lock_;
-  int fd_ = -1;
+  int fd_ = -1, slot_ = -1;
 };
 
 } // namespace umesh::perf

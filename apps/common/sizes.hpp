@@ -100,14 +100,16 @@ inline std::string gib(std::int64_t bytes) {
   return text;
 }
 
-/// Throws ResourceError when `bytes`, a lower bound of what the problem
-/// needs, is more than the memory this process may use; the message says
-/// to lower `lower` (default: the options named in `given`).
-inline void check_memory(const std::string &given, std::int64_t bytes, std::string lower = "") {
+/// Throws ResourceError when `bytes`, a lower bound of what `what` (the
+/// problem's mesh, by default) needs, is more than the memory this process
+/// may use; the message says to lower `lower` (default: the options named
+/// in `given`).
+inline void check_memory(const std::string &given, std::int64_t bytes, std::string lower = "",
+                         const std::string &what = "the mesh alone") {
   std::string bound;
   const std::int64_t have = usable_memory_bytes(bound);
   if (have > 0 && bytes > have)
-    throw ResourceError(given + ": the mesh alone needs at least " + gib(bytes) + " of memory, " +
+    throw ResourceError(given + ": " + what + " needs at least " + gib(bytes) + " of memory, " +
                         bound + " " + gib(have) + ": lower " +
                         (lower.empty() ? option_names(given) : lower));
 }

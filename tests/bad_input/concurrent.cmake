@@ -12,6 +12,7 @@
 # 4. An output named through /proc/self/cwd is replaced whole, not appended to.
 # 5. A named pipe with no reader as the output is refused, not waited on.
 # 6. A valid 250-byte output name is written.
+# 7. A run stopped by SIGTERM leaves the previous results and no temporary.
 cmake_minimum_required(VERSION 3.22)
 foreach(_v EXE WORK)
   if(NOT DEFINED ${_v})
@@ -98,6 +99,21 @@ execute_process(COMMAND ${EXE} ${_tiny} --csv "${WORK}/${_long_name}"
                 ERROR_VARIABLE _err TIMEOUT 120)
 if(NOT _rc EQUAL 0 OR NOT EXISTS "${WORK}/${_long_name}")
   message(FATAL_ERROR "--csv with a 250-byte name (${_rc}): ${_out}${_err}")
+endif()
+
+# 7. Stopped by SIGTERM (or SIGINT, SIGHUP) halfway: the previous results
+#    stay, and the run's temporary goes with it (it was left behind).
+file(WRITE "${_csv}" "previous results\n")
+execute_process(
+  COMMAND sh -c "\"$0\" \"$@\" > stopped.log 2>&1 & while [ ! -e '${_temp}' ]; do sleep 0.02; done; sleep 0.2; kill -TERM $!; wait $!; exit 0"
+          ${EXE} ${_long}
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc TIMEOUT 120)
+file(READ "${_csv}" _results)
+if(NOT _results STREQUAL "previous results\n")
+  message(FATAL_ERROR "a stopped run changed results.csv: ${_results}")
+endif()
+if(EXISTS "${_temp}")
+  message(FATAL_ERROR "a run stopped by SIGTERM left its temporary behind")
 endif()
 
 # 3. miniAero's benchmark table: the second run starts between the first
