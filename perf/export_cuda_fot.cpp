@@ -68,6 +68,8 @@ int run(int argc, char **argv) {
                                       {"edges", edges},
                                       {"edge-to-node map entries", 2 * edges}});
     umesh::perf::check_memory(given, 16 * nodes + 88 * cells + 16 * edges);
+    umesh::perf::check_interior_edges(given, x, y, "cuda_fot's res_calc");
+    umesh::perf::set_size_options(given);
   }
   // Every file opened (and its path checked) before the mesh is built, and
   // all renamed into place at the end: the folder never holds a mix of an

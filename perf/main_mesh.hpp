@@ -90,6 +90,19 @@ inline std::vector<int> cells_once(const GmshMesh::Block &b) {
   return out;
 }
 
+/// f(), its umesh::Error naming `path` (with --skip-mesh-checks a bad cell
+/// is first met here, and the library's message names only the set).
+template <class F> auto naming_file(const std::string &path, F &&f) {
+  try {
+    return f();
+  } catch (const Error &e) {
+    std::string why = e.what();
+    if (why.rfind("umesh: ", 0) == 0)
+      why.erase(0, 7);
+    detail::fail("mesh file '", path, "': ", why);
+  }
+}
+
 inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &options = {}) {
   GmshMesh g = read_gmsh(path, options);
   FileMeshes out;
@@ -122,7 +135,7 @@ inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &o
     FaceFluxMesh m;
     m.nodes = g.nodes;
     m.cells = Set("cells", cells3);
-    const CellSides s = derive_faces(m.cells, blocks3, g.nodes);
+    const CellSides s = naming_file(path, [&] { return derive_faces(m.cells, blocks3, g.nodes); });
     m.faces = Set("faces", s.sides.size());
     m.face_cells = s.side_cells;
     m.face_normals = side_normals(s, g.coords);
@@ -137,7 +150,17 @@ inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &o
     EdgeFluxMesh m;
     m.nodes = g.nodes;
     m.cells = Set("cells", cells2);
-    const CellSides s = derive_edges(m.cells, blocks2, g.nodes);
+    // The 2D kernels read x and y: cells in another plane (x = 0, say)
+    // would all have zero area there, and still "validate".
+    const double z0 = g.coords[3 * std::size_t(blocks2.front().cell_nodes.front()) + 2];
+    for (const auto &b : blocks2)
+      for (int n : b.cell_nodes)
+        if (const double z = g.coords[3 * std::size_t(n) + 2]; z != z0)
+          detail::fail("mesh file '", path,
+                       "': its triangles and quads do not lie in one plane z = const (z = ", z0,
+                       " and z = ", z, ", the latter at its node ", n + 1,
+                       " in file order); the 2D kernels read x and y only");
+    const CellSides s = naming_file(path, [&] { return derive_edges(m.cells, blocks2, g.nodes); });
     m.edges = Set("edges", s.sides.size());
     m.edge_nodes = s.side_nodes;
     m.edge_cells = s.side_cells;

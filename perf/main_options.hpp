@@ -4,7 +4,6 @@
 // The main job's command line: what to run, how often, where results go.
 
 #include "common/cli.hpp"
-#include "common/sizes.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -59,6 +58,14 @@ struct Options {
   std::string out = "umesh-results"; // results folder under the current directory
   std::string csv;                   // default: <out>/results.csv
 };
+
+/// The plan-metrics CSV that goes with a results CSV: "<folder>/<name>_plans.csv".
+/// Empty when `csv` is written in place (a device or pipe): /dev/null has
+/// no folder of results beside it (a name such as /dev/null_plans.csv
+/// would be a file created in /dev).
+inline std::string plans_csv(const std::string &csv) {
+  return result_target(csv).empty() ? std::string() : sibling_path(csv, "_plans.csv");
+}
 
 // Names the Option's values may take, for --help and CLI11's checks.
 inline CLI::IsMember one_of(std::vector<std::string> names) {
@@ -239,59 +246,11 @@ inline Options parse(int argc, char **argv) {
     o.kernels = o.kernels_asked;
   if (!app.count("--csv"))
     o.csv = (std::filesystem::path(o.out) / "results.csv").string();
-  if (const std::string why =
-          clashing_files({{"--csv", o.csv}, {"its plans table", sibling_path(o.csv, "_plans.csv")}},
-                         {{"--mesh", o.mesh}});
+  if (const std::string why = clashing_files(
+          {{"--csv", o.csv}, {"its plans table", plans_csv(o.csv)}}, {{"--mesh", o.mesh}});
       !why.empty())
     refuse(why);
   return o;
-}
-
-/// Refuses generated meshes past umesh's 32-bit indices (umesh::Error) or
-/// past this machine's memory (ResourceError), before any is built.
-inline void check_sizes(const Options &o) {
-  if (!o.mesh.empty())
-    return;
-  auto wants = [&](const char *k) { return std::count(o.kernels.begin(), o.kernels.end(), k) > 0; };
-  const std::int64_t nx = o.nx, ny = o.ny, n3 = o.n3;
-  const std::string flat = "--nx " + std::to_string(nx) + " --ny " + std::to_string(ny);
-  const std::string cube = "--n3 " + std::to_string(n3);
-  // The largest mesh's arrays: a lower bound of the run's memory.
-  std::int64_t bytes = 0;
-  std::string largest;
-  auto need = [&](const std::string &given, std::int64_t b) {
-    if (b > bytes)
-      bytes = b, largest = given;
-  };
-  if (wants("res_calc") || wants("getacc")) {
-    const std::int64_t nodes = (nx + 1) * (ny + 1), cells = nx * ny,
-                       edges = (nx - 1) * ny + nx * (ny - 1);
-    check_counts(flat, {{"nodes", nodes},
-                        {"cells", cells},
-                        {"edges", edges},
-                        {"cell-to-node map entries", 4 * cells},
-                        {"edge-to-node map entries", 2 * edges}});
-    need(flat, 16 * nodes + 16 * cells + 16 * edges);
-  }
-  if (wants("volna")) {
-    const std::int64_t cells = 2 * nx * ny, edges = 3 * nx * ny; // at most
-    check_counts(flat, {{"triangles", cells},
-                        {"triangle edges (at most)", edges},
-                        {"triangle-to-node map entries", 3 * cells},
-                        {"edge-to-cell map entries", 2 * edges}});
-    need(flat, 12 * cells + 40 * edges);
-  }
-  if (wants("face_flux") || wants("integrate_stress")) {
-    const std::int64_t nodes = (n3 + 1) * (n3 + 1) * (n3 + 1), cells = n3 * n3 * n3,
-                       faces = 3 * n3 * n3 * (n3 - 1);
-    check_counts(cube, {{"nodes", nodes},
-                        {"hexes", cells},
-                        {"faces", faces},
-                        {"hex-to-node map entries", 8 * cells},
-                        {"face-to-cell map entries", 2 * faces}});
-    need(cube, 24 * nodes + 32 * cells + 32 * faces);
-  }
-  check_memory(largest, bytes);
 }
 
 } // namespace umesh::perf

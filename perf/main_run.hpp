@@ -132,8 +132,10 @@ void run_reorderings(const Options &o, const std::string &label, std::vector<Row
       for (const auto &l : o.layouts) {
         auto r = l == "aos" ? run_layout(AoS{}, ren, plans, "AoS", inc2, reads2...)
                             : run_layout(SoA{}, ren, plans, "SoA", inc2, reads2...);
-        for (auto &row : r)
+        for (auto &row : r) {
           row.reorder = name;
+          row.elements = inc.from().size();
+        }
         rows.insert(rows.end(), r.begin(), r.end());
       }
     };

@@ -277,7 +277,7 @@ int run(int argc, char **argv) {
           if (!umesh::reorder_available(umesh::parse_reorder(r)))
             return "--reorder " + r + ": not built in (METIS or Scotch missing)";
         } catch (const umesh::Error &e) {
-          return e.what();
+          return umesh::perf::without_program_prefix(e.what(), "");
         }
         return {};
       })
@@ -290,7 +290,7 @@ int run(int argc, char **argv) {
         try {
           umesh::dist::parse_owners(p);
         } catch (const umesh::Error &e) {
-          return e.what();
+          return umesh::perf::without_program_prefix(e.what(), "");
         }
         return {};
       });
@@ -306,6 +306,12 @@ int run(int argc, char **argv) {
       ->check(umesh::perf::output_file());
   umesh::perf::parse_or_exit(app, argc, argv); // before MPI: --help and bad values exit here
   o.check = !no_check;
+#if !defined(UMESH_HAS_NCCL)
+  // Refused now, not when its turn comes after the host runs.
+  if (std::count(o.transports.begin(), o.transports.end(), "nccl"))
+    throw umesh::Error("--transport nccl: umesh was built without NCCL (it needs a CUDA build "
+                       "that finds nccl.h and libnccl; CMake option UMESH_ENABLE_NCCL)");
+#endif
   { // every rank builds the whole mesh: refused here when it cannot
     const std::int64_t x = o.nx, y = o.ny, cells = x * y, nodes = (x + 1) * (y + 1),
                        edges = (x - 1) * y + x * (y - 1);
@@ -315,6 +321,8 @@ int run(int argc, char **argv) {
                                       {"edges", edges},
                                       {"edge-to-node map entries", 2 * edges}});
     umesh::perf::check_memory(given, 16 * nodes + 80 * cells + 16 * edges);
+    umesh::perf::check_interior_edges(given, x, y, "res_calc");
+    umesh::perf::set_size_options(given);
   }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;

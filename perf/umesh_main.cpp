@@ -22,6 +22,7 @@
 #include "main_options.hpp"
 #include "main_report.hpp"
 #include "main_run.hpp"
+#include "main_sizes.hpp"
 
 #include <umesh/umesh.hpp>
 

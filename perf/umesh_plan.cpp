@@ -73,6 +73,10 @@ int hex_side(long n) {
 
 // Refuses meshes past umesh's 32-bit indices or this machine's memory.
 void check_sizes(const Options &o) {
+  std::string all = "--elements ";
+  for (long n : o.elements)
+    all += (all.back() == ' ' ? "" : ",") + std::to_string(n);
+  perf::set_size_options(all);
   for (long n : o.elements) {
     const std::string given = "--elements " + std::to_string(n);
     for (const auto &kernel : o.kernels)

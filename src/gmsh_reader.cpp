@@ -63,6 +63,10 @@ struct Reader {
   }
 
   void add_node(long long tag, double x, double y, double z) {
+    // Gmsh numbers from 1: a tag 0 or below is a corrupt or hand-made file
+    // whose elements would name nodes by accident.
+    if (tag <= 0)
+      tok.error("node tag " + std::to_string(tag) + " is not positive (Gmsh tags start at 1)");
     if (node_index.size() >= std::size_t(INT_MAX)) // indices are ints
       tok.error("more than 2^31-1 nodes");
     if (!node_index.emplace(tag, int(node_index.size())).second)
@@ -71,6 +75,8 @@ struct Reader {
   }
 
   void add_element(int code, long long tag, int physical, const std::vector<long long> &nodes) {
+    if (tag <= 0)
+      tok.error("element tag " + std::to_string(tag) + " is not positive (Gmsh tags start at 1)");
     GmshMesh::Block &b = block(*element_type(code));
     if (b.physical.size() >= std::size_t(INT_MAX)) // a Set's size and map rows are ints
       tok.error(std::string("more than 2^31-1 ") + b.set.name());
@@ -243,20 +249,35 @@ struct Reader {
 
   void read() {
     std::string section;
-    bool have_nodes = false, have_elements = false;
+    bool have_nodes = false, have_elements = false, have_names = false, have_entities = false;
+    // One of each section that defines the mesh: a second $Nodes would
+    // renumber nodes the elements before it already point at, a second
+    // $MeshFormat could change the version between sections, a second
+    // $Entities or $PhysicalNames would silently replace physical groups.
+    auto once = [&](bool seen) {
+      if (seen)
+        tok.error("a second " + section + " section (a .msh file has one)");
+    };
     while (tok.next(section)) {
-      if (section == "$MeshFormat")
+      if (section == "$MeshFormat") {
+        once(!mesh.format_version.empty());
         mesh_format();
-      else if (mesh.format_version.empty())
+      } else if (mesh.format_version.empty())
         tok.error("expected $MeshFormat first, found '" + section + "' (not a .msh file?)");
-      else if (section == "$PhysicalNames")
+      else if (section == "$PhysicalNames") {
+        once(have_names);
         physical_names();
-      else if (section == "$Entities")
+        have_names = true;
+      } else if (section == "$Entities") {
+        once(have_entities);
         entities();
-      else if (section == "$Nodes") {
+        have_entities = true;
+      } else if (section == "$Nodes") {
+        once(have_nodes);
         mesh.format_version == "2.2" ? nodes_v2() : nodes_v4();
         have_nodes = true;
       } else if (section == "$Elements") {
+        once(have_elements);
         if (!have_nodes)
           tok.error("$Elements before $Nodes");
         mesh.format_version == "2.2" ? elements_v2() : elements_v4();

@@ -5,6 +5,7 @@
 // the line they are on, each number read whole and in its type's range, and
 // every error naming the source and the line.
 
+#include <umesh/detail/decimal.hpp>
 #include <umesh/error.hpp>
 
 #include <cctype>
@@ -96,6 +97,8 @@ public:
       error(std::string("expected ") + what + " (a number), found '" + t + "'");
     if (!std::isfinite(v) || (errno == ERANGE && std::fabs(v) > 1))
       error(std::string(what) + " '" + t + "' is not a finite number");
+    if (!is_decimal_real(t)) // strtod reads "0x1p3" too; Gmsh writes decimal
+      error(std::string(what) + " '" + t + "' is not a decimal number");
     return v;
   }
   void expect(const std::string &want) {

@@ -1,6 +1,8 @@
 #include <umesh/detail/plan_file.hpp>
 #include <umesh/error.hpp>
 
+#include "file_write.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -82,18 +84,17 @@ void PlanWriter::real(double x) {
 void PlanWriter::save(const std::string &path) {
   Fnv f;
   f.add(bytes_.data(), bytes_.size());
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      fail("plan file '", path, "': cannot open '", tmp, "' for writing");
-    out.write(bytes_.data(), std::streamsize(bytes_.size()));
-    out.write(reinterpret_cast<const char *>(&f.h), sizeof f.h);
-    if (!out.flush())
-      fail("plan file '", path, "': writing failed (disk full?)");
+  const std::size_t size = bytes_.size();
+  raw(&f.h, sizeof f.h); // appended for the write only: the writer stays as it was
+  // Runs sharing a plan folder may save one plan at once: each through a
+  // temporary of its own (file_write.hpp), the same bytes renamed in turn.
+  try {
+    write_whole_file(path, bytes_.data(), bytes_.size(), "plan file '" + path + "'");
+  } catch (...) {
+    bytes_.resize(size);
+    throw;
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    fail("plan file '", path, "': cannot move '", tmp, "' into place");
+  bytes_.resize(size);
 }
 
 PlanReader::PlanReader(const std::string &path, const std::string &kind, std::uint64_t fp,

@@ -1,10 +1,20 @@
 #include <umesh/detail/tuning_file.hpp>
 #include <umesh/error.hpp>
 
+#include "file_write.hpp"
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <ios>
 #include <sstream>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace umesh::detail {
 
@@ -66,26 +76,52 @@ TuningTable read_tuning_file(const std::string &path) {
   return table;
 }
 
+namespace {
+// Held while a run reads, merges and rewrites the file: a lock on the
+// folder it is in, so that no lock file is left behind (and the file itself
+// cannot hold one: each write renames a new file onto its name).
+class FileLock {
+public:
+  explicit FileLock(const std::string &path) {
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    if (dir.empty())
+      dir = ".";
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0)
+      fail("cannot write tuning file '", path, "': its folder '", dir, "': ", std::strerror(errno));
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) {
+        const int err = errno;
+        ::close(fd_);
+        fail("cannot lock the folder '", dir, "' of tuning file '", path,
+             "': ", std::strerror(err));
+      }
+  }
+  FileLock(const FileLock &) = delete;
+  FileLock &operator=(const FileLock &) = delete;
+  ~FileLock() { ::close(fd_); }
+
+private:
+  int fd_ = -1;
+};
+} // namespace
+
 void write_tuning_file(const std::string &path, const TuningTable &table) {
   check_regular(path);
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out)
-      fail("cannot write tuning file '", tmp, "'");
-    out << header << '\n';
-    for (const auto &[key, candidate] : table)
-      out << key << '\t' << candidate << '\n';
-    out.flush();
-    if (!out)
-      fail("writing tuning file '", tmp, "' failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0)
-    fail("cannot move '", tmp, "' to '", path, "'");
+  std::string text = std::string(header) + '\n';
+  for (const auto &[key, candidate] : table)
+    text += key + '\t' + candidate + '\n';
+  // Through a temporary of this write's own (file_write.hpp): two runs
+  // writing one name at once interleaved their lines into a file neither
+  // wrote.
+  write_whole_file(path, text.data(), text.size(), "tuning file '" + path + "'");
 }
 
 TuningTable record_tuning_decision(const std::string &path, const std::string &key,
                                    const std::string &candidate) {
+  // Read, merged and written under the lock: runs that tune at the same
+  // time each keep the others' decisions.
+  const FileLock lock(path);
   TuningTable table = read_tuning_file(path);
   table[key] = candidate;
   write_tuning_file(path, table);

@@ -115,6 +115,41 @@ TEST(Gmsh, UntrustedCountsAndNumbers) {
                      {"line 6", "a word longer than 4096 characters"});
 }
 
+// Tags start at 1 in Gmsh, and each section that defines the mesh comes
+// once: a node tag 0 or a second $Nodes section (which would renumber the
+// nodes elements already point at) is a corrupt file, refused at its line.
+// Numbers are decimal: strtod alone reads "0x1p3" as 8.
+TEST(Gmsh, TagsSectionsAndDecimalNumbers) {
+  const std::string fmt2 = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n";
+  const std::string fmt4 = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n";
+  const std::string nodes = "$Nodes\n3\n1 0 0 0\n2 1 0 0\n3 0 1 0\n$EndNodes\n";
+  const std::string elements = "$Elements\n1\n1 2 0 1 2 3\n$EndElements\n";
+  expect_parse_error(fmt2 + "$Nodes\n2\n0 0 0 0\n1 1 0 0\n$EndNodes\n",
+                     {"line 6", "node tag 0 is not positive"});
+  expect_parse_error(fmt2 + "$Nodes\n2\n1 0 0 0\n-4 1 0 0\n$EndNodes\n",
+                     {"line 7", "node tag -4 is not positive"});
+  expect_parse_error(fmt4 + "$Nodes\n1 2 0 1\n2 1 0 2\n0\n1\n0 0 0\n1 0 0\n$EndNodes\n",
+                     {"node tag 0 is not positive"});
+  expect_parse_error(fmt2 + nodes + "$Elements\n1\n0 2 0 1 2 3\n$EndElements\n",
+                     {"line 12", "element tag 0 is not positive"});
+  expect_parse_error(fmt2 + nodes + nodes + elements, {"line 10", "a second $Nodes section"});
+  expect_parse_error(fmt2 + nodes + elements + nodes, {"line 14", "a second $Nodes section"});
+  expect_parse_error(fmt2 + nodes + elements + elements, {"line 14", "a second $Elements"});
+  expect_parse_error(fmt2 + fmt4 + nodes + elements, {"line 4", "a second $MeshFormat"});
+  expect_parse_error(fmt2 + "$PhysicalNames\n0\n$EndPhysicalNames\n$PhysicalNames\n",
+                     {"line 7", "a second $PhysicalNames"});
+  expect_parse_error(fmt2 + "$Nodes\n1\n1 0x1p3 0 0\n$EndNodes\n",
+                     {"line 6", "x '0x1p3' is not a decimal number"});
+  expect_parse_error(fmt2 + "$Nodes\n1\n1 0 0 infinity\n$EndNodes\n",
+                     {"line 6", "z 'infinity' is not a finite number"});
+  // Decimal spellings still read.
+  std::istringstream ok(fmt2 + "$Nodes\n3\n1 .5 0 0\n2 1. -0 0\n3 +1e0 1E-0 0\n$EndNodes\n" +
+                        elements);
+  const GmshMesh m = parse_gmsh(ok, "ok.msh", GmshOptions().checks(false));
+  EXPECT_EQ(m.coords[0], 0.5);
+  EXPECT_EQ(m.coords[7], 1.0);
+}
+
 TEST(Gmsh, BadFixtureFiles) {
   EXPECT_THROW(read_gmsh(data + "no_such_file.msh"), Error);
   try {

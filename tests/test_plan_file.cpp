@@ -6,11 +6,15 @@
 #include <umesh/detail/plan_file.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <numeric>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/stat.h>
 
 namespace {
 
@@ -259,6 +263,46 @@ TEST(PlanFile, OnlyRegularFilesAreRead) {
   });
   EXPECT_NE(renumbering.find("plan file '/dev/zero' is not a regular file"), std::string::npos)
       << renumbering;
+}
+
+// Runs sharing a plan folder save one plan at once: each through a
+// temporary of its own. A shared "<plan>.tmp" mixed their bytes or renamed
+// one run's file away under the other, and a named pipe at that name made
+// the run wait for ever.
+TEST(PlanFile, SavedThroughATemporaryOfItsOwn) {
+  namespace fs = std::filesystem;
+  const fs::path dir = temp_path("saved_plans.d");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string file = (dir / "p.plan").string();
+  ASSERT_EQ(::mkfifo((file + ".tmp").c_str(), 0644), 0);
+  std::vector<int> payload(200000);
+  std::iota(payload.begin(), payload.end(), 0);
+  std::vector<std::thread> pool;
+  std::vector<std::string> errors(6);
+  for (std::size_t t = 0; t < errors.size(); ++t)
+    pool.emplace_back([&, t] {
+      try {
+        for (int k = 0; k < 10; ++k) {
+          detail::PlanWriter w("renumbering", 42, "options");
+          w.ints(payload);
+          w.save(file);
+        }
+      } catch (const std::exception &e) {
+        errors[t] = e.what();
+      }
+    });
+  for (auto &th : pool)
+    th.join();
+  for (const auto &e : errors)
+    EXPECT_EQ(e, "");
+  detail::PlanReader r(file, "renumbering", 42, "options");
+  EXPECT_EQ(r.ints(), payload);
+  int left = 0; // the plan and the pipe, no temporary
+  for (const auto &entry : fs::directory_iterator(dir))
+    left += entry.path().filename() != "p.plan" && entry.path().filename() != "p.plan.tmp";
+  EXPECT_EQ(left, 0);
+  fs::remove_all(dir);
 }
 
 } // namespace

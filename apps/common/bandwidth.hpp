@@ -4,9 +4,14 @@
 // The yardstick every benchmark here reports against: the device's copy
 // bandwidth, measured in the same run.
 
+#include "common/run_main.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <exception>
+#include <new>
+#include <string>
 #include <vector>
 
 namespace umesh::perf {
@@ -24,8 +29,20 @@ inline double median(std::vector<double> v) {
 inline double copy_bandwidth_gbps() {
   using Mem = Kokkos::DefaultExecutionSpace::memory_space;
   const std::size_t n = std::size_t(64) << 20;
-  Kokkos::View<double *, Mem> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_a"), n);
-  Kokkos::View<double *, Mem> b("copy_b", n);
+  Kokkos::View<double *, Mem> a, b;
+  // A fixed 1 GiB whatever the problem's size: out of memory here is not
+  // the size options' doing, and the message says so.
+  try {
+    a = Kokkos::View<double *, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "copy_a"), n);
+    b = Kokkos::View<double *, Mem>("copy_b", n);
+  } catch (const std::exception &e) {
+    const std::string what = kokkos_message(e.what());
+    if (!dynamic_cast<const std::bad_alloc *>(&e) && !is_kokkos_allocation_failure(what))
+      throw;
+    throw ResourceError("out of memory measuring the copy bandwidth, every result's yardstick: "
+                        "its two 512 MiB buffers do not fit (" +
+                        what + "); give the run 1 GiB or more, whatever the problem's size");
+  }
   Kokkos::deep_copy(a, 1.0);
   std::vector<double> t;
   for (int r = 0; r < 12; ++r) {

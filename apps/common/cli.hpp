@@ -4,9 +4,11 @@
 // Command-line helpers shared by the perf programs and the apps: CLI11
 // (Debian's libcli11-dev) parses; these add umesh's conventions.
 
+#include "common/kokkos_args.hpp"
 #include "common/output.hpp"
 #include "common/run_main.hpp"
 
+#include <umesh/detail/decimal.hpp>
 #include <umesh/error.hpp>
 #include <umesh/partition.hpp>
 
@@ -82,7 +84,8 @@ inline CLI::Validator input_file() {
 /// around for an unsigned option and clamps a value past 64 bits; these
 /// checks, added to every numeric option, refuse all of that: decimal digits
 /// only (a sign only where the type is signed, no leading zero), within 64
-/// bits; reals finite.
+/// bits; reals decimal (no hexadecimal float, inf or nan: strtod reads
+/// them all) and finite.
 inline void strict_numbers(CLI::App &app) {
   for (CLI::Option *opt : app.get_options()) {
     const std::string type = opt->get_type_name();
@@ -101,6 +104,8 @@ inline void strict_numbers(CLI::App &app) {
               return quoted + " is not a number";
             if (errno == ERANGE || !std::isfinite(v))
               return quoted + " is not a finite number in range";
+            if (!umesh::detail::is_decimal_real(t))
+              return quoted + " is not a decimal number (digits, '.', an exponent 'e')";
             return {};
           }
           std::size_t digits = t.empty() || (t[0] != '-' && t[0] != '+') ? 0 : 1;
@@ -123,7 +128,8 @@ inline void strict_numbers(CLI::App &app) {
   }
 }
 
-/// Parses `argv` but Kokkos' own --kokkos-* arguments (Kokkos reads them):
+/// Parses `argv` but Kokkos' own --kokkos-* arguments (Kokkos reads them;
+/// they are checked here, kokkos_args.hpp):
 /// --help and --version print to stdout and exit 0; a bad command line
 /// (CLI11's error, or a umesh::Error from a value's check) prints
 /// "<name>: <why>" and a pointer to --help on stderr and exits 2.
@@ -131,10 +137,24 @@ inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
   strict_numbers(app);
   app.footer(app.get_footer() + (app.get_footer().empty() ? "" : "\n") + exit_status_help());
   std::vector<char *> args{argv[0]};
+  std::vector<std::string> kokkos_args;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--kokkos", 0) != 0)
       args.push_back(argv[i]);
+    else
+      kokkos_args.push_back(argv[i]);
   try {
+    // Kokkos' arguments first: Kokkos reads them later, and fails badly.
+    bool threads_given = false;
+    for (const std::string &a : kokkos_args) {
+      if (const std::string why = kokkos_argument_problem(a); !why.empty())
+        throw Error(why);
+      threads_given = threads_given || a.rfind("--kokkos-threads=", 0) == 0 ||
+                      a.rfind("--kokkos-num-threads=", 0) == 0;
+    }
+    if (!threads_given)
+      if (const std::string why = kokkos_default_threads_problem(); !why.empty())
+        throw Error(why);
     app.parse(int(args.size()), args.data());
   } catch (const CLI::Success &e) {
     std::exit(app.exit(e));

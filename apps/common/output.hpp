@@ -9,6 +9,7 @@
 // refuses at once instead of replacing rows under the first. Every write is
 // checked: a full disk is an error (exit status 3), not a short file.
 
+#include "common/cleanup.hpp"
 #include "common/run_main.hpp"
 
 #include <umesh/error.hpp>
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,20 +65,34 @@ inline std::string output_path_problem(const std::string &path) {
   return {};
 }
 
-/// Where a result file's hidden siblings go: the file a symbolic link
-/// names (the link is kept), else `path`. Empty for devices, pipes and
-/// names under /dev and /proc, which are written in place.
+/// Where a result file's hidden siblings go: the file `path` names once
+/// the links of its folders and of the file itself are followed (the link
+/// is kept). Empty where the file is written in place: a device, a pipe, a
+/// socket, and a name that goes through a process's file descriptors
+/// (/dev/stdout, /proc/self/fd/1: the file the output is redirected to,
+/// which a rename must not replace). Decided by what the path resolves to,
+/// not by how it is spelt: /proc/self/cwd/x and /dev/../x are regular files.
 inline std::filesystem::path result_target(const std::string &path) {
   namespace fs = std::filesystem;
   std::error_code ec;
-  fs::path target(path);
-  const auto st = fs::status(target, ec);
-  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;
-  if (fs::exists(st) && (special || !fs::is_regular_file(st)))
+  fs::path p = fs::absolute(path, ec);
+  for (int hops = 0; hops < 40; ++hops) {
+    const fs::path folder = fs::weakly_canonical(p.parent_path(), ec);
+    const std::string f = folder.string();
+    if ((f.rfind("/proc/", 0) == 0 && folder.filename() == "fd") || f == "/dev/fd")
+      return {};
+    p = folder / p.filename();
+    if (!fs::is_symlink(p, ec))
+      break;
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec)
+      break;
+    p = to.is_absolute() ? to : folder / to;
+  }
+  const auto st = fs::status(p, ec);
+  if (fs::exists(st) && !fs::is_regular_file(st))
     return {};
-  if (fs::is_symlink(target, ec))
-    target = fs::weakly_canonical(target, ec);
-  return target;
+  return p;
 }
 
 /// Two paths that name one file: the same file when both exist (also
@@ -127,6 +143,14 @@ inline std::string hidden_sibling(const std::filesystem::path &target, const cha
   std::string name(".");
   name += target.filename().string();
   name += suffix;
+  // A valid name near the 255-byte limit would give a sibling past it: a
+  // hash of the name instead (the same in every run, so that runs writing
+  // one file still meet at its lock).
+  if (name.size() > 255) {
+    name = ".";
+    name += std::to_string(std::hash<std::string>{}(target.filename().string()));
+    name += suffix;
+  }
   return (target.parent_path() / name).string();
 }
 
@@ -187,6 +211,7 @@ public:
     const std::filesystem::path target = result_target(path_);
     if (target.empty()) {
       direct_ = true;
+      refuse_pipe_without_reader();
       out_.open(path_, std::ios::binary | std::ios::app);
       if (!out_)
         throw Error("cannot write '" + path_ + "': " + std::strerror(errno));
@@ -241,6 +266,10 @@ public:
       return;
     flush();
     if (!direct_) {
+      // Forgotten first: a signal after the rename must not remove the
+      // temporary of another run that took the name since.
+      forget_on_signal(slot_);
+      slot_ = -1;
       if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
         const int err = errno;
         discard();
@@ -261,11 +290,30 @@ private:
                         (direct_ ? "" : "; its previous content is kept"));
   }
 
-  void lock_temp() { fd_ = lock_beside(temp_, path_, "temporary"); }
+  void lock_temp() {
+    fd_ = lock_beside(temp_, path_, "temporary");
+    slot_ = remove_on_signal(temp_.c_str());
+  }
+
+  // Opening a named pipe for writing waits for a reader: a run would hang
+  // before doing anything. One with a reader is written.
+  void refuse_pipe_without_reader() const {
+    std::error_code ec;
+    if (!std::filesystem::is_fifo(path_, ec))
+      return;
+    const int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0 && errno == ENXIO)
+      throw Error("cannot write '" + path_ +
+                  "': a named pipe with no reader (the run would wait for one for ever)");
+    if (fd >= 0)
+      ::close(fd);
+  }
 
   void discard() noexcept {
     if (out_.is_open())
       out_.close();
+    forget_on_signal(slot_);
+    slot_ = -1;
     if (fd_ >= 0) { // removed while still locked: no other run is using this name
       ::unlink(temp_.c_str());
       ::close(fd_);
@@ -275,7 +323,7 @@ private:
 
   std::string path_, final_, temp_;
   std::ofstream out_;
-  int fd_ = -1;
+  int fd_ = -1, slot_ = -1;
   bool direct_ = false, flushed_ = false, committed_ = false;
 };
 
@@ -298,10 +346,12 @@ public:
       make_folder(target.parent_path().string(), "output");
     lock_ = hidden_sibling(target, ".lock");
     fd_ = lock_beside(lock_, path, "run lock");
+    slot_ = remove_on_signal(lock_.c_str());
   }
   RunLock(const RunLock &) = delete;
   RunLock &operator=(const RunLock &) = delete;
   ~RunLock() {
+    forget_on_signal(slot_);
     if (fd_ >= 0) { // removed while still locked, as ResultFile's temporary
       ::unlink(lock_.c_str());
       ::close(fd_);
@@ -310,7 +360,7 @@ public:
 
 private:
   std::string lock_;
-  int fd_ = -1;
+  int fd_ = -1, slot_ = -1;
 };
 
 } // namespace umesh::perf

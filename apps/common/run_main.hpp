@@ -17,12 +17,14 @@
 
 #include <umesh/error.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <ios>
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace umesh::perf {
 
@@ -48,6 +50,74 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// What sized the problem, for the out-of-memory message: the options as
+/// given ("--nx 5000 --ny 5000") and what to lower ("--nx or --ny"). A
+/// program sets it once its command line is parsed; report_exception reads
+/// it in catch blocks far from where the sizes are known (per rank, per
+/// variant), and a bare std::bad_alloc names nothing.
+struct SizeOptions {
+  std::string given, lower;
+};
+inline SizeOptions &size_options() {
+  static SizeOptions s;
+  return s;
+}
+
+/// The options named in `given`: "--nx 5000 --ny 5000" -> "--nx or --ny".
+inline std::string option_names(const std::string &given) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < given.size();) {
+    const std::size_t end = std::min(given.find(' ', i), given.size());
+    if (given[i] == '-')
+      names.push_back(given.substr(i, end - i));
+    i = end + 1;
+  }
+  std::string out;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    out += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + names[k];
+  return out;
+}
+
+/// Sets size_options() to `given` and the options it names.
+inline void set_size_options(const std::string &given) {
+  size_options() = {given, option_names(given)};
+}
+
+/// "out of memory: <what>; <given> asks for more memory than this run may
+/// use (...): lower <lower>" (a generic hint when no size options were set).
+inline std::string out_of_memory(const std::string &what) {
+  const SizeOptions &s = size_options();
+  if (s.given.empty())
+    return "out of memory: " + what +
+           " (the problem needs more memory than this run may use; try a smaller size)";
+  return "out of memory: " + what + "; " + s.given +
+         " asks for more memory than this run may use (the machine's, a ulimit's or a container's "
+         "limit): lower " +
+         s.lower;
+}
+
+/// `what` of an exception Kokkos threw, on one line: without the
+/// "Traceback functionality not available" Kokkos 3 appends on lines of
+/// its own, and its other line breaks as spaces.
+inline std::string kokkos_message(std::string what) {
+  if (const std::size_t at = what.find("Traceback functionality not available");
+      at != std::string::npos)
+    what.erase(at);
+  std::replace(what.begin(), what.end(), '\n', ' ');
+  while (!what.empty() && what.back() == ' ')
+    what.pop_back();
+  return what;
+}
+
+/// True for Kokkos' allocation failures: Kokkos 3 and 4 throw them as
+/// std::runtime_error ("Kokkos failed to allocate memory for label ...",
+/// having printed the reason, or "Memory allocation failure"), not as the
+/// std::bad_alloc their RawMemoryAllocationFailure is.
+inline bool is_kokkos_allocation_failure(const std::string &what) {
+  return what.rfind("Kokkos failed to allocate memory", 0) == 0 ||
+         what == "Memory allocation failure";
+}
+
 /// `why` without the "umesh: " or "<program>: " that library and app errors
 /// start with, so that the line names the program once.
 inline std::string without_program_prefix(std::string why, const std::string &program) {
@@ -72,19 +142,25 @@ inline int report_exception(const std::string &program) noexcept {
       status = exit_resources;
       why = e.what();
     } catch (const std::bad_alloc &e) {
-      // Kokkos' allocation failures derive from bad_alloc and name the size
-      // and the View; the standard library's say only "std::bad_alloc".
+      // The standard library's say only "std::bad_alloc" (Kokkos' come as
+      // runtime errors, below).
       status = exit_resources;
-      why = std::string("out of memory: ") + e.what() +
-            " (the problem needs more memory than this machine gives; try a smaller size)";
+      why = out_of_memory(e.what());
     } catch (const std::length_error &e) {
       status = exit_resources;
       why = std::string("a size too large to allocate: ") + e.what();
+      if (!size_options().given.empty())
+        why += "; " + size_options().given + " asks for it: lower " + size_options().lower;
     } catch (const std::ios_base::failure &e) {
       status = exit_resources;
       why = std::string("read or write error: ") + e.what();
     } catch (const std::exception &e) {
-      why = std::string("internal error: ") + e.what();
+      why = kokkos_message(e.what());
+      if (is_kokkos_allocation_failure(why)) {
+        status = exit_resources;
+        why = out_of_memory(why);
+      } else
+        why = "internal error: " + why;
     } catch (...) {
       why = "internal error: an exception of unknown type";
     }

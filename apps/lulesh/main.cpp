@@ -6,6 +6,7 @@
 #include "solver.hpp"
 
 #include "common/bandwidth.hpp"
+#include "common/built_check.hpp"
 #include "common/cli.hpp"
 #include "common/exec_names.hpp"
 #include "common/hierarchical_cli.hpp"
@@ -13,11 +14,15 @@
 #include "common/output.hpp"
 #include "common/ranks.hpp"
 #include "common/run_main.hpp"
+#include "common/sizes.hpp"
 
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -32,8 +37,9 @@ struct Options {
   std::vector<std::string> execs{"atomic"}, layouts{"soa"};
   umesh::perf::HierarchicalCli hierarchical;
   std::string tuning_file, csv;
-  int expect_cycles = -1;
+  int expect_cycles = -1; // -1: no check
   double expect_energy = 0, energy_rtol = 1e-6;
+  bool check_energy = false; // --expect-energy given
   bool timers = false;
   bool distributed = false; // --distributed, or more than one MPI rank
   std::string transport = "host";
@@ -89,12 +95,23 @@ Options parse(int argc, char **argv) {
                  "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
       ->check(umesh::perf::output_file());
   app.add_option("--expect-cycles", o.expect_cycles,
-                 "check: every run must end after this many cycles (exit 1 otherwise)");
+                 "check: every run must end after this many cycles (exit 1 otherwise)")
+      ->check(CLI::Range(0, INT_MAX));
   app.add_option("--expect-energy", o.expect_energy,
                  "check: every run's final origin energy must be this, within --energy-rtol "
                  "(exit 1 otherwise)");
   app.add_option("--energy-rtol", o.energy_rtol, "relative tolerance of --expect-energy")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Validator(
+          // Not CLI::PositiveNumber: its message printed DBL_MAX in 300 digits.
+          // What is no number at all is strict_numbers' to refuse.
+          [](std::string &t) {
+            char *end = nullptr;
+            errno = 0;
+            const double v = std::strtod(t.c_str(), &end);
+            const bool number = !t.empty() && !*end && errno != ERANGE && std::isfinite(v);
+            return number && !(v > 0) ? "'" + t + "' is not a positive number" : std::string();
+          },
+          "POSITIVE"))
       ->capture_default_str();
   app.add_flag("--timers", o.timers,
                "time every loop (fenced, so the run is slower), print the median per loop, the "
@@ -124,9 +141,28 @@ Options parse(int argc, char **argv) {
 
   if (const std::string why = params_problem(p); !why.empty())
     refuse(why);
+  // Relative to the energy expected: 0 would divide by zero, and used to
+  // mean "no check" (a run asked to check would pass having checked nothing).
+  o.check_energy = app.count("--expect-energy") > 0;
+  if (o.check_energy && o.expect_energy == 0)
+    refuse("--expect-energy 0: the check is relative to the energy expected; give a non-zero "
+           "energy");
+  umesh::perf::set_size_options("-s " + std::to_string(p.size));
+  // The host mesh alone (coordinates, element nodes, neighbours, flags,
+  // regions): refused past this machine's memory before it is built.
+  {
+    const std::int64_t s = p.size, elems = s * s * s, nodes = (s + 1) * (s + 1) * (s + 1);
+    umesh::perf::check_memory(umesh::perf::size_options().given, 72 * elems + 28 * nodes);
+  }
   if (const std::string why = o.hierarchical.problem(); !why.empty())
     refuse(why);
   if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
+      !why.empty())
+    refuse(why);
+  // Those given (a left-out default fails at the first run, losing none).
+  if (const std::string why = umesh::perf::left_out_problem(
+          app.count("--exec") ? o.execs : std::vector<std::string>{},
+          app.count("--layout") ? o.layouts : std::vector<std::string>{});
       !why.empty())
     refuse(why);
   if (const std::string why =
@@ -273,7 +309,7 @@ int run(const Options &opt, int rank, int ranks) {
           std::printf("CHECK FAILED: %d cycles, expected %d\n", r.cycles, opt.expect_cycles);
           ok = false;
         }
-        if (opt.expect_energy != 0) {
+        if (opt.check_energy) {
           const double rel =
               std::fabs(r.origin_energy - opt.expect_energy) / std::fabs(opt.expect_energy);
           if (!(rel <= opt.energy_rtol)) {
@@ -307,7 +343,7 @@ int run(const Options &opt, int rank, int ranks) {
       csv->commit();
       std::printf("\nwrote %s\n", umesh::perf::absolute_path(opt.csv).c_str());
     }
-    if (opt.expect_cycles >= 0 || opt.expect_energy != 0)
+    if (opt.expect_cycles >= 0 || opt.check_energy)
       std::printf("%d of %d runs pass the checks\n", runs - failures, runs);
   } catch (...) {
     return umesh::perf::report_exception(ranks > 1 ? "umesh_lulesh rank " + std::to_string(rank)

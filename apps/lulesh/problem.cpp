@@ -1,5 +1,6 @@
 #include "problem.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -31,12 +32,11 @@ std::vector<int> region_of_elements(const Params &p, int num_elems) {
   for (int i = 0; i < p.regions; ++i)
     bin_end[i] = total += std::llround(std::pow(double(i + 1), double(p.balance)));
   std::mt19937_64 rng(0);
+  // The first bin that ends past x (LULESH scans them in order; a binary
+  // search picks the same one, so many regions do not cost a scan a pick).
   auto pick = [&] {
     const long long x = static_cast<long long>(rng() % std::uint64_t(total));
-    int i = 0;
-    while (x >= bin_end[i])
-      ++i;
-    return i;
+    return int(std::upper_bound(bin_end.begin(), bin_end.end(), x) - bin_end.begin());
   };
   int last = -1;
   for (int next = 0; next < num_elems;) {
@@ -69,6 +69,14 @@ std::string params_problem(const Params &p) {
     return "-i: " + std::to_string(p.iterations) + " iterations; give 0 or more";
   if (p.regions < 1)
     return "-r: " + std::to_string(p.regions) + " regions; give 1 or more";
+  // More regions than elements leaves regions empty, and the region table
+  // grows with -r, not the mesh: -r 200000000 took gigabytes for nothing.
+  // LULESH's default of 11 stays valid on the smallest meshes.
+  if (const long long elems = (long long)p.size * p.size * p.size;
+      p.regions > elems && p.regions > Params{}.regions)
+    return "-r: " + std::to_string(p.regions) + " regions for " + std::to_string(elems) +
+           " elements (-s " + std::to_string(p.size) + "); at most one region per element (or " +
+           std::to_string(Params{}.regions) + ", the default)";
   if (p.balance < 0)
     return "-b: balance " + std::to_string(p.balance) + "; give 0 or more";
   if (p.cost < 0)

@@ -3,6 +3,7 @@
 // strategies; writes its results file, compares with a reference, or
 // benchmarks the loops. `umesh_miniaero --help` lists the options (CLI11).
 #include "bench_table.hpp"
+#include "options.hpp"
 #include "problem.hpp"
 #include "results.hpp"
 #include "solver.hpp"
@@ -10,10 +11,10 @@
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/exec_names.hpp"
-#include "common/hierarchical_cli.hpp"
 #include "common/output.hpp"
 #include "common/ranks.hpp"
 #include "common/run_main.hpp"
+#include "common/sizes.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -22,6 +23,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -33,144 +35,6 @@ namespace {
 using namespace miniaero;
 using umesh::perf::copy_bandwidth_gbps;
 using umesh::perf::median;
-
-struct Options {
-  std::string input = "miniaero.inp", results, compare, csv = "miniaero_bench.csv", plan_dir;
-  // The defaults are the fastest configuration measured (H100, Sod 128^3:
-  // auto's RK stage 4.341 ms against atomic's 5.445 ms; rcm 20 steps in 0.43 s
-  // against 3.88 s in creation order; perf/results/miniaero-order-h100/).
-  std::vector<std::string> execs{"auto"}, layouts{"soa"}, reorders{"rcm"};
-  int steps = -1, bench = 0;
-  std::vector<int> mesh; // empty: the input's
-  umesh::perf::HierarchicalCli hierarchical;
-  std::string tuning_file;
-  std::string stencil;      // faces, cells, or empty: cells in one process, faces over MPI ranks
-  bool distributed = false; // --distributed, or more than one MPI rank
-  std::string transport = "host";
-  std::string partition; // empty: METIS when built with it, else slabs
-  bool timed_exchanges = false;
-  std::uint64_t shuffle_seed = 1;
-};
-
-// umesh's executors, then miniAero's own two strategies.
-const std::vector<std::string> kAllExecs = [] {
-  auto names = umesh::perf::executor_names();
-  names.insert(names.end(), {"miniaero-atomic", "miniaero-cellflux"});
-  return names;
-}();
-
-Options parse(int argc, char **argv) {
-  Options o;
-  CLI::App app("miniAero on umesh: runs miniAero's input (miniaero.inp) under umesh's executors "
-               "and layouts or miniAero's own strategies; writes its results file, compares "
-               "with a reference, or benchmarks the loops",
-               "umesh_miniaero");
-  umesh::perf::add_version(app);
-  std::vector<std::string> exec_names = kAllExecs; // and the two not in 'all'
-  exec_names.insert(exec_names.end(), {"auto", "all"});
-  app.add_option("--input", o.input, "miniAero input file")
-      ->check(umesh::perf::input_file())
-      ->capture_default_str();
-  app.add_option("--exec", o.execs,
-                 "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
-                 "thread): serial, atomic, gather, colour, scatterview, hierarchical, warp (umesh "
-                 "executors; warp: warp pre-aggregation, --warp-block), miniaero-atomic, "
-                 "miniaero-cellflux (miniAero's own strategies); "
-                 "also auto (umesh's tuner: each loop times every strategy on its first call "
-                 "and keeps the fastest; not part of 'all')")
-      ->delimiter(',')
-      ->check(CLI::IsMember(exec_names))
-      ->capture_default_str();
-  app.add_option("--tuning-file", o.tuning_file,
-                 "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
-      ->check(umesh::perf::output_file());
-  app.add_option("--layout", o.layouts, "layouts of the umesh executors")
-      ->delimiter(',')
-      ->check(CLI::IsMember({"aos", "soa"}))
-      ->capture_default_str();
-  o.hierarchical.add_to(app);
-  app.add_option("--reorder", o.reorders, "none, gps, rcm, metis, builtin")
-      ->delimiter(',')
-      ->each([](const std::string &r) {
-        const umesh::Reorder m = umesh::parse_reorder(r);
-        if (!umesh::reorder_available(m))
-          throw umesh::Error("--reorder " + r + ": not built in (METIS or Scotch missing)");
-      })
-      ->capture_default_str();
-  app.add_option("--stencil", o.stencil,
-                 "faces: the limiter's neighbour min/max and the limiter itself as miniAero "
-                 "computes them, loops over faces folding into both cells with min and max; "
-                 "cells: loops over cells, each reading its neighbours (a cell-to-cell map) and "
-                 "its faces' centroids, nothing to combine (the same numbers); default cells in "
-                 "one process, faces over MPI ranks (cells runs in one process only); umesh "
-                 "variants only")
-      ->check(CLI::IsMember({"faces", "cells"}));
-  app.add_option("--shuffle-seed", o.shuffle_seed,
-                 "seed of the interior-face shuffle (0 keeps creation order); miniAero "
-                 "shuffles its faces too")
-      ->capture_default_str();
-  app.add_option("--steps", o.steps, "override the number of time steps of the input")
-      ->check(CLI::Range(0, 1 << 30));
-  app.add_option("--mesh", o.mesh,
-                 "NX,NY,NZ: override the cells per direction of the input (the domain keeps "
-                 "its size)")
-      ->delimiter(',')
-      ->expected(3);
-  app.add_option("--results", o.results,
-                 "results file (default: results.0 when the input asks for output; with several "
-                 "variants, FILE.<variant>.<layout>)")
-      ->check(umesh::perf::output_file());
-  app.add_option("--compare", o.compare,
-                 "compare every run with this reference (miniAero's criterion: relative 1e-3, "
-                 "floor 1e-6); exit 1 on a diff")
-      ->check(umesh::perf::input_file());
-  app.add_option("--bench", o.bench,
-                 "benchmark: after one warm-up step, N timed steps; prints per-loop medians and "
-                 "writes --csv")
-      ->check(CLI::Range(0, 1 << 30));
-  app.add_option("--csv", o.csv, "benchmark table")
-      ->check(umesh::perf::output_file())
-      ->capture_default_str();
-  app.add_flag("--distributed", o.distributed,
-               "run the umesh variants over the MPI ranks (umesh::dist) even on one rank; "
-               "on more than one rank ('mpirun -np N umesh_miniaero ...') they always are: "
-               "cells in slabs of the generated order, interior faces on their first cell's "
-               "rank, halos exchanged by the loops as their accesses need");
-  app.add_option("--transport", o.transport,
-                 "distributed runs: halo exchange through host buffers and MPI (host) or GPU to "
-                 "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
-      ->check(CLI::IsMember({"host", "nccl"}))
-      ->capture_default_str();
-  app.add_option("--partition", o.partition,
-                 "distributed runs: how cells are dealt to ranks: metis (METIS k-way over the "
-                 "cells' face graph: fewer cut faces, smaller halos) or slabs (contiguous slabs "
-                 "of the mesh's numbering); default metis when umesh has METIS, else slabs")
-      ->check(CLI::IsMember({"slabs", "metis"}));
-  app.add_flag("--timed-exchanges", o.timed_exchanges,
-               "distributed runs: fence the device around each halo exchange, so the exchange "
-               "time printed after each run counts the GPU's packing, transfers and unpacking, "
-               "not only the host's part (slower: no loop overlaps an exchange)");
-  app.add_option("--plan-dir", o.plan_dir,
-                 "save renumberings and hierarchical plans in DIR (created) and load them in "
-                 "later runs of the same mesh (planning is paid once)")
-      ->check(umesh::perf::output_folder());
-  umesh::perf::parse_or_exit(app, argc, argv);
-
-  const auto refuse = [](const std::string &why) {
-    std::fprintf(stderr, "umesh_miniaero: %s\nrun 'umesh_miniaero --help' for the options\n",
-                 why.c_str());
-    std::exit(2);
-  };
-  if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
-      !why.empty())
-    refuse(why);
-  if (const std::string why = o.hierarchical.problem(); !why.empty())
-    refuse(why);
-  if (!o.mesh.empty())
-    if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())
-      refuse("--mesh: " + why);
-  return o;
-}
 
 std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool distributed,
                                         const Input &in, const Mesh &m, const SolverOptions &opt) {
@@ -259,13 +123,30 @@ int run(const Options &opt, int rank, int ranks) {
       csv_lock.emplace(opt.csv);
       umesh::perf::ResultFile check(opt.csv); // checked (temporary locked), not yet written
     }
+    // Benchmark runs time steps into --csv and write no results file: a
+    // --results beside --bench was dropped without a word.
+    if (opt.bench > 0 && !opt.results.empty())
+      throw umesh::Error("umesh_miniaero: --results is not written by --bench runs (they time "
+                         "steps and write --csv)");
     Input in = read_input(opt.input);
+    if (opt.bench > 0 && in.output_results)
+      std::printf("note: '%s' asks for a results file; --bench runs write none\n",
+                  opt.input.c_str());
     // Known now: whether the input asks for results (results.0 by default).
-    const std::string results = !opt.results.empty() ? opt.results
-                                : in.output_results  ? "results.0"
-                                                     : "";
-    // Each variant's results file too: results.<tag> may name an input.
+    const std::string results = opt.bench > 0          ? ""
+                                : !opt.results.empty() ? opt.results
+                                : in.output_results    ? "results.0"
+                                                       : "";
+    // Each variant's results file too, checked before any variant runs (a
+    // folder in the way of the last one failed the run after all the work):
+    // results.<tag> may also name an input.
     auto outputs = results_files(opt, results);
+    for (const auto &[option, path] : outputs) {
+      if (const std::string why = umesh::perf::output_path_problem(path); !why.empty())
+        throw umesh::Error("umesh_miniaero: " + option + ": " + why);
+      if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
+        umesh::perf::make_folder(folder.string(), "results");
+    }
     outputs.push_back({"--csv", opt.bench > 0 ? opt.csv : ""});
     outputs.push_back({"--tuning-file", opt.tuning_file});
     if (const std::string why = umesh::perf::clashing_files(
@@ -274,12 +155,38 @@ int run(const Options &opt, int rank, int ranks) {
       throw umesh::Error("umesh_miniaero: " + why);
     if (opt.steps >= 0)
       in.steps = opt.steps;
+    // A comparison must compare what the executors computed: benchmark runs
+    // skip it (they said "runs match" having compared nothing), and with no
+    // time step the initial state would be compared.
+    if (!opt.compare.empty() && opt.bench > 0)
+      throw umesh::Error("umesh_miniaero: --compare is for plain runs; --bench runs compare "
+                         "nothing");
+    if (!opt.compare.empty() && in.steps == 0)
+      throw umesh::Error(std::string("umesh_miniaero: --compare with 0 time steps (") +
+                         (opt.steps >= 0 ? "--steps 0" : "line 4 of '" + opt.input + "'") +
+                         "): no executor would run, only the initial state would be compared");
     if (!opt.mesh.empty()) {
       in.nx = opt.mesh[0], in.ny = opt.mesh[1], in.nz = opt.mesh[2];
       if (const std::string why = mesh_geometry_problem(in); !why.empty())
         throw umesh::Error("umesh_miniaero: --mesh " + std::to_string(in.nx) + "," +
                            std::to_string(in.ny) + "," + std::to_string(in.nz) + " with '" +
                            opt.input + "': " + why);
+    }
+    { // the sizes an out-of-memory message names; refused now past this machine's memory
+      const std::string cells = std::to_string(in.nx) + " x " + std::to_string(in.ny) + " x " +
+                                std::to_string(in.nz) + " cells";
+      umesh::perf::size_options() =
+          opt.mesh.empty()
+              ? umesh::perf::SizeOptions{"--input '" + opt.input + "' line 3 (" + cells + ")",
+                                         "the cells on its line 3 (or give --mesh)"}
+              : umesh::perf::SizeOptions{"--mesh " + std::to_string(in.nx) + "," +
+                                             std::to_string(in.ny) + "," + std::to_string(in.nz),
+                                         "--mesh"};
+      // The host mesh alone: centroids and volumes, about three interior
+      // faces a cell with their cells, slots and geometry, the state.
+      umesh::perf::check_memory(umesh::perf::size_options().given,
+                                std::int64_t(in.nx) * in.ny * in.nz * 200,
+                                umesh::perf::size_options().lower);
     }
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     if (opt.distributed)

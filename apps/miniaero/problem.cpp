@@ -1,5 +1,6 @@
 #include "problem.hpp"
 
+#include <umesh/detail/decimal.hpp>
 #include <umesh/error.hpp>
 
 #include <algorithm>
@@ -26,15 +27,16 @@ namespace {
 // One field of the input, parsed whole: the entire token (a NUL inside it
 // included), within the type's range. An integer is decimal digits with an
 // optional '-' and no leading zero ("1e3" steps and "010" are errors, not 1
-// and 10); a real is finite, not subnormal, and uses '.' ("2,5e-6" is an
-// error, not 2). Returns why the token is not one (empty when it is).
+// and 10); a real is decimal ("0x1p3", "inf" and "nan" are errors), finite,
+// not subnormal, and uses '.' ("2,5e-6" is an error, not 2). Returns why the
+// token is not one (empty when it is).
 std::string parse_field(const std::string &t, int &v) {
   const std::size_t digits = !t.empty() && t[0] == '-' ? 1 : 0;
   if (t.size() == digits ||
       !std::all_of(t.begin() + long(digits), t.end(),
                    [](char c) { return c >= '0' && c <= '9'; }) ||
-      (t[digits] == '0' && t.size() > digits + 1))
-    return "is not an integer (decimal digits, no leading zero)";
+      (t[digits] == '0' && (t.size() > digits + 1 || digits == 1)))
+    return "is not an integer (decimal digits, no leading zero, no '-0')";
   char *end = nullptr;
   errno = 0;
   const long long x = std::strtoll(t.c_str(), &end, 10);
@@ -51,6 +53,8 @@ std::string parse_field(const std::string &t, double &v) {
     return "is not a number";
   if (!std::isfinite(v) || errno == ERANGE)
     return "is not a finite number of double's normal range";
+  if (!umesh::detail::is_decimal_real(t))
+    return "is not a decimal number";
   return {};
 }
 // A 0/1 flag: exactly "0" or "1".
@@ -62,6 +66,18 @@ std::string parse_field(const std::string &t, Flag &v) {
     return "is not 0 or 1";
   v.value = t == "1";
   return {};
+}
+
+// `t` for an error message: a NUL byte as "\0" (printed raw it ended the
+// message there, before the reason).
+std::string printable(const std::string &t) {
+  std::string out;
+  for (char c : t)
+    if (c == '\0')
+      out += "\\0";
+    else
+      out += c;
+  return out;
 }
 
 // Reads one line of the input: exactly one field per value, named by
@@ -92,13 +108,13 @@ void parse_line(std::istream &in, const std::string &path, int line, const char 
   constexpr std::size_t count = sizeof...(T);
   if (fields.size() != count)
     umesh::detail::fail("input '", path, "' line ", line, ": ", fields.size(), " field",
-                        fields.size() == 1 ? "" : "s", " in '", text, "', expected ", count, " (",
-                        names, ")");
+                        fields.size() == 1 ? "" : "s", " in '", printable(text), "', expected ",
+                        count, " (", names, ")");
   std::size_t i = 0;
   auto one = [&](auto &v) {
     if (const std::string why = parse_field(fields[i], v); !why.empty())
-      umesh::detail::fail("input '", path, "' line ", line, ": ", field_names[i], " '", fields[i],
-                          "' ", why);
+      umesh::detail::fail("input '", path, "' line ", line, ": ", field_names[i], " '",
+                          printable(fields[i]), "' ", why);
     ++i;
   };
   (one(values), ...);

@@ -2,6 +2,7 @@
 
 #include "common/output.hpp"
 
+#include <umesh/detail/decimal.hpp>
 #include <umesh/error.hpp>
 
 #include <algorithm>
@@ -67,6 +68,8 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
     std::vector<double> row;
     std::string field;
     while (in >> field) {
+      // Decimal and finite: a "nan" or "inf" in the reference is a broken
+      // file (exit 2), not a difference every run would be blamed for.
       std::size_t used = 0;
       double v = 0;
       try {
@@ -77,6 +80,9 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
       if (used != field.size())
         umesh::detail::fail("reference file '", path, "' line ", number, ": '", field,
                             "' is not a number");
+      if (!umesh::detail::is_decimal_real(field) || !std::isfinite(v))
+        umesh::detail::fail("reference file '", path, "' line ", number, ": '", field,
+                            "' is not a finite decimal number");
       row.push_back(v);
     }
     rows.push_back(std::move(row));

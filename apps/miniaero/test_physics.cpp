@@ -364,6 +364,16 @@ TEST(Input, ReadsEveryFieldWhole) {
   expect_input_error("0\n1 1 1 0\n4 4 3000000000\n1\n1e-6\n0\n1\n0\n0\n",
                      "line 3: nz '3000000000' is out of range");
   expect_input_error(std::string(5000, '0'), "line 1: longer than 4096 characters");
+  // Decimal only: strtod alone reads a C hex float; "-0" is no more an
+  // integer than "+0"; a NUL shows as \0, not as the end of the message.
+  expect_input_error("0\n1 1 1 0\n4 4 4\n1\n0x1p-19\n0\n1\n0\n0\n",
+                     "line 5: time_step '0x1p-19' is not a decimal number");
+  expect_input_error("0\n0x1p-2 1 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n",
+                     "line 2: lx '0x1p-2' is not a decimal number");
+  expect_input_error("-0\n1 1 1 0\n4 4 4\n1\n1e-6\n0\n1\n0\n0\n",
+                     "line 1: problem_type '-0' is not an integer");
+  expect_input_error(std::string("0\n1 1 1 0\n4 4 4\n1") + '\0' + "\n1e-6\n0\n1\n0\n0\n",
+                     "line 4: time_steps '1\\0' is not an integer");
   EXPECT_EQ(read_input(write_temp(good + "\n  \r\n")).steps, 1);
   expect_input_error(good + "\n1\n", "line 11: text after the last field");
 }

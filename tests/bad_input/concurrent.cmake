@@ -9,6 +9,10 @@
 #    locked for the whole run: a second run into it refuses (two runs each
 #    exited 0 and the table kept one run's rows), and the first run's rows
 #    are all there.
+# 4. An output named through /proc/self/cwd is replaced whole, not appended to.
+# 5. A named pipe with no reader as the output is refused, not waited on.
+# 6. A valid 250-byte output name is written.
+# 7. A run stopped by SIGTERM leaves the previous results and no temporary.
 cmake_minimum_required(VERSION 3.22)
 foreach(_v EXE WORK)
   if(NOT DEFINED ${_v})
@@ -21,7 +25,8 @@ set(_csv "${WORK}/results.csv")
 set(_temp "${WORK}/.results.csv.partial")
 file(WRITE "${_csv}" "previous results\n")
 set(_long --elements 1000000 --methods builtin --kernel res_calc --csv ${_csv})
-set(_short --elements 100 --methods none --kernel res_calc --csv ${_csv})
+set(_tiny --elements 100 --methods none --kernel res_calc)
+set(_short ${_tiny} --csv ${_csv})
 
 # 1. The second run starts once the first holds its temporary.
 execute_process(
@@ -62,6 +67,53 @@ endif()
 file(READ "${_csv}" _results)
 if(NOT _results MATCHES "^kernel,elements,")
   message(FATAL_ERROR "results.csv after the next run: ${_results}")
+endif()
+
+# 4. An output named through /proc/self/cwd is the regular file it resolves
+#    to: replaced whole through the temporary, not appended to in place.
+file(WRITE "${_csv}" "previous results\n")
+execute_process(COMMAND ${EXE} ${_tiny} --csv /proc/self/cwd/results.csv
+                WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out
+                ERROR_VARIABLE _err TIMEOUT 120)
+file(READ "${_csv}" _results)
+if(NOT _rc EQUAL 0 OR NOT _results MATCHES "^kernel,elements," OR _results MATCHES "previous")
+  message(FATAL_ERROR "--csv /proc/self/cwd/results.csv (${_rc}): ${_results}${_out}${_err}")
+endif()
+
+# 5. A named pipe nobody reads is refused at once (opening it to write
+#    waited for a reader for ever).
+execute_process(COMMAND mkfifo "${WORK}/pipe" RESULT_VARIABLE _rc)
+if(_rc EQUAL 0)
+  execute_process(COMMAND ${EXE} ${_tiny} --csv "${WORK}/pipe" WORKING_DIRECTORY "${WORK}"
+                  RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 60)
+  if(NOT _rc EQUAL 2 OR NOT _err MATCHES "a named pipe with no reader")
+    message(FATAL_ERROR "--csv naming a pipe with no reader (${_rc}): ${_out}${_err}")
+  endif()
+endif()
+
+# 6. A valid name near the 255-byte limit is written (its temporary's name,
+#    two dots and ".partial" longer, would pass the limit).
+string(REPEAT "y" 250 _long_name)
+execute_process(COMMAND ${EXE} ${_tiny} --csv "${WORK}/${_long_name}"
+                WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc OUTPUT_VARIABLE _out
+                ERROR_VARIABLE _err TIMEOUT 120)
+if(NOT _rc EQUAL 0 OR NOT EXISTS "${WORK}/${_long_name}")
+  message(FATAL_ERROR "--csv with a 250-byte name (${_rc}): ${_out}${_err}")
+endif()
+
+# 7. Stopped by SIGTERM (or SIGINT, SIGHUP) halfway: the previous results
+#    stay, and the run's temporary goes with it (it was left behind).
+file(WRITE "${_csv}" "previous results\n")
+execute_process(
+  COMMAND sh -c "\"$0\" \"$@\" > stopped.log 2>&1 & while [ ! -e '${_temp}' ]; do sleep 0.02; done; sleep 0.2; kill -TERM $!; wait $!; exit 0"
+          ${EXE} ${_long}
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc TIMEOUT 120)
+file(READ "${_csv}" _results)
+if(NOT _results STREQUAL "previous results\n")
+  message(FATAL_ERROR "a stopped run changed results.csv: ${_results}")
+endif()
+if(EXISTS "${_temp}")
+  message(FATAL_ERROR "a run stopped by SIGTERM left its temporary behind")
 endif()
 
 # 3. miniAero's benchmark table: the second run starts between the first

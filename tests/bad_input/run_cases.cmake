@@ -17,6 +17,11 @@
 #                            L1, L2, ... (written before the run); its path
 #   {old:NAME}               a file NAME holding "previous results" (it must
 #                            be unchanged after the run); its path
+#   {memory:MB}              no argument: the run's address space is limited
+#                            to MB megabytes (ulimit -v), so that memory runs
+#                            out as on a machine that small
+#   {env:NAME=VALUE}         no argument: the run's environment has NAME=VALUE
+#   {folder:NAME}            no argument: a folder NAME in the case's folder
 # Lines that are empty or start with '#' are comments.
 cmake_minimum_required(VERSION 3.22) # policies: IN_LIST, empty list elements kept
 foreach(_v CASES PROGRAM EXE DATA WORK)
@@ -56,6 +61,19 @@ foreach(_line IN LISTS _lines)
   foreach(_a IN LISTS _args)
     if(_a STREQUAL "{empty}")
       string(APPEND _command " ''")
+      continue()
+    endif()
+    if(_a MATCHES "^{memory:([0-9]+)}$")
+      math(EXPR _kb "${CMAKE_MATCH_1} * 1024")
+      set(_command "ulimit -v ${_kb} && ${_command}")
+      continue()
+    endif()
+    if(_a MATCHES "^{folder:([^}]+)}$")
+      file(MAKE_DIRECTORY "${_dir}/${CMAKE_MATCH_1}")
+      continue()
+    endif()
+    if(_a MATCHES "^{env:([A-Za-z_][A-Za-z0-9_]*)=([^}']*)}$")
+      set(_command "export ${CMAKE_MATCH_1}='${CMAKE_MATCH_2}' && ${_command}")
       continue()
     endif()
     string(REPLACE "{data}" "${DATA}" _a "${_a}")

@@ -17,11 +17,13 @@ using TuningTable = std::map<std::string, std::string>;
 /// The decisions in `path`; empty when the file does not exist.
 TuningTable read_tuning_file(const std::string &path);
 
-/// Writes `table` to `path` (through a temporary renamed into place).
+/// Writes `table` to `path` (through a temporary of this process renamed
+/// into place); a failed write throws std::ios_base::failure.
 void write_tuning_file(const std::string &path, const TuningTable &table);
 
 /// Adds (or replaces) one decision in `path`, keeping the decisions other
-/// plans wrote there since this one read it; returns the file's table.
+/// plans and other runs wrote there (read, merged and written under a lock
+/// on its folder); returns the file's table.
 TuningTable record_tuning_decision(const std::string &path, const std::string &key,
                                    const std::string &candidate);
 
