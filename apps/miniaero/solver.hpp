@@ -6,6 +6,7 @@
 // template parameter and the physics is written once (kernels.hpp).
 
 #include "backend.hpp"
+#include "cell_stencil.hpp"
 #include "common/exec_names.hpp"
 #include "common/loop_timers.hpp"
 #include "kernels.hpp"
@@ -213,63 +214,20 @@ private:
     renumbering_ = std::move(r);
   }
 
-  // Each cell's face neighbours in the current numbering (the faces->cells
-  // point graph), padded with the cell itself (a hex has at most six).
-  MapT neighbours() const {
-    constexpr int kMax = 6;
-    auto fc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), face_cells_.view());
-    const umesh::Graph g = umesh::point_graph(faces_.size(), {{fc.data(), 2, 0, cells_.size()}});
-    std::vector<int> nb(std::size_t(cells_.size()) * kMax);
-    for (int c = 0; c < cells_.size(); ++c) {
-      const int first = g.offsets[c], degree = g.offsets[c + 1] - first;
-      if (degree > kMax)
-        umesh::detail::fail("cell ", c, " has ", degree, " face neighbours, more than ", kMax);
-      for (int s = 0; s < kMax; ++s)
-        nb[std::size_t(c) * kMax + s] = s < degree ? g.adjacency[first + s] : c;
-    }
-    return MapT("cell_neighbours", cells_, cells_, kMax, nb);
-  }
-
-  // Each cell's face centroids, interior and boundary faces, [cell][6][3]
-  // in the current numbering (a hex has six faces; a cell with fewer repeats
-  // its first, which leaves a minimum over them unchanged): what the cell
-  // limiter reads instead of visiting the faces.
+  // The cell stencil's inputs (cell_stencil.hpp) in the current numbering.
+  MapT neighbours() const { return cell_neighbours<MapT>(cells_, faces_, face_cells_); }
   DatT<18> face_centroids_by_cell() const {
-    constexpr int kMax = 6;
-    std::vector<double> xf(std::size_t(cells_.size()) * 3 * kMax);
-    std::vector<int> count(cells_.size(), 0);
-    auto add = [&](int c, const auto &x, int f) {
-      if (count[c] == kMax)
-        umesh::detail::fail("cell ", c, " has more than ", kMax, " faces");
-      for (int d = 0; d < 3; ++d)
-        xf[(std::size_t(c) * kMax + count[c]) * 3 + d] = x(f, d);
-      ++count[c];
-    };
-    auto host = [](const auto &v) {
-      return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
-    };
-    const auto fc = host(face_cells_.view());
-    const auto x = host(B::view(face_geo_.centroid));
-    for (int f = 0; f < faces_.size(); ++f)
-      for (int a = 0; a < 2; ++a)
-        add(fc(f, a), x, f);
-    for (const auto &b : boundaries_) {
-      const auto bc = host(b.cell.view());
-      const auto bx = host(B::view(b.geo.centroid));
-      for (int f = 0; f < b.set.size(); ++f)
-        add(bc(f, 0), bx, f);
-    }
-    for (int c = 0; c < cells_.size(); ++c) {
-      if (count[c] == 0)
-        umesh::detail::fail("cell ", c, " has no faces");
-      for (int k = count[c]; k < kMax; ++k)
-        for (int d = 0; d < 3; ++d)
-          xf[(std::size_t(c) * kMax + k) * 3 + d] = xf[std::size_t(c) * kMax * 3 + d];
-    }
     DatT<18> out(cells_, "cell_face_centroids");
-    umesh::copy_from_host(out, xf);
+    std::vector<FaceSide> sides{{&face_cells_, B::view(face_geo_.centroid)}};
+    for (const auto &b : boundaries_)
+      sides.push_back({&b.cell, B::view(b.geo.centroid)});
+    umesh::copy_from_host(out, cell_face_centroids(cells_.size(), sides));
     return out;
   }
+  struct FaceSide {
+    const MapT *cells; // faces to their cells, one or two a face
+    typename B::template Dat<3, Layout>::view_type centroid;
+  };
 
   void make_plans() {
     cell_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), cells_);
