@@ -16,7 +16,9 @@ usage: ./setup.sh [options] <command> [-- args for the main job]
 
 commands
   main           set everything up, build, run the main job (perf/umesh_main,
-                 then the miniAero app's benchmark rows)
+                 then the miniAero app's benchmark rows): a quick run, the
+                 winners timed and everything else validated (a few minutes
+                 on 2 cores); `main -- --full` times the full sweep
   test           set everything up, build, run the whole test suite (ctest)
   build          set everything up and build, run nothing
   cuda-check     build the library, tests and main job with the CUDA Kokkos
@@ -431,34 +433,55 @@ case "$COMMAND" in
   main)
     build="$(configure_and_build)"
     # Results land where the user is: ./umesh-results (or the main job's --out).
-    size=small out=umesh-results csv=""
+    size=small out=umesh-results csv="" full=0
     for ((i = 0; i < ${#EXTRA_ARGS[@]}; ++i)); do
       case "${EXTRA_ARGS[i]}" in
+        --full) full=1 ;;
         --size) size="${EXTRA_ARGS[i + 1]:-small}" ;;
         --size=*) size="${EXTRA_ARGS[i]#--size=}" ;;
         --out) out="${EXTRA_ARGS[i + 1]:-umesh-results}" ;;
         --csv) csv="${EXTRA_ARGS[i + 1]:-}" ;;
       esac
     done
-    log "running the main job (results in $out/)"
-    "$build/perf/umesh_main" --out "$out" "${EXTRA_ARGS[@]}"
-    # Its miniAero row set: the solver's loops under every variant on a Sod
-    # problem sized like the main job (--size tiny/small/large: 16^3/48^3/128^3).
+    # Its output is kept for the closing lines: the headline comes last.
+    main_log="$(mktemp "${TMPDIR:-/tmp}/umesh-main.XXXXXX")"
+    trap 'rm -f "$main_log" "$main_log.miniaero"' EXIT
+    if [[ $full == 1 ]]; then
+      log "running the main job: the full sweep, every configuration timed (results in $out/)"
+    else
+      log "running the main job: a quick run, the winners timed and every other configuration validated (-- --full times them all; results in $out/)"
+    fi
+    "$build/perf/umesh_main" --out "$out" "${EXTRA_ARGS[@]}" | tee "$main_log"
+    # Its miniAero row set: the solver's loops on a Sod problem sized like the
+    # main job (--size tiny/small/large: 16^3/48^3/128^3); the quick run times
+    # umesh's atomics (SoA, after RCM: the fastest on the H100) against
+    # miniAero's own atomics, --full every variant, layout and ordering.
     case "$size" in tiny) n=16 ;; large) n=128 ;; *) n=48 ;; esac
-    log "running the main job's miniAero rows (Sod ${n}^3, second order, viscous)"
+    if [[ $full == 1 ]]; then
+      ma_args=(--exec all --layout aos,soa --reorder none,rcm)
+    else
+      ma_args=(--exec atomic,miniaero-atomic --layout soa --reorder rcm)
+    fi
+    log "running the main job's miniAero rows (Sod ${n}^3, second order, viscous: ${ma_args[*]})"
     "$build/apps/miniaero/umesh_miniaero" \
-      --input "$UMESH_SRC/perf/miniaero/sod128_o2_visc.inp" --mesh "$n,$n,$n" --exec all \
-      --layout aos,soa --reorder none,rcm --block 128 --bench 5 --csv "$out/miniaero_bench.csv"
+      --input "$UMESH_SRC/perf/miniaero/sod128_o2_visc.inp" --mesh "$n,$n,$n" "${ma_args[@]}" \
+      --block 128 --bench 5 --csv "$out/miniaero_bench.csv" | tee "$main_log.miniaero"
     # Charts next to the tables (Debian's python3-matplotlib).
     py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
     csv="${csv:-$out/results.csv}"
+    charts="not drawn (no matplotlib for $py: apt-get install python3-matplotlib)"
     if "$py" -c "import matplotlib" 2>/dev/null; then
       log "charts:"
       "$py" "$UMESH_SRC/perf/plot" "$csv" "$out/miniaero_bench.csv"
-    else
-      log "no matplotlib for $py: charts not drawn (apt-get install python3-matplotlib)"
+      charts="the PNGs listed above, next to the tables"
     fi
+    # The closing lines: the main job's headline again, then where things are.
+    echo
+    sed -n '/^best per kernel/,/^tables: /p' "$main_log" | sed '$d'
+    echo "miniAero (Sod ${n}^3; x: speedup over miniAero's own atomics, face flux and RK stage):"
+    grep -E '^  [a-z]+[.](aos|soa)[.][a-z]+ +face_flux' "$main_log.miniaero" || true
     log "tables: $(cd "$(dirname "$csv")" && pwd)/$(basename "$csv") (plan metrics beside it), $(cd "$out" && pwd)/miniaero_bench.csv"
+    log "charts: $charts"
     ;;
   test)
     build="$(configure_and_build)"

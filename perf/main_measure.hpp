@@ -66,7 +66,8 @@ template <class A, class B> double max_rel_err(const A &got, const B &want) {
 
 // Validates one executor against the reference, times it, then checks that
 // every timed launch ran: the output must have moved by exactly
-// (timed runs) x (one run's increment).
+// (timed runs) x (one run's increment). The quick run's check (o.check)
+// stops after the validation: its rows are not timings.
 template <class OutDat, class RefDat, class RunOnce>
 Row measure(const Options &o, const std::string &kernel, const std::string &executor,
             const std::string &layout, double bytes, const OutDat &out, const RefDat &ref,
@@ -80,6 +81,8 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   run_once();
   Kokkos::fence();
   row.max_rel_err = max_rel_err(out, ref);
+  if (o.check) // the quick run's check validates only: no timing
+    return row;
   const int repeats = executor == "serial" ? std::min(o.repeats, 3) : o.repeats;
   const int warmup = executor == "serial" ? 1 : o.warmup;
   for (int w = 0; w < warmup; ++w)

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,8 @@ struct Options {
   int paired = 0; // auto against the best other row in alternating pairs (0: off)
   std::string out = "umesh-results"; // results folder under the current directory
   std::string csv;                   // default: <out>/results.csv
+  bool full = false;  // --full: the whole sweep timed; otherwise the quick run (quick_defaults)
+  bool check = false; // this pass only validates (the quick run's check): quiet, rows untimed
 };
 
 /// The plan-metrics CSV that goes with a results CSV: "<folder>/<name>_plans.csv".
@@ -67,19 +70,85 @@ inline std::string plans_csv(const std::string &csv) {
   return result_target(csv).empty() ? std::string() : sibling_path(csv, "_plans.csv");
 }
 
+/// Whether the main job runs on a GPU: blocks per team, team sizes and
+/// register budgets matter there only (host backends run one kernel).
+inline constexpr bool main_on_gpu() {
+  return !Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                     Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+}
+
+/// The quick run's timed selection (without --full, for every option not
+/// given): the atomic reference and the executors and variants that win in
+/// docs/performance.md and perf/results/cpu-auto (ScatterView, gather, warp
+/// with and without compact maps, segmented, the shared-memory variants that
+/// gather in scratch and write back with atomics, pipelined on GPUs, staged
+/// reads, no staging, and auto), block 256, natural numbering without
+/// reordering, both layouts; at --size small unless a size is given.
+inline void quick_defaults(Options &o, const CLI::App &app) {
+  const auto given = [&](const char *flag) { return app.count(flag) > 0; };
+  if (!given("--executor"))
+    o.executors = {"atomic", "scatterview", "gather", "hierarchical", "segmented", "warp", "auto"};
+  if (!given("--blocks"))
+    o.blocks = {256};
+  if (!given("--staging"))
+    o.stagings = {exec::Staging::increments, exec::Staging::all, exec::Staging::reads,
+                  exec::Staging::none};
+  if (!given("--combine"))
+    o.combines = {exec::Combine::gather};
+  if (!given("--writeback"))
+    o.writebacks = {exec::Writeback::atomic};
+  if (!given("--blocks-per-team"))
+    o.blocks_per_team = main_on_gpu() ? std::vector<int>{1, 2, 4} : std::vector<int>{1};
+  if (!given("--hier-registers"))
+    o.hier_registers = {0};
+  if (!given("--warp-maps"))
+    o.warp_maps = {32, 16};
+  if (!given("--numbering"))
+    o.numberings = {"natural"};
+  if (!given("--reorder"))
+    o.reorders = {"none"};
+}
+
+/// What the main job runs: the timed pass the tables report and, in a quick
+/// run, the check: the full sweep's configurations (as the options given
+/// narrow it) validated once each on the tiny meshes (or the --mesh file),
+/// so that nothing the quick run leaves untimed goes unchecked.
+struct Passes {
+  Options timed;
+  std::optional<Options> check;
+};
+
+/// Whether two passes run the same configurations (mesh sizes and timing
+/// aside): then the check would repeat the timed pass.
+inline bool same_selection(const Options &a, const Options &b) {
+  return a.executors == b.executors && a.blocks == b.blocks && a.stagings == b.stagings &&
+         a.combines == b.combines && a.writebacks == b.writebacks &&
+         a.blocks_per_team == b.blocks_per_team && a.team_sizes == b.team_sizes &&
+         a.warp_registers == b.warp_registers && a.warp_maps == b.warp_maps &&
+         a.hier_registers == b.hier_registers && a.hier_preload == b.hier_preload &&
+         a.numberings == b.numberings && a.reorders == b.reorders && a.layouts == b.layouts &&
+         a.kernels == b.kernels;
+}
+
 // Names the Option's values may take, for --help and CLI11's checks.
 inline CLI::IsMember one_of(std::vector<std::string> names) {
   return CLI::IsMember(names);
 }
 
-inline Options parse(int argc, char **argv) {
+inline Passes parse(int argc, char **argv) {
   Options o;
-  CLI::App app("umesh main job: every kernel under every executor, layout and "
-               "reordering, validated against the serial reference and timed",
+  CLI::App app("umesh main job: its kernels under the executors, layouts and reorderings, "
+               "validated against the serial reference and timed. Without --full, a quick run: "
+               "the winning executors and variants timed, every other configuration of the "
+               "sweep validated once on the tiny meshes; options given narrow or widen both",
                "umesh_main");
   add_version(app);
   std::string size, layout = "all";
   std::vector<std::string> stagings, combines, writebacks;
+  app.add_flag("--full", o.full,
+               "the full sweep, timed: every executor, hierarchical variant, layout, numbering "
+               "and reordering (the defaults of the options below); without it a quick run "
+               "times the winners only (see the --help header)");
   app.add_option("--size", size,
                  "preset mesh sizes: tiny, small (default), large (past a 50 MB "
                  "L2: 5.76M edges, 6.24M faces); --nx, --ny, --n3 override it")
@@ -92,7 +161,9 @@ inline Options parse(int argc, char **argv) {
   app.add_flag("--skip-mesh-checks", o.skip_mesh_checks,
                "trust the --mesh file: skip the checks of its cells on load (duplicate, "
                "inverted or degenerate cells; they cost a fraction of the read)");
-  app.add_option("--executor", o.executors, "executors to run")
+  app.add_option("--executor", o.executors,
+                 "executors to run (quick run's default: atomic, scatterview, gather, "
+                 "hierarchical, segmented, warp, auto)")
       ->delimiter(',')
       ->check(one_of(o.executors))
       ->capture_default_str();
@@ -250,7 +321,18 @@ inline Options parse(int argc, char **argv) {
           {{"--csv", o.csv}, {"its plans table", plans_csv(o.csv)}}, {{"--mesh", o.mesh}});
       !why.empty())
     refuse(why);
-  return o;
+  if (o.full)
+    return {o, std::nullopt};
+  // The quick run: its timed pass, and the full selection (as given)
+  // validated once on tiny meshes unless that is what the timed pass runs.
+  Options check = o;
+  check.check = true;
+  check.nx = 60, check.ny = 30, check.n3 = 12;
+  check.repeats = 1, check.warmup = 1, check.paired = 0;
+  quick_defaults(o, app);
+  if (same_selection(o, check)) // every option given: the timed pass validates it all
+    return {o, std::nullopt};
+  return {o, check};
 }
 
 } // namespace umesh::perf

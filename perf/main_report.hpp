@@ -36,11 +36,14 @@ struct PlanRow {
 };
 
 /// Prints the tables, writes both CSVs (`csv` was opened when the run
-/// began); returns the exit status: 1 when an executor failed validation or
+/// began), and last the headline (best per kernel against atomics), the
+/// `closing` lines, where the tables are and whether every row validated;
+/// returns the exit status: 1 when an executor failed validation or
 /// when nothing was validated (then no CSV is written and the previous ones
 /// stay). Throws ResourceError when a write fails.
 inline int report(const Options &o, const std::vector<Row> &rows,
-                  const std::vector<PlanRow> &plan_rows, double copy_gbps, ResultFile &csv) {
+                  const std::vector<PlanRow> &plan_rows, double copy_gbps, ResultFile &csv,
+                  const std::vector<std::string> &closing = {}) {
   // Speedup against the atomic executor of the same kernel, layout and
   // reordering.
   auto atomic_ms = [&](const Row &r) {
@@ -128,6 +131,13 @@ inline int report(const Options &o, const std::vector<Row> &rows,
     std::printf("wrote %s\n", absolute_path(metrics).c_str());
   }
   csv.commit();
+  if (skipped)
+    std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",
+                skipped);
+  std::printf("\nbandwidth = bytes of every dat and map touched (incremented dats twice) / time; "
+              "of_copy = that / measured copy bandwidth\nmax_rel_err = largest |executor - "
+              "serial| / max(1, |serial|) (single precision: / max(1, the component's largest "
+              "|serial|)); valid below 1e-10 (single: 1e-5)\n");
   // Per kernel: the fastest configuration against the fastest atomic and
   // gather runs of any layout and reordering, all from this run.
   std::vector<std::string> kernels;
@@ -192,13 +202,12 @@ inline int report(const Options &o, const std::vector<Row> &rows,
                     100 * (r.time_ms / best_same - 1), r.note.c_str());
       }
   }
-  if (skipped)
-    std::printf("%d configurations did not fit this device and were not run (see 'not run')\n",
-                skipped);
-  std::printf("\nbandwidth = bytes of every dat and map touched (incremented dats twice) / time; "
-              "of_copy = that / measured copy bandwidth\nmax_rel_err = largest |executor - "
-              "serial| / max(1, |serial|) (single precision: / max(1, the component's largest "
-              "|serial|)); valid below 1e-10 (single: 1e-5)\nwrote %s; %s\n",
+  for (const auto &line : closing)
+    std::printf("%s\n", line.c_str());
+  std::printf("tables: %s (hierarchical plan metrics: %s); charts: perf/plot %s draws them "
+              "(./setup.sh main does)\n%s\n",
+              absolute_path(o.csv).c_str(),
+              plan_rows.empty() ? "none" : absolute_path(plans_csv(o.csv)).c_str(),
               absolute_path(o.csv).c_str(),
               ok      ? "every executor validated against the serial reference"
               : empty ? "SOME LOOPS RAN OVER NO ELEMENTS AND VALIDATED NOTHING"

@@ -15,6 +15,7 @@
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -43,6 +44,13 @@ struct Plans {
   // tunes for its own.
   std::map<std::string, Plan<exec::Auto, Space>> autotune;
 };
+
+/// Seconds since the main job started (first called at its start), for the
+/// progress lines.
+inline double main_elapsed() {
+  static const auto start = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 inline bool wants(const Options &o, const std::string &executor) {
   return std::count(o.executors.begin(), o.executors.end(), executor) > 0;
@@ -77,13 +85,15 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
   if (wants(o, "segmented"))
     for (int b : o.blocks) {
       p.segmented.emplace_back(space, exec::Segmented{}.with_block_size(b), set, inc_map);
-      std::printf("  segmented plan: %s (%.2f s)\n", p.segmented.back().summary().c_str(),
-                  p.segmented.back().build_seconds());
+      if (!o.check)
+        std::printf("  segmented plan: %s (%.2f s)\n", p.segmented.back().summary().c_str(),
+                    p.segmented.back().build_seconds());
     }
   if (wants(o, "warp"))
     for (int b : o.blocks) {
       if (b % 32 != 0) {
-        std::printf("  warp plan: block size %d is not a multiple of 32: not run\n", b);
+        if (!o.check)
+          std::printf("  warp plan: block size %d is not a multiple of 32: not run\n", b);
         continue;
       }
       p.warp.emplace_back(space, exec::WarpCombine{}.with_block_size(b), set, inc_map);
@@ -92,7 +102,8 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
     return p;
   auto add = [&](exec::Hierarchical options) {
     p.hier.emplace_back(space, options, set, inc_map, read_only(reads)...);
-    std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
+    if (!o.check)
+      std::printf("  hierarchical plan: %s\n", p.hier.back().summary().c_str());
   };
   if (ren.blocks())
     add(exec::Hierarchical{}.with_block_size(o.reorder_block).with_blocks(ren.blocks()));
@@ -108,10 +119,37 @@ Renumbering renumber(const Options &o, const std::string &name, const Set &set,
                      const Maps &...maps) {
   const Renumbering r =
       reorder(parse_reorder_options(name).with_block_size(o.reorder_block), set, maps...);
-  if (r.method() != Reorder::none)
+  if (r.method() != Reorder::none && !o.check)
     std::printf("  reorder %s: %.2f s (%s)\n", name.c_str(), r.seconds(),
                 format(r.phases()).c_str());
   return r;
+}
+
+// One progress line after each kernel, layout and reordering: its rows, the
+// fastest and the atomic one, and the time since the job started.
+inline void progress(const std::string &label, const char *layout, const std::string &reorder,
+                     const std::vector<Row> &rows) {
+  const Row *best = nullptr, *atomic = nullptr;
+  int failed = 0;
+  for (const auto &r : rows) {
+    if (std::isnan(r.time_ms))
+      continue;
+    failed += !(r.max_rel_err < r.tolerance);
+    if (!best || r.time_ms < best->time_ms)
+      best = &r;
+    if (r.executor == "atomic")
+      atomic = &r;
+  }
+  std::printf("  [%4.0f s] %s %s %s: %zu rows", main_elapsed(), label.c_str(), layout,
+              reorder.c_str(), rows.size());
+  if (best)
+    std::printf(", fastest %s %.4f ms", best->executor.c_str(), best->time_ms);
+  if (atomic)
+    std::printf(", atomic %.4f ms", atomic->time_ms);
+  if (failed)
+    std::printf(", %d FAILED VALIDATION", failed);
+  std::printf("\n");
+  std::fflush(stdout);
 }
 
 /// Runs one kernel on one mesh under every reordering asked for (maps
@@ -137,6 +175,8 @@ void run_reorderings(const Options &o, const std::string &label, std::vector<Row
           row.elements = inc.from().size();
         }
         rows.insert(rows.end(), r.begin(), r.end());
+        if (!o.check)
+          progress(label, l == "aos" ? "AoS" : "SoA", name, r);
       }
     };
     with_maps(ren.apply(inc), ren.apply(reads)...);
@@ -310,7 +350,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
               r->block_size = block;
               r->scratch = plan.scratch_bytes(kernel);
               r->note = "1 launch";
-              if (registers == budgets.front() && bits == o.warp_maps.back())
+              if (registers == budgets.front() && bits == o.warp_maps.back() && !o.check)
                 std::printf("  warp plan: %s (%.2f s)\n", plan.summary().c_str(),
                             plan.build_seconds());
             } catch (const Error &e) {

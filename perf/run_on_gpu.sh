@@ -25,7 +25,7 @@ fi
 
 if [[ "$STEP" == main || "$STEP" == all ]]; then
   b="$(build)"
-  (cd "$OUT" && "$b/perf/umesh_main" --size large --csv results.csv "$@") >"$OUT/main.log" 2>&1
+  (cd "$OUT" && "$b/perf/umesh_main" --full --size large --csv results.csv "$@") >"$OUT/main.log" 2>&1
   echo "main job: exit $?"; grep -E "^device|wrote|configurations|VALIDATION" "$OUT/main.log"
 fi
 
@@ -102,7 +102,7 @@ if [[ "$STEP" == profile || "$STEP" == all ]]; then
   timeout 300 ncu --kernel-name-base demangled -k 'regex:HierarchicalFunctor|ForFunctor' -c 27 \
     --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section MemoryWorkloadAnalysis --section WarpStateStats --section SchedulerStats \
-    "$b/perf/umesh_main" --size large --kernel res_calc --numbering natural \
+    "$b/perf/umesh_main" --full --size large --kernel res_calc --numbering natural \
     --executor atomic,hierarchical --blocks 128 --staging all,none --layout aos \
     --repeats 1 --warmup 1 --csv /tmp/ncu_main.csv >"$OUT/ncu.txt" 2>&1
   echo "ncu: exit $?, $(grep -c 'Section: GPU Speed Of Light' "$OUT/ncu.txt") kernels profiled"

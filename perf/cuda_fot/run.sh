@@ -112,7 +112,7 @@ for b in ${BLOCKS//,/ }; do
   # cuda_fot's hierarchical res_calc stages the increments only (reads come
   # from global memory): umesh's hier-inc is the same algorithm.
   echo "== umesh res_calc, block $b (every variant; cuda_fot's algorithm is hier-inc)"
-  (cd "$out" && "$build/perf/umesh_main" --nx "$NX" --ny "$NY" --kernel res_calc \
+  (cd "$out" && "$build/perf/umesh_main" --full --nx "$NX" --ny "$NY" --kernel res_calc \
      --numbering natural --reorder gps,metis,builtin --reorder-block "$b" --blocks "$b" \
      --executor atomic,scatterview,hierarchical --layout all --repeats 20 \
      --csv "umesh_block$b.csv") >"$out/umesh_block$b.log" 2>&1 ||
