@@ -23,7 +23,7 @@ struct Options {
   std::vector<int> mesh; // empty: the input's
   umesh::perf::HierarchicalCli hierarchical;
   std::string tuning_file;
-  std::string stencil; // faces, cells, or empty: cells in one process, faces over MPI ranks
+  std::string stencil;      // faces, cells, or empty: cells in one process, faces over MPI ranks
   bool distributed = false; // --distributed, or more than one MPI rank
   std::string transport = "host";
   std::string partition; // empty: METIS when built with it, else slabs
