@@ -10,6 +10,8 @@
 #
 #   fuzz/run.sh [SECONDS] [TARGET...]     targets: gmsh plan_file tuning_file miniaero_input
 #
+# The targets run side by side, as many at a time as there are cores
+# (UMESH_FUZZ_JOBS to say otherwise), each on one thread for SECONDS.
 # Needs clang++ with libFuzzer (Debian: apt-get install clang).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,8 +28,10 @@ work="$(mktemp -d "${TMPDIR:-/tmp}/umesh-fuzz.XXXX")"
 trap 'rm -rf "$work"' EXIT
 flags=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
        -I"$src/include")
-status=0
-for t in "${targets[@]}"; do
+# One target: built, then fuzzed for $seconds; its report goes to
+# $work/$t.out, its status is its exit status.
+fuzz_one() {
+  local t="$1" sources seeds d
   case "$t" in
     gmsh) sources=(src/gmsh_reader.cpp src/gmsh_checks.cpp src/connectivity.cpp)
           seeds=(tests/data/gmsh fuzz/seeds/gmsh) ;;
@@ -35,31 +39,63 @@ for t in "${targets[@]}"; do
     tuning_file) sources=(src/tuning_file.cpp); seeds=(fuzz/seeds/tuning_file) ;;
     miniaero_input) sources=(apps/miniaero/problem.cpp)
                     seeds=(tests/data/miniaero/3D_Sod_Serial perf/miniaero fuzz/seeds/miniaero_input) ;;
-    *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 2 ;;
   esac
   echo "== $t: building"
   "$cxx" "${flags[@]}" "fuzz/$t.cpp" "${sources[@]}" -o "$work/$t" 2>"$work/$t.build.log" ||
-    { cat "$work/$t.build.log" >&2; echo "fuzz/run.sh: $t does not build" >&2; exit 2; }
+    { cat "$work/$t.build.log"; echo "fuzz/run.sh: $t does not build"; return 2; }
   mkdir -p "$work/corpus-$t"
   for d in "${seeds[@]}"; do
     find "$d" -maxdepth 1 -type f \( -name '*.msh' -o -name '*.inp' -o -name '*.seed' \) \
       -exec cp {} "$work/corpus-$t/" \;
   done
   # A dictionary of the format's words and edge values, where there is one.
-  dict=()
+  local dict=()
   [[ -f "fuzz/$t.dict" ]] && dict=(-dict="$src/fuzz/$t.dict")
   echo "== $t: $seconds s from $(ls "$work/corpus-$t" | wc -l) seeds${dict:+, fuzz/$t.dict}"
-  if ! (cd "$work" && "./$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
-          "${dict[@]}" -print_final_stats=1 "corpus-$t" >"$t.log" 2>&1); then
-    tail -40 "$work/$t.log" >&2
-    for crash in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+  # Each target in a folder of its own: crash files of targets fuzzed at the
+  # same time must not mix.
+  mkdir -p "$work/run-$t"
+  if ! (cd "$work/run-$t" && "../$t" -max_total_time="$seconds" -max_len=65536 -rss_limit_mb=2048 \
+          "${dict[@]}" -print_final_stats=1 "../corpus-$t" >"../$t.log" 2>&1); then
+    tail -40 "$work/$t.log"
+    local crash
+    for crash in "$work/run-$t"/crash-* "$work/run-$t"/leak-* "$work/run-$t"/timeout-* \
+                 "$work/run-$t"/oom-*; do
       [[ -f "$crash" ]] || continue
-      echo "fuzz/run.sh: $t found $(basename "$crash"); its input (base64):" >&2
-      base64 "$crash" >&2
+      echo "fuzz/run.sh: $t found $(basename "$crash"); its input (base64):"
+      base64 "$crash"
     done
-    status=1
+    return 1
+  fi
+  grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units)" "$work/$t.log" | tail -2
+}
+for t in "${targets[@]}"; do
+  case "$t" in
+    gmsh | plan_file | tuning_file | miniaero_input) ;;
+    *) echo "fuzz/run.sh: unknown target '$t'" >&2; exit 2 ;;
+  esac
+done
+# The targets run side by side, one per core (each fuzzes on one thread for
+# its $seconds, as alone): on 2 cores the four take half the time. Reports
+# are printed in the targets' order once each is done.
+jobs_max="${UMESH_FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}"
+[[ "$jobs_max" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz/run.sh: UMESH_FUZZ_JOBS must be a positive integer, not '$jobs_max'" >&2; exit 2; }
+declare -A pid_of
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n || true; done
+  fuzz_one "$t" >"$work/$t.out" 2>&1 &
+  pid_of[$t]=$!
+done
+status=0
+for t in "${targets[@]}"; do
+  rc=0
+  wait "${pid_of[$t]}" || rc=$?
+  if [[ $rc -eq 0 ]]; then
+    cat "$work/$t.out"
   else
-    grep -E "^(#[0-9]+.*DONE|stat::number_of_executed_units)" "$work/$t.log" | tail -2
+    cat "$work/$t.out" >&2
+    ((rc == 2)) && exit 2 # a target that does not build
+    status=1
   fi
 done
 [[ $status -eq 0 ]] && echo "fuzz/run.sh: no findings in ${targets[*]}"

@@ -1,15 +1,10 @@
-// The executor suite for the executors without team scratch, and a check of
-// the serial reference itself against a plain host loop. The other
-// executors' instantiations: test_executors_scratch.cpp and _warp.cpp (same
-// program), test_executors_auto.cpp (a program of its own).
-#include "executor_suite.hpp"
+// A check of the serial reference itself against a plain host loop, and
+// main() of test_executors, whose executor suite (executor_suite.hpp) is
+// instantiated in test_executors_configs.cpp, once per space and layout.
+#include "executor_suite_kernels.hpp"
 #include "test_main.hpp"
 
 namespace umesh::test {
-
-using FlatConfigs = ExecutorConfigs<exec::Serial, exec::Atomic, exec::Gather, exec::GlobalColour,
-                                    exec::ScatterView>;
-INSTANTIATE_TYPED_TEST_SUITE_P(Flat, Executors, FlatConfigs);
 
 template <class C> class SerialReference : public ::testing::Test {};
 TYPED_TEST_SUITE(SerialReference, SpaceLayouts);

@@ -26,33 +26,46 @@ template <class... A, class... B, class... R> struct Cat<List<A...>, List<B...>,
 template <class L> struct ToTypes;
 template <class... A> struct ToTypes<List<A...>> { using type = ::testing::Types<A...>; };
 
+// The execution spaces the typed suites run on: every one the Kokkos build
+// has, less those CMake's UMESH_TEST_SPACES leaves out (it defines
+// UMESH_TEST_WITHOUT_<Space>; CI's sanitizer build keeps OpenMP only).
+#if defined(KOKKOS_ENABLE_SERIAL) && !defined(UMESH_TEST_WITHOUT_Serial)
+#define UMESH_TEST_HAS_SERIAL 1
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP) && !defined(UMESH_TEST_WITHOUT_OpenMP)
+#define UMESH_TEST_HAS_OPENMP 1
+#endif
+#if defined(KOKKOS_ENABLE_CUDA) && !defined(UMESH_TEST_WITHOUT_Cuda)
+#define UMESH_TEST_HAS_CUDA 1
+#endif
+
 using Spaces = typename Cat<
-#ifdef KOKKOS_ENABLE_SERIAL
+#ifdef UMESH_TEST_HAS_SERIAL
     List<Kokkos::Serial>,
 #endif
-#ifdef KOKKOS_ENABLE_OPENMP
+#ifdef UMESH_TEST_HAS_OPENMP
     List<Kokkos::OpenMP>,
 #endif
-#ifdef KOKKOS_ENABLE_CUDA
+#ifdef UMESH_TEST_HAS_CUDA
     List<Kokkos::Cuda>,
 #endif
     List<>>::type;
 
 /// F(space, layout, args...) for every enabled space and both layouts, where
 /// a type list will not do (explicit instantiations); the spaces of Spaces.
-#ifdef KOKKOS_ENABLE_SERIAL
+#ifdef UMESH_TEST_HAS_SERIAL
 #define UMESH_TEST_ON_SERIAL(F, ...)                                                               \
   F(Kokkos::Serial, AoS, __VA_ARGS__) F(Kokkos::Serial, SoA, __VA_ARGS__)
 #else
 #define UMESH_TEST_ON_SERIAL(F, ...)
 #endif
-#ifdef KOKKOS_ENABLE_OPENMP
+#ifdef UMESH_TEST_HAS_OPENMP
 #define UMESH_TEST_ON_OPENMP(F, ...)                                                               \
   F(Kokkos::OpenMP, AoS, __VA_ARGS__) F(Kokkos::OpenMP, SoA, __VA_ARGS__)
 #else
 #define UMESH_TEST_ON_OPENMP(F, ...)
 #endif
-#ifdef KOKKOS_ENABLE_CUDA
+#ifdef UMESH_TEST_HAS_CUDA
 #define UMESH_TEST_ON_CUDA(F, ...)                                                                 \
   F(Kokkos::Cuda, AoS, __VA_ARGS__) F(Kokkos::Cuda, SoA, __VA_ARGS__)
 #else

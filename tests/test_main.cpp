@@ -1,3 +1,0 @@
-// main() alone, for a test program whose sources are all instantiation parts
-// (test_executors_auto).
-#include "test_main.hpp"
