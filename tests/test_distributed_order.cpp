@@ -307,6 +307,129 @@ TEST(DistOwners, ARankWithoutElements) {
   EXPECT_LT(max_rel_diff(r.gather_global(MPI_COMM_WORLD), want), 1e-12) << "rank " << rank;
 }
 
+// A Partition built from each rank's own part (OwnPart: its elements, their
+// rows, the points it owns; no rank passes the whole mesh) is the one built
+// from global data with the same owners: the same elements, owned points,
+// halo and rows, with and without a local order, and its exchanges bring
+// each halo point its owner's value.
+class DistOwnPart : public ::testing::TestWithParam<Reorder> {};
+
+TEST_P(DistOwnPart, SameAsFromGlobalData) {
+  const Reorder method = GetParam();
+  if (!reorder_available(method))
+    GTEST_SKIP() << reorder_name(method) << " is not built in";
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(23, 17, {true, 5});
+  std::vector<int> owner(m.edges.size()), order(owner.size());
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = int(i);
+  std::shuffle(order.begin(), order.end(), std::mt19937(13));
+  for (std::size_t i = 0; i < order.size(); ++i)
+    owner[order[i]] = int(i * size / order.size());
+  const std::vector<dist::MapSpec> maps{{"pedge", m.nodes, 2, m.edge_nodes},
+                                        {"pecell", m.cells, 2, m.edge_cells}};
+  const auto local_order = ReorderOptions{}.with_method(method).with_block_size(32);
+  const dist::Partition<Mem> whole(MPI_COMM_WORLD, m.edges, owner, maps,
+                                   std::vector<dist::PointOwners>{}, dist::ElementOrder::global,
+                                   local_order);
+  // This rank's part alone: its edges in shuffled order, their rows, and the
+  // points the partition above gave it, in reverse.
+  dist::OwnPart own{m.edges, {}, {}, {}};
+  for (int e : order)
+    if (owner[e] == rank)
+      own.element_ids.push_back(e);
+  for (const auto &spec : maps) {
+    dist::MapSpec rows{spec.name, spec.to, spec.arity, {}};
+    for (int e : own.element_ids)
+      for (int k = 0; k < spec.arity; ++k)
+        rows.indices.push_back(spec.indices[std::size_t(e) * spec.arity + k]);
+    own.maps.push_back(rows);
+    const dist::SetPart &p = *whole.part(spec.to);
+    own.owned.push_back(
+        {spec.to, std::vector<int>(p.global_ids.rend() - p.owned, p.global_ids.rend())});
+  }
+  const dist::Partition<Mem> mine(MPI_COMM_WORLD, own, dist::ElementOrder::global, local_order);
+
+  EXPECT_EQ(mine.elements()->global_ids, whole.elements()->global_ids);
+  for (const Set *s : {&m.nodes, &m.cells}) {
+    const dist::SetPart &a = *whole.part(*s), &b = *mine.part(*s);
+    EXPECT_EQ(b.owned, a.owned) << s->name();
+    EXPECT_EQ(b.global_ids, a.global_ids) << s->name();
+  }
+  for (const auto &spec : maps) {
+    auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), whole.map(spec.name).view());
+    auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mine.map(spec.name).view());
+    ASSERT_EQ(a.extent(0), b.extent(0)) << spec.name;
+    for (std::size_t i = 0; i < a.extent(0); ++i)
+      for (int k = 0; k < spec.arity; ++k)
+        ASSERT_EQ(b(i, k), a(i, k)) << spec.name << " element " << i;
+  }
+  // The exchange: owned values set by global id, halo imported.
+  const auto q0 = random_values(3 * std::size_t(m.cells.size()), 31);
+  const dist::SetPart &cells = *mine.part(m.cells);
+  std::vector<int> ids(cells.global_ids.begin(), cells.global_ids.begin() + cells.owned);
+  std::reverse(ids.begin(), ids.end());
+  std::vector<double> values;
+  for (int c : ids)
+    values.insert(values.end(), q0.begin() + 3 * std::size_t(c),
+                  q0.begin() + 3 * std::size_t(c) + 3);
+  dist::Dat<double, 3, SoA, Mem> q(mine.part(m.cells), "q");
+  q.fill_halo(-1.0);
+  q.set_owned(ids, values);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q.local().view());
+  for (int i = 0; i < cells.local.size(); ++i)
+    for (int k = 0; k < 3; ++k)
+      ASSERT_EQ(h(i, k), q0[3 * std::size_t(cells.global_ids[i]) + k])
+          << "rank " << rank << " local cell " << i << (i < cells.owned ? " (owned)" : " (halo)");
+}
+
+INSTANTIATE_TEST_SUITE_P(Methods, DistOwnPart, ::testing::Values(Reorder::none, Reorder::rcm),
+                         [](const auto &info) { return std::string(reorder_name(info.param)); });
+
+// Parts that do not add up are refused on every rank, naming the problem.
+TEST(DistOwnPartErrors, DoubleMissingAndUnownedAreRefusedEverywhere) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(9, 7);
+  const auto cell_owner = dist::contiguous_owners(m.cells.size(), size);
+  const auto edge_owner = dist::contiguous_owners(m.edges.size(), size);
+  auto own = [&](bool double_edge, bool drop_edge, bool drop_cell) {
+    dist::OwnPart o{m.edges, {}, {{"pecell", m.cells, 2, {}}}, {{m.cells, {}}}};
+    for (int e = 0; e < m.edges.size(); ++e)
+      if (edge_owner[e] == rank && !(drop_edge && e == 0)) {
+        o.element_ids.push_back(e);
+        o.maps[0].indices.push_back(m.edge_cells[2 * std::size_t(e)]);
+        o.maps[0].indices.push_back(m.edge_cells[2 * std::size_t(e) + 1]);
+      }
+    if (double_edge && rank == size - 1) { // edge 1 also on the last rank
+      o.element_ids.push_back(1);
+      o.maps[0].indices.push_back(m.edge_cells[2]);
+      o.maps[0].indices.push_back(m.edge_cells[3]);
+    }
+    for (int c = 0; c < m.cells.size(); ++c)
+      if (cell_owner[c] == rank && !(drop_cell && c == m.edge_cells[0]))
+        o.owned[0].ids.push_back(c);
+    return o;
+  };
+  auto message = [&](const dist::OwnPart &o) {
+    try {
+      dist::Partition<Mem> p(MPI_COMM_WORLD, o);
+    } catch (const Error &e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message(own(true, false, false)).find("owned by ranks"), std::string::npos);
+  EXPECT_NE(message(own(false, true, false)).find("elements of set 'edges'"), std::string::npos);
+  const std::string unowned = message(own(false, false, true));
+  EXPECT_FALSE(unowned.empty());
+  if (rank == 0)
+    EXPECT_NE(unowned.find("owned by no rank"), std::string::npos) << unowned;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

@@ -169,17 +169,19 @@ inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
   }
 }
 
-/// The apps' --partition: "metis" or "slabs" as given (METIS only where
-/// built in), else METIS where built in, else slabs; refused in one
-/// process. `program` names the program in the errors.
+/// The apps' --partition: as given (METIS only where built in), else the
+/// app's own default if it has one, else METIS where built in, else slabs;
+/// refused in one process. `program` names the program in the errors.
 inline std::string rank_partition(const std::string &program, const std::string &given,
-                                  bool distributed) {
+                                  bool distributed, const std::string &app_default = {}) {
   if (!given.empty() && !distributed)
     throw Error(program + ": --partition is for distributed runs (several MPI ranks or "
                           "--distributed)");
   if (given == "metis" && !has_metis())
     throw Error(program + ": --partition metis: umesh was built without METIS (use slabs)");
-  return !given.empty() ? given : has_metis() ? "metis" : "slabs";
+  if (!given.empty())
+    return given;
+  return !app_default.empty() ? app_default : has_metis() ? "metis" : "slabs";
 }
 
 } // namespace umesh::perf

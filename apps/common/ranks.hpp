@@ -53,6 +53,32 @@ public:
   Ranks &operator=(const Ranks &) = delete;
 };
 
+/// The largest of `value` over the ranks (collective; `value` without MPI).
+inline double max_over_ranks(double value) {
+#if defined(UMESH_APP_MPI)
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized)
+    MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+#endif
+  return value;
+}
+
+/// This process's peak resident host memory in MiB (Linux's VmHWM), or -1
+/// where /proc does not say.
+inline double peak_host_memory_mib() {
+  std::FILE *f = std::fopen("/proc/self/status", "r");
+  if (!f)
+    return -1;
+  char line[256];
+  double kib = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmHWM: %lf kB", &kib) == 1)
+      break;
+  std::fclose(f);
+  return kib < 0 ? -1 : kib / 1024;
+}
+
 /// An app's main after parsing its options: MPI, then Kokkos, around
 /// run(opt, rank, ranks); opt.distributed is set on more than one rank.
 /// Returns the worst exit status over the ranks.

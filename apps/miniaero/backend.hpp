@@ -15,6 +15,7 @@
 #include <umesh/dist.hpp>
 #endif
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -54,6 +55,8 @@ struct LocalBackend : umesh::perf::LocalLoops {
     std::vector<BoundarySet> boundaries;
   };
   static std::shared_ptr<Parts> parts(const Mesh &m) {
+    if (m.part)
+      umesh::detail::fail("miniAero: a rank's own part of the mesh runs over MPI ranks only");
     const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
     auto p = std::make_shared<Parts>(
         Parts{cells, faces, MapT("face_cells", faces, cells, 2, m.face_cells), {}});
@@ -104,6 +107,9 @@ struct DistBackend : umesh::perf::DistLoops {
     std::vector<std::unique_ptr<PartitionT>> boundary;
     MPI_Comm comm = MPI_COMM_WORLD;
     std::string layout; // how the mesh was dealt: method, cut, each rank's share
+    // Built from each rank's own part: the global numbers of the items the
+    // part's values are for: cells, faces, then each boundary set's faces.
+    std::vector<std::vector<int>> own_ids;
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `timed`: exchanges fence the device (Partition::time_exchanges_on_device).
@@ -114,6 +120,8 @@ struct DistBackend : umesh::perf::DistLoops {
                                       const umesh::ReorderOptions &local_order = {},
                                       umesh::dist::Owners owners = umesh::dist::Owners::slabs,
                                       MPI_Comm comm = MPI_COMM_WORLD) {
+    if (m.part)
+      return own_parts(m, nccl, timed, local_order, comm);
     const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
     const umesh::HostConnectivity face_graph{m.face_cells.data(), 2, 0, m.num_cells};
     const std::vector<int> cell_owner =
@@ -130,7 +138,7 @@ struct DistBackend : umesh::perf::DistLoops {
     const umesh::Set local_faces = interior->elements()->local;
     const MapT local_map = interior->map("face_cells");
     auto p = std::make_shared<Parts>(
-        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}});
+        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}, {}});
     for (const auto &b : m.boundaries) {
       const std::string name = std::string("bc_") + bc_name(b.bc);
       const umesh::Set s(name, int(b.cell.size()));
@@ -143,18 +151,69 @@ struct DistBackend : umesh::perf::DistLoops {
       const PartitionT &bp = *p->boundary.back();
       p->boundaries.push_back({b.bc, bp.elements()->local, bp.map(name + "_cell")});
     }
-    if (nccl) { // one communicator for every partition (they share the cells)
-      const auto nc = p->interior->use_nccl();
-      for (const auto &bp : p->boundary)
-        bp->use_nccl(nc);
-    }
-    // The boundary partitions share the interior's cells and their halo.
-    p->interior->time_exchanges_on_device(timed);
+    use_transport(*p, nccl, timed);
     p->layout = std::string("cells dealt by ") + umesh::dist::owners_label(owners, comm) + ", " +
                 std::to_string(umesh::dist::cut_elements(face_graph, faces.size(), cell_owner)) +
                 " of " + std::to_string(faces.size()) + " interior faces between ranks\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->interior), "faces");
     return p;
+  }
+  /// From each rank's own part of the mesh (make_mesh_part): the cells of
+  /// its block, the interior faces they create and their boundary faces; no
+  /// rank holds the whole mesh. Dats are set from the part's own values.
+  static std::shared_ptr<Parts> own_parts(const Mesh &m, bool nccl, bool timed,
+                                          const umesh::ReorderOptions &local_order, MPI_Comm comm) {
+    const MeshPart &part = *m.part;
+    const umesh::Set cells("cells", part.cells), faces("faces", part.faces);
+    auto interior =
+        std::make_unique<PartitionT>(comm,
+                                     umesh::dist::OwnPart{faces,
+                                                          part.face_ids,
+                                                          {{"face_cells", cells, 2, m.face_cells}},
+                                                          {{cells, part.cell_ids}}},
+                                     umesh::dist::ElementOrder::global, local_order);
+    const umesh::Set local_cells = interior->part(cells)->local;
+    const umesh::Set local_faces = interior->elements()->local;
+    const MapT local_map = interior->map("face_cells");
+    auto p = std::make_shared<Parts>(
+        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}, {}});
+    p->own_ids.push_back(part.cell_ids);
+    p->own_ids.push_back(part.face_ids);
+    for (std::size_t b = 0; b < m.boundaries.size(); ++b) {
+      const std::string name = std::string("bc_") + bc_name(m.boundaries[b].bc);
+      const umesh::Set s(name, part.boundary_sizes[b]);
+      p->boundary.push_back(std::make_unique<PartitionT>(
+          comm,
+          umesh::dist::OwnPart{
+              s, part.boundary_ids[b], {{name + "_cell", cells, 1, m.boundaries[b].cell}}, {}},
+          umesh::dist::ElementOrder::global, umesh::ReorderOptions{}, p->interior->targets()));
+      const PartitionT &bp = *p->boundary.back();
+      p->boundaries.push_back({m.boundaries[b].bc, bp.elements()->local, bp.map(name + "_cell")});
+      p->own_ids.push_back(part.boundary_ids[b]);
+    }
+    use_transport(*p, nccl, timed);
+    // Faces between ranks: those whose second cell another rank owns.
+    long long cut = 0, total_cut = 0;
+    for (std::size_t f = 0; f < m.face_cells.size() / 2; ++f)
+      cut +=
+          !std::binary_search(part.cell_ids.begin(), part.cell_ids.end(), m.face_cells[2 * f + 1]);
+    MPI_Allreduce(&cut, &total_cut, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    p->layout = "cells dealt by blocks of the box, each rank building only its own, " +
+                std::to_string(total_cut) + " of " + std::to_string(part.faces) +
+                " interior faces between ranks\n" +
+                umesh::dist::describe(umesh::dist::rank_shares(*p->interior), "faces");
+    return p;
+  }
+  /// NCCL for every partition (one communicator: they share the cells), and
+  /// exchanges timed on the device or not.
+  static void use_transport(Parts &p, bool nccl, bool timed) {
+    if (nccl) {
+      const auto nc = p.interior->use_nccl();
+      for (const auto &bp : p.boundary)
+        bp->use_nccl(nc);
+    }
+    // The boundary partitions share the interior's cells and their halo.
+    p.interior->time_exchanges_on_device(timed);
   }
   /// This rank's exchanges of the cells' halo (the only halo: faces live on
   /// their first cell's rank), and their seconds as the host sees them.
@@ -170,9 +229,17 @@ struct DistBackend : umesh::perf::DistLoops {
                        : where == -2 ? p.interior->elements()
                                      : p.boundary[where]->elements();
     Dat<D, L> d(part, name);
-    if (values)
+    if (values && !p.own_ids.empty()) // this rank's own values, not the whole mesh's
+      d.set_owned(p.own_ids[std::size_t(where == -1 ? 0 : where == -2 ? 1 : 2 + where)], *values);
+    else if (values)
       d.set_global(*values);
     return d;
+  }
+  /// Whether `ok` holds on every rank (collective).
+  static bool on_every_rank(const Parts &p, bool ok) {
+    int all = ok;
+    MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_LAND, p.comm);
+    return all != 0;
   }
   /// [cell][5] of the whole mesh, on every rank.
   template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &u) {

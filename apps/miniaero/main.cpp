@@ -11,6 +11,7 @@
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/exec_names.hpp"
+#include "common/grid_blocks.hpp"
 #include "common/output.hpp"
 #include "common/ranks.hpp"
 #include "common/run_main.hpp"
@@ -19,6 +20,7 @@
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -105,7 +107,7 @@ int run(const Options &opt, int rank, int ranks) {
       throw umesh::Error("umesh_miniaero: --transport nccl is for distributed runs (several "
                          "ranks or --distributed)");
     const std::string partition =
-        umesh::perf::rank_partition("umesh_miniaero", opt.partition, opt.distributed);
+        umesh::perf::rank_partition("umesh_miniaero", opt.partition, opt.distributed, "blocks");
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --timed-exchanges is for distributed runs (several "
                          "ranks or --distributed)");
@@ -172,6 +174,17 @@ int run(const Options &opt, int rank, int ranks) {
                            std::to_string(in.ny) + "," + std::to_string(in.nz) + " with '" +
                            opt.input + "': " + why);
     }
+    // --partition blocks: each rank builds only its own block of the box.
+    const bool own_blocks = opt.distributed && partition == "blocks";
+    const umesh::perf::GridBlocks blocks =
+        umesh::perf::grid_blocks(in.nx, in.ny, in.nz, own_blocks ? ranks : 1);
+    if (blocks.blocks[0] == 0)
+      throw umesh::Error("umesh_miniaero: --partition blocks: " + std::to_string(ranks) +
+                         " ranks cannot share " + std::to_string(in.nx) + " x " +
+                         std::to_string(in.ny) + " x " + std::to_string(in.nz) +
+                         " cells in blocks of at least one cell (use fewer ranks or 'metis')");
+    std::array<int, 3> block_lo{}, block_hi{};
+    blocks.range(own_blocks ? rank : 0, block_lo, block_hi);
     { // the sizes an out-of-memory message names; refused now past this machine's memory
       const std::string cells = std::to_string(in.nx) + " x " + std::to_string(in.ny) + " x " +
                                 std::to_string(in.nz) + " cells";
@@ -184,6 +197,7 @@ int run(const Options &opt, int rank, int ranks) {
                                          "--mesh"};
       // The host mesh alone: centroids and volumes, about three interior
       // faces a cell with their cells, slots and geometry, the state.
+      // (With --partition blocks the ranks' own blocks add up to one mesh.)
       umesh::perf::check_memory(umesh::perf::size_options().given,
                                 std::int64_t(in.nx) * in.ny * in.nz * 200,
                                 umesh::perf::size_options().lower);
@@ -196,14 +210,20 @@ int run(const Options &opt, int rank, int ranks) {
     Kokkos::Timer setup;
     // On the host threads Kokkos was given (OMP_NUM_THREADS, --kokkos-threads).
     const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-    const Mesh mesh = make_mesh(in, opt.shuffle_seed, threads);
-    std::printf(
-        "  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s, %d host thread%s)\n",
-        mesh.num_cells, mesh.faces.size(), mesh.boundaries.size(), setup.seconds(), threads,
-        threads == 1 ? "" : "s");
+    const Mesh mesh = own_blocks ? make_mesh_part(in, opt.shuffle_seed, threads, block_lo, block_hi)
+                                 : make_mesh(in, opt.shuffle_seed, threads);
+    const int cells = mesh.part ? mesh.part->cells : mesh.num_cells;
+    std::printf("  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s, %d host "
+                "thread%s%s)\n",
+                cells, mesh.part ? mesh.part->faces : mesh.faces.size(), mesh.boundaries.size(),
+                setup.seconds(), threads, threads == 1 ? "" : "s",
+                mesh.part ? (", rank 0's block of " + blocks.describe() + ": " +
+                             std::to_string(mesh.num_cells) + " cells")
+                                .c_str()
+                          : "");
     std::vector<std::vector<double>> reference;
-    if (!opt.compare.empty())
-      reference = read_reference(opt.compare, std::size_t(mesh.num_cells));
+    if (!opt.compare.empty() && (rank == 0 || !mesh.part)) // (rank 0 compares)
+      reference = read_reference(opt.compare, std::size_t(cells));
     const double copy_gbps = opt.bench > 0 ? copy_bandwidth_gbps() : 0.0;
     if (opt.bench > 0)
       std::printf("  device copy bandwidth: %.0f GB/s\n", copy_gbps);
@@ -308,13 +328,18 @@ int run(const Options &opt, int rank, int ranks) {
           const ExchangeTally exchange_after = solver->exchanges();
           const double exchange = exchange_after.seconds - exchange_before.seconds;
           const std::size_t exchange_count = exchange_after.count - exchange_before.count;
-          const std::vector<double> solution = solver->solution();
-          const auto lines = results_lines(mesh.cell_centroid, solution);
+          // The solution and the results' lines only where they are
+          // compared or written: gathered, they are the whole mesh's.
+          const bool finite = solver->finite();
+          std::vector<std::string> lines;
+          if (!opt.compare.empty() || !results.empty()) {
+            const std::vector<double> solution = solver->solution();
+            lines = results_lines(mesh.part ? solver->centroids() : mesh.cell_centroid, solution);
+          }
           std::string verdict;
           // A blown-up run (a time step far too large) is a failed run,
           // whether or not there is a reference to compare with.
-          if (!std::all_of(solution.begin(), solution.end(),
-                           [](double x) { return std::isfinite(x); })) {
+          if (!finite) {
             verdict = "  FAILED: the solution is not finite (NaN or inf; time step too large?)";
             ++failures;
           } else if (!reference.empty()) {
@@ -352,7 +377,7 @@ int run(const Options &opt, int rank, int ranks) {
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());
-          if ((in.output_results || !opt.results.empty()) && rank == 0) {
+          if (!results.empty() && rank == 0) {
             std::string path = opt.results.empty() ? "results.0" : opt.results;
             if (opt.execs.size() * opt.layouts.size() * opt.reorders.size() > 1)
               path += "." + tag;
@@ -382,6 +407,10 @@ int run(const Options &opt, int rank, int ranks) {
     }
     if (!opt.compare.empty())
       std::printf("%d of %d runs match the reference\n", runs - failures, runs);
+    const double peak = umesh::perf::max_over_ranks(umesh::perf::peak_host_memory_mib());
+    if (peak >= 0)
+      std::printf("host memory: peak %.0f MiB%s (VmHWM)\n", peak,
+                  ranks > 1 ? " on the rank that used most" : "");
   } catch (...) {
     return umesh::perf::report_exception(ranks > 1 ? "umesh_miniaero rank " + std::to_string(rank)
                                                    : "umesh_miniaero");

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <numeric>
 #include <random>
 #include <system_error>
@@ -117,10 +118,28 @@ void FaceGeometry::append(const Vec (&p)[4]) {
   binormal.insert(binormal.end(), b.begin(), b.end());
 }
 
-Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
-  const int nx = in.nx, ny = in.ny, nz = in.nz;
-  const double pi = 3.14159265; // miniAero's value, for identical ramp nodes
-  auto node = [&](int i, int j, int k) {
+namespace {
+
+// miniAero's box: its nodes, cells and sides, and what a box of its cells
+// creates, with the global number of each item the whole mesh gives it.
+struct Box {
+  const Input &in;
+  int nx, ny, nz;
+  enum Side { bottom, top, front, back, right, left };
+  Bc side_bc[6];
+
+  explicit Box(const Input &input)
+      : in(input), nx(input.nx), ny(input.ny), nz(input.nz),
+        // Sides in miniAero's order and the condition each problem puts there.
+        side_bc{in.problem == 1 ? Bc::noslip : Bc::tangent,
+                in.problem == 1 ? Bc::extrapolate : Bc::tangent,
+                Bc::tangent,
+                Bc::tangent,
+                Bc::extrapolate,
+                in.problem == 0 ? Bc::extrapolate : Bc::inflow} {}
+
+  Vec node(int i, int j, int k) const {
+    const double pi = 3.14159265; // miniAero's value, for identical ramp nodes
     Vec x;
     x[0] = double(i) / nx * in.lx;
     x[2] = double(k) / nz * in.lz;
@@ -131,37 +150,49 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
       x[1] = ramp + double(j) * (in.ly - ramp) / ny;
     }
     return x;
-  };
-  auto cell_id = [&](int i, int j, int k) { return (i * ny + j) * nz + k; };
+  }
+  int cell_id(int i, int j, int k) const { return (i * ny + j) * nz + k; }
+  std::int64_t interior_faces() const {
+    return std::int64_t(nx - 1) * ny * nz + std::int64_t(ny - 1) * nx * nz +
+           std::int64_t(nz - 1) * nx * ny;
+  }
+  // The number, in creation order, of the first interior face cell (i, j, k)
+  // creates: cells create their x+, y+ and z+ faces, in that order, where
+  // they are interior, one cell after the other in cell order.
+  std::int64_t first_face(int i, int j, int k) const {
+    const std::int64_t ax = i < nx - 1, ay = j < ny - 1;
+    return std::int64_t(ny) * nz * std::min(i, nx - 1) +
+           std::int64_t(i) * (std::int64_t(nz) * (ny - 1) + std::int64_t(ny) * (nz - 1)) +
+           std::int64_t(j) * nz * ax + std::int64_t(nz) * std::min(j, ny - 1) +
+           std::int64_t(j) * (nz - 1) + std::int64_t(k) * (ax + ay) + std::min(k, nz - 1);
+  }
+  int side_size(int side) const { return side <= top ? nx * nz : side <= back ? nx * ny : ny * nz; }
+  // A side face's place among its side's faces (in cell order).
+  int side_index(int side, int i, int j, int k) const {
+    return side <= top ? i * nz + k : side <= back ? i * ny + j : j * nz + k;
+  }
 
-  Mesh m;
-  m.num_cells = nx * ny * nz;
-  // Sides in miniAero's order (bottom, top, front, back, right, left) and
-  // the condition each problem puts there.
-  enum Side { bottom, top, front, back, right, left };
-  const Bc side_bc[6] = {in.problem == 1 ? Bc::noslip : Bc::tangent,
-                         in.problem == 1 ? Bc::extrapolate : Bc::tangent,
-                         Bc::tangent,
-                         Bc::tangent,
-                         Bc::extrapolate,
-                         in.problem == 0 ? Bc::extrapolate : Bc::inflow};
   struct SideFaces {
-    std::vector<int> cell;
+    std::vector<int> cell, index; // index: side_index (ids only)
     FaceGeometry geometry;
   };
-  // What the cells of planes [i0, i1) create, in cell order: the whole
-  // mesh's lists are the planes' lists one after the other, so building
-  // slabs of planes on several threads gives the same mesh as one thread.
-  struct Slab {
+  // What the cells of a box create, in cell order: the whole mesh's lists
+  // are its planes' lists one after the other, so building slabs of planes
+  // on several threads gives the same mesh as one thread. With `ids`, the
+  // creation number of each interior face and the side index of each side
+  // face too.
+  struct Part {
     std::vector<double> centroid, volume;
     std::vector<int> face_cells, face_slots;
+    std::vector<std::int64_t> face_created;
     FaceGeometry faces;
     SideFaces sides[6];
   };
-  auto build_slab = [&](int i0, int i1, Slab &out) {
-    for (int i = i0; i < i1; ++i)
-      for (int j = 0; j < ny; ++j)
-        for (int k = 0; k < nz; ++k) {
+  void build(const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool ids,
+             Part &out) const {
+    for (int i = lo[0]; i < hi[0]; ++i)
+      for (int j = lo[1]; j < hi[1]; ++j)
+        for (int k = lo[2]; k < hi[2]; ++k) {
           const int c = cell_id(i, j, k);
           const Vec x[8] = {node(i, j, k),
                             node(i + 1, j, k),
@@ -184,6 +215,7 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
                              i > 0 ? cell_id(i - 1, j, k) : -1 - left,
                              k > 0 ? cell_id(i, j, k - 1) : -1 - front,
                              k + 1 < nz ? cell_id(i, j, k + 1) : -1 - back};
+          std::int64_t created = ids ? first_face(i, j, k) : 0;
           for (int f = 0; f < 6; ++f) {
             if (nb[f] >= 0 && nb[f] < c)
               continue; // created by the neighbour, which comes first
@@ -192,52 +224,106 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
             if (nb[f] < 0) {
               SideFaces &side = out.sides[-1 - nb[f]];
               side.cell.push_back(c);
+              if (ids)
+                side.index.push_back(side_index(-1 - nb[f], i, j, k));
               side.geometry.append(p);
             } else {
               // The neighbour's local number of this face: the opposite one.
               static const int opposite[6] = {2, 3, 0, 1, 5, 4};
               out.face_cells.insert(out.face_cells.end(), {c, nb[f]});
               out.face_slots.insert(out.face_slots.end(), {f, opposite[f]});
+              if (ids)
+                out.face_created.push_back(created++);
               out.faces.append(p);
             }
           }
         }
-  };
-  const int slabs = std::max(1, std::min(threads, nx));
-  std::vector<Slab> slab(slabs);
-  in_chunks(slabs, slabs, [&](int first, int last) {
-    for (int t = first; t < last; ++t)
-      build_slab(int(std::int64_t(nx) * t / slabs), int(std::int64_t(nx) * (t + 1) / slabs),
-                 slab[t]);
-  });
-  auto append = [](auto &to, const auto &from) { to.insert(to.end(), from.begin(), from.end()); };
-  auto append_geometry = [&](FaceGeometry &to, const FaceGeometry &from) {
+  }
+  // The box [lo, hi) built in slabs of its x planes on up to `threads`
+  // threads, the slabs' lists joined in order.
+  Part build_in_slabs(const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool ids,
+                      int threads) const {
+    const int planes = std::max(0, hi[0] - lo[0]);
+    const int slabs = std::max(1, std::min(threads, planes));
+    std::vector<Part> slab(slabs);
+    in_chunks(slabs, slabs, [&](int first, int last) {
+      for (int t = first; t < last; ++t) {
+        std::array<int, 3> a = lo, b = hi;
+        a[0] = lo[0] + int(std::int64_t(planes) * t / slabs);
+        b[0] = lo[0] + int(std::int64_t(planes) * (t + 1) / slabs);
+        build(a, b, ids, slab[t]);
+      }
+    });
+    Part all;
+    for (Part &sl : slab) {
+      append(all.centroid, sl.centroid);
+      append(all.volume, sl.volume);
+      append(all.face_cells, sl.face_cells);
+      append(all.face_slots, sl.face_slots);
+      append(all.face_created, sl.face_created);
+      append_geometry(all.faces, sl.faces);
+      for (int side = 0; side < 6; ++side) {
+        append(all.sides[side].cell, sl.sides[side].cell);
+        append(all.sides[side].index, sl.sides[side].index);
+        append_geometry(all.sides[side].geometry, sl.sides[side].geometry);
+      }
+      sl = Part{}; // its memory back before the next slab's copy
+    }
+    return all;
+  }
+  // The face order miniAero's shuffle gives: order[f] is the creation
+  // number of face f (empty for seed 0: creation order).
+  std::vector<int> shuffled_order(std::uint64_t seed) const {
+    std::vector<int> order;
+    if (seed == 0)
+      return order;
+    order.resize(std::size_t(interior_faces()));
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), std::mt19937_64(seed));
+    return order;
+  }
+  // The boundary sets: per condition that some side uses, its sides' faces
+  // one side after the other in side order; `keep_empty` keeps a condition
+  // whose sides gave this part no face (a rank's part: every rank must list
+  // the same sets), with the whole mesh's offset of each side.
+  template <class Fn> void each_condition(Fn fn) const {
+    for (Bc bc : {Bc::extrapolate, Bc::tangent, Bc::inflow, Bc::noslip}) {
+      int offset[6] = {}, total = 0;
+      bool used = false;
+      for (int s = 0; s < 6; ++s)
+        if (side_bc[s] == bc)
+          offset[s] = total, total += side_size(s), used = true;
+      if (used)
+        fn(bc, offset, total);
+    }
+  }
+
+  template <class V> static void append(V &to, const V &from) {
+    to.insert(to.end(), from.begin(), from.end());
+  }
+  static void append_geometry(FaceGeometry &to, const FaceGeometry &from) {
     append(to.centroid, from.centroid);
     append(to.normal, from.normal);
     append(to.tangent, from.tangent);
     append(to.binormal, from.binormal);
-  };
-  m.cell_centroid.reserve(3 * std::size_t(m.num_cells));
-  m.cell_volume.reserve(m.num_cells);
-  SideFaces sides[6];
-  for (Slab &sl : slab) {
-    append(m.cell_centroid, sl.centroid);
-    append(m.cell_volume, sl.volume);
-    append(m.face_cells, sl.face_cells);
-    append(m.face_slots, sl.face_slots);
-    append_geometry(m.faces, sl.faces);
-    for (int side = 0; side < 6; ++side) {
-      append(sides[side].cell, sl.sides[side].cell);
-      append_geometry(sides[side].geometry, sl.sides[side].geometry);
-    }
-    sl = Slab{}; // its memory back before the next slab's copy
   }
+};
 
-  if (shuffle_seed != 0) {
+} // namespace
+
+Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
+  const Box box(in);
+  Box::Part all = box.build_in_slabs({0, 0, 0}, {in.nx, in.ny, in.nz}, false, threads);
+  Mesh m;
+  m.num_cells = in.nx * in.ny * in.nz;
+  m.cell_centroid = std::move(all.centroid);
+  m.cell_volume = std::move(all.volume);
+  m.face_cells = std::move(all.face_cells);
+  m.face_slots = std::move(all.face_slots);
+  m.faces = std::move(all.faces);
+  const std::vector<int> order = box.shuffled_order(shuffle_seed);
+  if (!order.empty()) {
     const int nf = m.faces.size();
-    std::vector<int> order(nf);
-    std::iota(order.begin(), order.end(), 0);
-    std::shuffle(order.begin(), order.end(), std::mt19937_64(shuffle_seed));
     Mesh s = m;
     in_chunks(nf, threads, [&](int first, int last) {
       for (int f = first; f < last; ++f) {
@@ -256,18 +342,67 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
     });
     m = std::move(s);
   }
-
-  for (Bc bc : {Bc::extrapolate, Bc::tangent, Bc::inflow, Bc::noslip}) {
+  box.each_condition([&](Bc bc, const int(&)[6], int) {
     BoundaryFaces b{bc, {}, {}};
     for (int s = 0; s < 6; ++s) {
-      if (side_bc[s] != bc)
+      if (box.side_bc[s] != bc)
         continue;
-      append(b.cell, sides[s].cell);
-      append_geometry(b.geometry, sides[s].geometry);
+      Box::append(b.cell, all.sides[s].cell);
+      Box::append_geometry(b.geometry, all.sides[s].geometry);
     }
-    if (!b.cell.empty())
-      m.boundaries.push_back(std::move(b));
+    m.boundaries.push_back(std::move(b));
+  });
+  return m;
+}
+
+Mesh make_mesh_part(const Input &in, std::uint64_t shuffle_seed, int threads,
+                    const std::array<int, 3> &lo, const std::array<int, 3> &hi) {
+  const Box box(in);
+  Box::Part own = box.build_in_slabs(lo, hi, true, threads);
+  auto part = std::make_shared<MeshPart>();
+  part->cells = in.nx * in.ny * in.nz;
+  part->faces = int(box.interior_faces());
+  part->cell_ids.reserve(own.volume.size());
+  for (int i = lo[0]; i < hi[0]; ++i)
+    for (int j = lo[1]; j < hi[1]; ++j)
+      for (int k = lo[2]; k < hi[2]; ++k)
+        part->cell_ids.push_back(box.cell_id(i, j, k));
+  {
+    // Each face's number in the whole mesh: its place after the shuffle.
+    std::vector<int> order = box.shuffled_order(shuffle_seed);
+    std::vector<int> place;
+    if (!order.empty()) {
+      place.resize(order.size());
+      for (std::size_t f = 0; f < order.size(); ++f)
+        place[std::size_t(order[f])] = int(f);
+    }
+    part->face_ids.reserve(own.face_created.size());
+    for (const std::int64_t g : own.face_created)
+      part->face_ids.push_back(place.empty() ? int(g) : place[std::size_t(g)]);
   }
+  Mesh m;
+  m.num_cells = int(part->cell_ids.size());
+  m.cell_centroid = std::move(own.centroid);
+  m.cell_volume = std::move(own.volume);
+  m.face_cells = std::move(own.face_cells);
+  m.face_slots = std::move(own.face_slots);
+  m.faces = std::move(own.faces);
+  box.each_condition([&](Bc bc, const int(&offset)[6], int total) {
+    BoundaryFaces b{bc, {}, {}};
+    std::vector<int> ids;
+    for (int s = 0; s < 6; ++s) {
+      if (box.side_bc[s] != bc)
+        continue;
+      Box::append(b.cell, own.sides[s].cell);
+      Box::append_geometry(b.geometry, own.sides[s].geometry);
+      for (int i : own.sides[s].index)
+        ids.push_back(offset[s] + i);
+    }
+    m.boundaries.push_back(std::move(b));
+    part->boundary_ids.push_back(std::move(ids));
+    part->boundary_sizes.push_back(total);
+  });
+  m.part = std::move(part);
   return m;
 }
 

@@ -96,18 +96,21 @@ Options parse(int argc, char **argv) {
   app.add_flag("--distributed", o.distributed,
                "run the umesh variants over the MPI ranks (umesh::dist) even on one rank; "
                "on more than one rank ('mpirun -np N umesh_miniaero ...') they always are: "
-               "cells in slabs of the generated order, interior faces on their first cell's "
-               "rank, halos exchanged by the loops as their accesses need");
+               "cells dealt as --partition says, interior faces on their first cell's rank, "
+               "halos exchanged by the loops as their accesses need");
   app.add_option("--transport", o.transport,
                  "distributed runs: halo exchange through host buffers and MPI (host) or GPU to "
                  "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
       ->check(CLI::IsMember({"host", "nccl"}))
       ->capture_default_str();
   app.add_option("--partition", o.partition,
-                 "distributed runs: how cells are dealt to ranks: metis (METIS k-way over the "
-                 "cells' face graph: fewer cut faces, smaller halos) or slabs (contiguous slabs "
-                 "of the mesh's numbering); default metis when umesh has METIS, else slabs")
-      ->check(CLI::IsMember({"slabs", "metis"}));
+                 "distributed runs: how cells are dealt to ranks: blocks (the box cut into "
+                 "px x py x pz blocks cutting the fewest faces; each rank builds only its own "
+                 "block, so setup time and host memory per rank fall with the ranks), metis "
+                 "(METIS k-way over the cells' face graph) or slabs (contiguous slabs of the "
+                 "mesh's numbering); with metis and slabs every rank builds the whole mesh and "
+                 "keeps its part; default blocks")
+      ->check(CLI::IsMember({"blocks", "slabs", "metis"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
                "time printed after each run counts the GPU's packing, transfers and unpacking, "

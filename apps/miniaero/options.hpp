@@ -26,7 +26,7 @@ struct Options {
   std::string stencil;      // faces, cells, or empty: cells in one process, faces over MPI ranks
   bool distributed = false; // --distributed, or more than one MPI rank
   std::string transport = "host";
-  std::string partition; // empty: METIS when built with it, else slabs
+  std::string partition; // empty: blocks (each rank builds its own block)
   bool timed_exchanges = false;
   std::uint64_t shuffle_seed = 1;
 };

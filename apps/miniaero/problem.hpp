@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,19 @@ struct BoundaryFaces {
   FaceGeometry geometry;
 };
 
+/// What a rank's own part of the mesh (make_mesh_part) is of the whole: the
+/// whole mesh's sizes and the global number of each item the part holds.
+struct MeshPart {
+  int cells = 0, faces = 0;                   ///< the whole mesh's
+  std::vector<int> boundary_sizes;            ///< per boundary set, the whole mesh's
+  std::vector<int> cell_ids, face_ids;        ///< [part's cell or face] -> global
+  std::vector<std::vector<int>> boundary_ids; ///< per boundary set, [part's face] -> global
+};
+
+/// The whole mesh, or one rank's part of it (`part` set): then the arrays
+/// hold the part's own cells, the interior faces they create (the faces
+/// whose first cell they are) and their boundary faces, with `face_cells`
+/// and the boundary faces' `cell` in global cell numbers.
 struct Mesh {
   int num_cells = 0;
   std::vector<double> cell_centroid, cell_volume;
@@ -60,6 +74,7 @@ struct Mesh {
   std::vector<int> face_slots; ///< [face][2]: the face's local number (0..5) in each cell
   FaceGeometry faces;
   std::vector<BoundaryFaces> boundaries; ///< non-empty conditions, in the order above
+  std::shared_ptr<const MeshPart> part;  ///< set on a rank's own part
 };
 
 /// Inflow state of the flat plate and ramp (conservative).
@@ -75,6 +90,14 @@ std::vector<double> initial_state(const Input &in, const Mesh &m);
 /// Slabs of planes are built on up to `threads` host threads; the mesh is
 /// the same for any number.
 Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads = 1);
+
+/// The part of make_mesh's mesh that cells [lo, hi) (i, j, k ranges) own,
+/// built without the rest: those cells, the interior faces whose first cell
+/// they are and their boundary faces, each with its number in the whole
+/// mesh (the same shuffle), so that a rank of a distributed run holds only
+/// its own block (apps/common/grid_blocks.hpp).
+Mesh make_mesh_part(const Input &in, std::uint64_t shuffle_seed, int threads,
+                    const std::array<int, 3> &lo, const std::array<int, 3> &hi);
 
 } // namespace miniaero
 

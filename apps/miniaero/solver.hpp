@@ -15,6 +15,7 @@
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,7 +44,8 @@ struct SolverOptions {
   /// exchange time counts the GPU's part (Partition::time_exchanges_on_device).
   bool timed_exchanges = false;
   /// Distributed runs: how cells are dealt to ranks, "slabs" or "metis"
-  /// (umesh::dist::Owners).
+  /// (umesh::dist::Owners), or "blocks" (each rank built its own block of
+  /// the box: Mesh::part).
   std::string partition = "slabs";
 };
 
@@ -57,6 +59,16 @@ public:
   virtual void step() = 0;
   /// Conservative solution [cell][5] in the original cell numbering.
   virtual std::vector<double> solution() const = 0;
+  /// Whether every value of the solution is finite, on every rank (a
+  /// collective call over MPI ranks, which gathers nothing).
+  virtual bool finite() const {
+    const std::vector<double> u = solution();
+    return std::all_of(u.begin(), u.end(), [](double x) { return std::isfinite(x); });
+  }
+  /// Distributed runs: the whole mesh's cell centroids [cell][3] (original
+  /// numbering), gathered for the results where no rank holds the whole
+  /// mesh; empty in one process (the mesh has them).
+  virtual std::vector<double> centroids() const { return {}; }
   /// One line on how loops ran (plans, staging, fallbacks).
   virtual std::string summary() const { return {}; }
   /// This rank's halo exchanges so far: how many, and the seconds they took
@@ -133,6 +145,26 @@ public:
       return B::gather(*parts_, un_);
     else
       return B::gather(*parts_, renumbering_ ? renumbering_->to_original(un_) : un_);
+  }
+
+  bool finite() const override {
+    if constexpr (B::distributed) {
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), un_.local().view());
+      int ok = 1;
+      for (int i = 0; i < un_.part().owned && ok; ++i)
+        for (int k = 0; k < 5; ++k)
+          ok &= std::isfinite(h(i, k));
+      return B::on_every_rank(*parts_, ok != 0);
+    } else {
+      return SolverBase::finite();
+    }
+  }
+
+  std::vector<double> centroids() const override {
+    if constexpr (B::distributed)
+      return B::gather(*parts_, centroid_);
+    else
+      return {};
   }
 
   ExchangeTally exchanges() const override {

@@ -39,7 +39,10 @@ dist_solver([[maybe_unused]] const Input &in, [[maybe_unused]] const Mesh &m,
                          umesh::ReorderOptions{}
                              .with_method(opt.reorder)
                              .with_block_size(opt.hierarchical.block_size),
-                         umesh::dist::parse_owners(opt.partition)));
+                         // blocks: each rank's own part of the mesh, dealt by the mesh
+                         // itself (Mesh::part); no owners to choose
+                         opt.partition == "blocks" ? umesh::dist::Owners::slabs
+                                                   : umesh::dist::parse_owners(opt.partition)));
 #else
   umesh::detail::fail("umesh_miniaero was built without MPI: no distributed runs");
 #endif

@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace umesh::dist {
@@ -84,6 +85,39 @@ public:
         h(i, k) = values[std::size_t(part_->global_ids[i]) * Dim + k];
     Kokkos::deep_copy(local_.view(), h);
     *stale_ = false;
+  }
+
+  /// Sets this rank's owned points from its own values: `values[i][Dim]`
+  /// of global point `ids[i]` (any order; every owned point among them,
+  /// others ignored), then imports the halo copies from their owners. For
+  /// parts built from each rank's own mesh (OwnPart), where no rank has
+  /// the global values. Collective over the ranks of the part.
+  void set_owned(const std::vector<int> &ids, const std::vector<T> &values) const {
+    std::string problem;
+    if (values.size() != ids.size() * Dim)
+      problem = "dist::Dat '" + name() + "': " + std::to_string(values.size()) + " values for " +
+                std::to_string(ids.size()) + " points x " + std::to_string(Dim);
+    std::unordered_map<int, std::size_t> at(ids.size());
+    for (std::size_t i = 0; i < ids.size() && problem.empty(); ++i)
+      at.emplace(ids[i], i);
+    auto h = Kokkos::create_mirror_view(local_.view());
+    for (int i = 0; i < part_->owned && problem.empty(); ++i) {
+      const auto it = at.find(part_->global_ids[i]);
+      if (it == at.end()) {
+        problem = "dist::Dat '" + name() + "': no value given for owned point " +
+                  std::to_string(part_->global_ids[i]) + " of set '" + part_->global.name() + "'";
+        break;
+      }
+      for (int k = 0; k < Dim; ++k)
+        h(i, k) = values[it->second * Dim + k];
+    }
+    detail::fail_together(part_->comm, problem);
+    for (int i = part_->owned; i < local_.size(); ++i)
+      for (int k = 0; k < Dim; ++k)
+        h(i, k) = T(0);
+    Kokkos::deep_copy(local_.view(), h);
+    mark_halo_stale();
+    refresh_halo();
   }
 
   /// Every rank gets the whole set's values `[global point][Dim]`, each

@@ -8,8 +8,10 @@
 // imported from their owners before a loop; increments to them are exported
 // to their owners after it (dist/par_loop.hpp).
 
+#include <umesh/dist/directory.hpp>
 #include <umesh/dist/exchange.hpp>
 #include <umesh/dist/local_order.hpp>
+#include <umesh/dist/own_part.hpp>
 #include <umesh/dist/pieces.hpp>
 #include <umesh/dist/set_part.hpp>
 #include <umesh/map.hpp>
@@ -23,6 +25,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace umesh::dist {
@@ -61,6 +64,88 @@ public:
             const std::vector<MapSpec> &maps, const std::vector<std::shared_ptr<SetPart>> &existing,
             ElementOrder order = ElementOrder::global, const ReorderOptions &local_order = {})
       : Partition(comm, elements, element_owner, maps, {}, existing, order, local_order) {}
+
+  /// From each rank's own part (OwnPart), for meshes no rank holds whole:
+  /// the numbering, halos and maps the constructors above give for the same
+  /// owners (owned elements and points in ascending global id, halos
+  /// grouped by owner), found through a directory spread over the ranks
+  /// (dist/directory.hpp) instead of from global data. With `existing`, the
+  /// parts of an earlier partition that this one's maps reach (as above;
+  /// `own.owned` need not list their sets).
+  Partition(MPI_Comm comm, OwnPart own, ElementOrder order = ElementOrder::global,
+            const ReorderOptions &local_order = {},
+            const std::vector<std::shared_ptr<SetPart>> &existing = {})
+      : comm_(comm) {
+    MPI_Comm_rank(comm, &rank_);
+    MPI_Comm_size(comm, &size_);
+    detail::sort_own_elements(own);
+    const Set &elements = own.elements;
+    // Every element on exactly one rank: the directory finds the doubles,
+    // the count the missing.
+    const std::vector<int> none;
+    detail::find_owners(comm_, elements.name(), elements.size(), own.element_ids, none);
+    long long count = (long long)own.element_ids.size(), total = 0;
+    MPI_Allreduce(&count, &total, 1, MPI_LONG_LONG, MPI_SUM, comm_);
+    if (total != elements.size())
+      detail::fail("dist::Partition: the ranks' parts hold ", total, " elements of set '",
+                   elements.name(), "' of size ", elements.size());
+    elements_ = std::make_shared<SetPart>();
+    elements_->global = elements;
+    elements_->global_ids = own.element_ids;
+    elements_->owned = int(own.element_ids.size());
+    elements_->local = Set(elements.name() + "@" + std::to_string(rank_), elements_->owned);
+    elements_->halo = std::make_shared<Exchange>(comm_);
+    elements_->comm = comm_;
+    std::string problem;
+    for (const auto &m : own.maps) {
+      if (m.indices.size() != own.element_ids.size() * std::size_t(m.arity))
+        problem = "dist::Partition: map '" + m.name + "' has " + std::to_string(m.indices.size()) +
+                  " indices on rank " + std::to_string(rank_) + ", expected " +
+                  std::to_string(own.element_ids.size() * m.arity);
+      for (std::size_t i = 0; i < m.indices.size() && problem.empty(); ++i)
+        if (m.indices[i] < 0 || m.indices[i] >= m.to.size())
+          problem = "dist::Partition: map '" + m.name + "' element " +
+                    std::to_string(own.element_ids[i / m.arity]) + " slot " +
+                    std::to_string(i % m.arity) + " points to " + std::to_string(m.indices[i]) +
+                    ", not in [0, " + std::to_string(m.to.size()) + ")";
+    }
+    detail::fail_together(comm_, problem);
+    for (const auto &e : existing)
+      targets_.push_back(e);
+    std::vector<detail::PendingHalo> halos;
+    for (const auto &m : own.maps)
+      if (!part_of(m.to)) {
+        const auto given = std::find_if(own.owned.begin(), own.owned.end(),
+                                        [&](const OwnPart::Owned &o) { return o.set == m.to; });
+        if (given == own.owned.end())
+          detail::fail("dist::Partition: no owned points given for set '", m.to.name(),
+                       "', which map '", m.name, "' reaches");
+        halos.emplace_back();
+        targets_.push_back(detail::make_own_part(comm_, m.to, given->ids, own.maps, halos.back()));
+      }
+    std::vector<std::vector<int>> rows;
+    for (const auto &m : own.maps) {
+      const SetPart &to = *part_of(m.to);
+      std::unordered_map<int, int> local_of(to.global_ids.size());
+      for (int i = 0; i < int(to.global_ids.size()); ++i)
+        local_of.emplace(to.global_ids[i], i);
+      rows.emplace_back(m.indices.size());
+      for (std::size_t i = 0; i < m.indices.size() && problem.empty(); ++i) {
+        const auto it = local_of.find(m.indices[i]);
+        if (it == local_of.end()) // only where the parts came from another partition
+          problem =
+              "dist::Partition: element " + std::to_string(own.element_ids[i / m.arity]) + " of '" +
+              elements.name() + "' (rank " + std::to_string(rank_) + ") reaches point " +
+              std::to_string(m.indices[i]) + " of '" + m.to.name() + "' through map '" + m.name +
+              "', but that point is neither owned nor in the halo on rank " +
+              std::to_string(rank_) + ": give such elements to the rank that owns their points";
+        else
+          rows.back()[i] = it->second;
+      }
+    }
+    detail::fail_together(comm_, problem);
+    finish(own.maps, rows, halos, order, local_order);
+  }
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -187,14 +272,12 @@ private:
         targets_.push_back(make_part(m.to, owner_of(m.to), maps, halos.back()));
       }
     std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
-    std::vector<int> reaches_halo;      // per map: on this rank, then on any (below)
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
       std::vector<int> local_of(to.global.size(), -1); // global -> local id
       for (int i = 0; i < int(to.global_ids.size()); ++i)
         local_of[to.global_ids[i]] = i;
       rows.emplace_back(std::size_t(elements_->owned) * m.arity);
-      reaches_halo.push_back(0);
       std::vector<int> &local = rows.back();
       for (int i = 0; i < elements_->owned; ++i)
         for (int s = 0; s < m.arity; ++s) {
@@ -206,8 +289,22 @@ private:
                          "', but that point is neither owned nor in the halo on rank ", rank_,
                          ": give such elements to the rank that owns their points");
           local[std::size_t(i) * m.arity + s] = local_of[p];
-          reaches_halo.back() |= local_of[p] >= to.owned;
         }
+    }
+    finish(maps, rows, halos, order, local_order);
+  }
+
+  // What both ways of building end with: `rows[k]` is map k's [local
+  // element][arity] in local points; the local order, the exchanges, the
+  // maps and the pieces.
+  void finish(const std::vector<MapSpec> &maps, std::vector<std::vector<int>> &rows,
+              std::vector<detail::PendingHalo> &halos, ElementOrder order,
+              const ReorderOptions &local_order) {
+    std::vector<int> reaches_halo(maps.size(), 0); // on this rank, then on any
+    for (std::size_t k = 0; k < maps.size(); ++k) {
+      const int owned = part_of(maps[k].to)->owned;
+      for (int p : rows[k])
+        reaches_halo[k] |= p >= owned;
     }
     MPI_Allreduce(MPI_IN_PLACE, reaches_halo.data(), int(maps.size()), MPI_INT, MPI_LOR, comm_);
     if (local_order.method != Reorder::none) {

@@ -60,6 +60,23 @@ struct PointOwners {
   std::vector<int> owner;
 };
 
+/// What one rank holds of a mesh that no rank holds whole, for a Partition
+/// each rank builds from its own part: its elements (global ids; every
+/// element of `elements` on exactly one rank), their rows of each map
+/// (MapSpec::indices: [this rank's element][arity], global point ids, in
+/// the order of `element_ids`), and per target set the global ids of the
+/// points it owns (every point on exactly one rank).
+struct OwnPart {
+  Set elements;
+  std::vector<int> element_ids;
+  std::vector<MapSpec> maps;
+  struct Owned {
+    Set set;
+    std::vector<int> ids;
+  };
+  std::vector<Owned> owned;
+};
+
 /// Owners that deal `n` items to `ranks` ranks in contiguous blocks of
 /// nearly equal size, in item order: slabs of a generated mesh's numbering.
 inline std::vector<int> contiguous_owners(int n, int ranks) {

@@ -1,0 +1,131 @@
+#ifndef UMESH_DIST_DIRECTORY_HPP
+#define UMESH_DIST_DIRECTORY_HPP
+
+// Who owns which point, when each rank knows only its own (a Partition built
+// from each rank's part, dist/partition.hpp): a directory spread over the
+// ranks, rank d holding the owners of the d-th contiguous block of ids, so
+// that no rank holds anything the size of the whole set.
+
+#include <umesh/error.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace umesh::detail {
+
+/// Every rank sends `send[r]` to rank r; returns, per rank r, what r sent
+/// here (MPI_Alltoallv of ints).
+inline std::vector<std::vector<int>> exchange_lists(MPI_Comm comm,
+                                                    const std::vector<std::vector<int>> &send) {
+  const int size = int(send.size());
+  std::vector<int> send_counts(size), recv_counts(size), send_offsets(size + 1, 0),
+      recv_offsets(size + 1, 0);
+  for (int r = 0; r < size; ++r)
+    send_counts[r] = int(send[r].size());
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  for (int r = 0; r < size; ++r) {
+    send_offsets[r + 1] = send_offsets[r] + send_counts[r];
+    recv_offsets[r + 1] = recv_offsets[r] + recv_counts[r];
+  }
+  std::vector<int> out(send_offsets[size]), in(recv_offsets[size]);
+  for (int r = 0; r < size; ++r)
+    std::copy(send[r].begin(), send[r].end(), out.begin() + send_offsets[r]);
+  MPI_Alltoallv(out.data(), send_counts.data(), send_offsets.data(), MPI_INT, in.data(),
+                recv_counts.data(), recv_offsets.data(), MPI_INT, comm);
+  std::vector<std::vector<int>> got(size);
+  for (int r = 0; r < size; ++r)
+    got[r].assign(in.begin() + recv_offsets[r], in.begin() + recv_offsets[r + 1]);
+  return got;
+}
+
+/// Fails on every rank when `problem` is non-empty on any (collective: a
+/// rank that failed alone would leave the others waiting in the next
+/// collective call). Each rank's message is its own, or names the rank that
+/// found one.
+inline void fail_together(MPI_Comm comm, const std::string &problem) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  int first = problem.empty() ? -1 : rank, worst = -1;
+  MPI_Allreduce(&first, &worst, 1, MPI_INT, MPI_MAX, comm);
+  if (worst < 0)
+    return;
+  if (!problem.empty())
+    fail(problem);
+  fail("rank ", worst,
+       " found a problem in the parts of a distributed mesh (its message says what)");
+}
+
+/// The owner of each point in `wanted` (ascending), for a set of `n` points
+/// (`name` for messages) of which this rank owns `owned`: every point must
+/// be owned by exactly one rank, every wanted one by some rank. Collective.
+inline std::vector<int> find_owners(MPI_Comm comm, const std::string &name, int n,
+                                    const std::vector<int> &owned, const std::vector<int> &wanted) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  auto first_of = [&](int d) { return int(std::int64_t(d) * n / size); };
+  auto directory_of = [&](int p) {
+    int d = int(std::int64_t(p) * size / std::max(n, 1));
+    while (d + 1 < size && first_of(d + 1) <= p)
+      ++d;
+    while (d > 0 && first_of(d) > p)
+      --d;
+    return d;
+  };
+  std::string problem;
+  std::vector<std::vector<int>> to_directory(size);
+  for (int p : owned) {
+    if (p < 0 || p >= n) {
+      problem = "set '" + name + "': rank " + std::to_string(rank) + " owns point " +
+                std::to_string(p) + ", not in [0, " + std::to_string(n) + ")";
+      break;
+    }
+    to_directory[directory_of(p)].push_back(p);
+  }
+  fail_together(comm, problem);
+  // This rank's block of the directory: the owner of each of its points.
+  const auto registered = exchange_lists(comm, to_directory);
+  const int first = first_of(rank);
+  std::vector<int> owner_of(std::size_t(first_of(rank + 1) - first), -1);
+  for (int r = 0; r < size && problem.empty(); ++r)
+    for (int p : registered[r]) {
+      int &o = owner_of[std::size_t(p - first)];
+      if (o >= 0) {
+        problem = "set '" + name + "': point " + std::to_string(p) + " is owned by ranks " +
+                  std::to_string(o) + " and " + std::to_string(r);
+        break;
+      }
+      o = r;
+    }
+  fail_together(comm, problem);
+  std::vector<std::vector<int>> asked(size);
+  for (int p : wanted)
+    asked[directory_of(p)].push_back(p);
+  const auto questions = exchange_lists(comm, asked);
+  std::vector<std::vector<int>> answers(size);
+  for (int r = 0; r < size; ++r)
+    for (int p : questions[r]) {
+      const int o = owner_of[std::size_t(p - first)];
+      if (o < 0 && problem.empty())
+        problem = "set '" + name + "': point " + std::to_string(p) + ", which rank " +
+                  std::to_string(r) + "'s elements reach, is owned by no rank";
+      answers[r].push_back(o);
+    }
+  fail_together(comm, problem);
+  const auto replies = exchange_lists(comm, answers);
+  // Replies come per directory rank, in the order asked; wanted ascends and
+  // directory blocks ascend with rank, so concatenating them restores it.
+  std::vector<int> owners;
+  owners.reserve(wanted.size());
+  for (int d = 0; d < size; ++d)
+    owners.insert(owners.end(), replies[d].begin(), replies[d].end());
+  return owners;
+}
+
+} // namespace umesh::detail
+
+#endif

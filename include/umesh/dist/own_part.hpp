@@ -1,0 +1,101 @@
+#ifndef UMESH_DIST_OWN_PART_HPP
+#define UMESH_DIST_OWN_PART_HPP
+
+// A Partition built from each rank's own part (dist::OwnPart): the halo of
+// a target set found through the directory (dist/directory.hpp), no rank
+// holding anything the size of the whole mesh.
+
+#include <umesh/dist/directory.hpp>
+#include <umesh/dist/local_order.hpp>
+#include <umesh/dist/set_part.hpp>
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace umesh::detail {
+
+// An OwnPart's elements in ascending global id, their rows with them (the
+// order the constructor from global data gives them).
+inline void sort_own_elements(dist::OwnPart &own) {
+  const std::vector<int> &ids = own.element_ids;
+  if (std::is_sorted(ids.begin(), ids.end()))
+    return;
+  std::vector<int> perm(ids.size());
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    perm[i] = int(i);
+  std::sort(perm.begin(), perm.end(), [&](int a, int b) { return ids[a] < ids[b]; });
+  std::vector<int> sorted(ids.size());
+  for (std::size_t i = 0; i < perm.size(); ++i)
+    sorted[i] = ids[perm[i]];
+  for (auto &m : own.maps) {
+    if (m.indices.size() != ids.size() * std::size_t(m.arity))
+      continue; // the constructor names it
+    std::vector<int> moved(m.indices.size());
+    for (std::size_t i = 0; i < perm.size(); ++i)
+      std::copy_n(m.indices.begin() + std::size_t(perm[i]) * m.arity, m.arity,
+                  moved.begin() + i * m.arity);
+    m.indices = std::move(moved);
+  }
+  own.element_ids = std::move(sorted);
+}
+
+// make_part's counterpart from this rank's own part: its owned points
+// (`owned`, any order), then the halo its elements reach through `maps`,
+// grouped by owner (found through the directory) in ascending global id;
+// each owner learns what to send from the ranks that need it.
+inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
+                                                    std::vector<int> owned,
+                                                    const std::vector<dist::MapSpec> &maps,
+                                                    PendingHalo &halo) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::sort(owned.begin(), owned.end());
+  std::vector<int> wanted;
+  for (const auto &m : maps)
+    if (m.to == s)
+      for (int p : m.indices)
+        if (!std::binary_search(owned.begin(), owned.end(), p))
+          wanted.push_back(p);
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
+  const std::vector<int> owner = find_owners(comm, s.name(), s.size(), owned, wanted);
+  long long count = (long long)owned.size(), total = 0;
+  MPI_Allreduce(&count, &total, 1, MPI_LONG_LONG, MPI_SUM, comm);
+  if (total != s.size())
+    fail("dist::Partition: the ranks own ", total, " points of set '", s.name(), "' of size ",
+         s.size(), ": give every point an owner");
+  std::vector<std::vector<int>> recv_from(size);
+  for (std::size_t i = 0; i < wanted.size(); ++i)
+    recv_from[owner[i]].push_back(wanted[i]);
+  const std::vector<std::vector<int>> send_to = exchange_lists(comm, recv_from);
+  auto part = std::make_shared<dist::SetPart>();
+  part->global = s;
+  part->global_ids = std::move(owned);
+  part->owned = int(part->global_ids.size());
+  halo.part = part.get();
+  for (int q = 0; q < size; ++q) {
+    std::vector<int> recv_local, send_local;
+    for (int p : recv_from[q]) {
+      recv_local.push_back(int(part->global_ids.size()));
+      part->global_ids.push_back(p);
+    }
+    for (int p : send_to[q]) {
+      const auto it =
+          std::lower_bound(part->global_ids.begin(), part->global_ids.begin() + part->owned, p);
+      send_local.push_back(int(it - part->global_ids.begin()));
+    }
+    halo.neighbours.push_back({q, std::move(send_local), std::move(recv_local)});
+  }
+  part->local = Set(s.name() + "@" + std::to_string(rank), int(part->global_ids.size()));
+  part->comm = comm;
+  return part;
+}
+
+} // namespace umesh::detail
+
+#endif
