@@ -14,6 +14,7 @@
 
 #include <umesh/mesh.hpp>
 
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -22,9 +23,16 @@
 #include <string>
 #include <vector>
 
+#include <pthread.h>
+
 namespace {
 
 using umesh::perf::ResultFile;
+
+// cuda_fot's files, and the manifest that says they are one mesh's.
+constexpr const char *kNames[8] = {"mesh_res", "mesh_q", "mesh_adt", "mesh_x",
+                                   "data_res", "data_x", "data_q",   "data_adt"};
+constexpr const char *kManifest = "umesh_export";
 
 // One line per element of a printf format; ResultFile checks the writes.
 template <class... A> void print(ResultFile &out, const char *fmt, A... a) {
@@ -72,8 +80,11 @@ int run(int argc, char **argv) {
     umesh::perf::set_size_options(given);
   }
   // Every file opened (and its path checked) before the mesh is built, and
-  // all renamed into place at the end: the folder never holds a mix of an
-  // old and a new mesh's files.
+  // all renamed into place at the end, then a manifest naming the mesh
+  // (umesh_export: its size and each file's bytes), renamed last: the old
+  // manifest is removed before the first rename, so a folder whose files
+  // are a mix of two meshes (a run killed between the renames) has none,
+  // and perf/cuda_fot/run.sh refuses it.
   std::error_code ec;
   if (!std::filesystem::is_directory(dir, ec))
     throw umesh::Error("cannot write '" + dir + "/mesh_res': the folder '" + dir +
@@ -83,9 +94,10 @@ int run(int argc, char **argv) {
     files.push_back(std::make_unique<ResultFile>(dir + "/" + name));
     return *files.back();
   };
-  ResultFile &mesh_res = open("mesh_res"), &mesh_q = open("mesh_q"), &mesh_adt = open("mesh_adt"),
-             &mesh_x = open("mesh_x"), &data_res = open("data_res"), &data_x = open("data_x"),
-             &data_q = open("data_q"), &data_adt = open("data_adt");
+  ResultFile &manifest = open(kManifest);
+  ResultFile &mesh_res = open(kNames[0]), &mesh_q = open(kNames[1]), &mesh_adt = open(kNames[2]),
+             &mesh_x = open(kNames[3]), &data_res = open(kNames[4]), &data_x = open(kNames[5]),
+             &data_q = open(kNames[6]), &data_adt = open(kNames[7]);
   const umesh::QuadMesh m = umesh::make_quad_mesh(nx, ny);
   const int cells = m.cells.size(), nodes = m.nodes.size();
   std::mt19937_64 rng(42);
@@ -108,10 +120,24 @@ int run(int argc, char **argv) {
   write_data(data_x, m.node_coords, 2);
   write_data(data_q, q, 4);
   write_data(data_adt, adt, 1);
-  for (auto &f : files) // every write checked before any file replaces an old one
-    f->flush();
-  for (auto &f : files)
-    f->commit();
+  print(manifest, "umesh_export_cuda_fot %d %d\n", nx, ny);
+  for (std::size_t i = 1; i < files.size(); ++i) {
+    files[i]->flush(); // every write checked before any file replaces an old one
+    print(manifest, "%s %lld\n", kNames[i - 1], (long long)files[i]->bytes());
+  }
+  manifest.flush();
+  // SIGINT, SIGTERM and SIGHUP wait until every file is in place (a kill
+  // that cannot wait, SIGKILL, leaves no manifest, as said above).
+  sigset_t stop, before;
+  sigemptyset(&stop);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP})
+    sigaddset(&stop, sig);
+  pthread_sigmask(SIG_BLOCK, &stop, &before);
+  std::filesystem::remove(dir + "/" + kManifest, ec);
+  for (std::size_t i = 1; i < files.size(); ++i)
+    files[i]->commit();
+  manifest.commit();
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   std::printf("wrote %dx%d quads (%d edges, %d cells, %d nodes) to %s\n", nx, ny, m.edges.size(),
               cells, nodes, dir.c_str());
   return 0;

@@ -1,6 +1,8 @@
 // Bad input: each case throws umesh::Error naming the object and the value.
 #include "test_main.hpp"
 
+#include <umesh/detail/profiling_region.hpp>
+
 #include <string>
 
 namespace {
@@ -28,6 +30,31 @@ struct ReadInc {
     b(0) += a(0);
   }
 };
+
+// A profiling region is closed however its scope ends: a loop that threw
+// once left its region open, and the tools nested every later one under it.
+int region_depth = 0;
+void on_push(const char *) {
+  ++region_depth;
+}
+void on_pop() {
+  --region_depth;
+}
+TEST(Errors, ProfilingRegionClosedByAnException) {
+  namespace T = Kokkos::Tools::Experimental;
+  T::set_push_region_callback(&on_push);
+  T::set_pop_region_callback(&on_pop);
+  region_depth = 0;
+  try {
+    const detail::ProfilingRegion region("umesh::test");
+    EXPECT_EQ(region_depth, 1);
+    detail::fail("thrown inside the region");
+  } catch (const Error &) {
+  }
+  EXPECT_EQ(region_depth, 0);
+  T::set_push_region_callback(nullptr);
+  T::set_pop_region_callback(nullptr);
+}
 
 TEST(Errors, MapEntryOutsideToSet) {
   Set e("edges", 3), n("nodes", 4);

@@ -15,6 +15,7 @@
 #include <umesh/error.hpp>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -240,6 +241,12 @@ public:
     return *this;
   }
   const std::string &path() const { return path_; }
+  /// Bytes in the file once flush()ed (0 where its size cannot be read).
+  std::uintmax_t bytes() const {
+    std::error_code ec;
+    const std::uintmax_t n = std::filesystem::file_size(direct_ || committed_ ? path_ : temp_, ec);
+    return ec ? 0 : n;
+  }
 
   /// Writes everything out to disk and checks it, without moving it into
   /// place: throws ResourceError when anything written was lost (disk full,

@@ -10,6 +10,7 @@
 #include <umesh/detail/executor_scatter.hpp>
 #include <umesh/detail/executor_segmented.hpp>
 #include <umesh/detail/executor_warp.hpp>
+#include <umesh/detail/profiling_region.hpp>
 #include <umesh/plan.hpp>
 
 #include <string>
@@ -26,9 +27,8 @@ template <class Exec, class Space, class Kernel, class... Args>
 void par_loop(const Exec &exec, Plan<Exec, Space> &plan, const std::string &name,
               const Kernel &kernel, const Args &...args) {
   detail::validate_all({name, plan.set()}, args...);
-  Kokkos::Profiling::pushRegion("umesh::par_loop::" + name);
+  const detail::ProfilingRegion region("umesh::par_loop::" + name);
   plan.run(exec, name, kernel, args...);
-  Kokkos::Profiling::popRegion();
 }
 
 /// Executors that need no plan (Serial, Atomic) can run over a set directly.

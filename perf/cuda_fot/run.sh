@@ -84,6 +84,13 @@ make -C "$work/src" res_calc CUDA_HOME=/usr/local/cuda VERBOSE=yes \
 echo "== exporting ${NX}x${NY} quads"
 mkdir -p "$work/mesh"
 "$build/perf/umesh_export_cuda_fot" --nx "$NX" --ny "$NY" --out "$work/mesh"
+# The files are one mesh's: the manifest written last names its size and
+# each file's bytes (an export killed between its renames leaves none).
+read -r tool mx my <"$work/mesh/umesh_export" && [[ $tool == umesh_export_cuda_fot && $mx == "$NX" && $my == "$NY" ]] ||
+  die "$work/mesh: no complete ${NX}x${NY} export (its manifest umesh_export is missing or names another mesh)"
+while read -r name size; do
+  [[ $(stat -c %s "$work/mesh/$name") == "$size" ]] || die "$work/mesh/$name: not the size its manifest says ($size bytes)"
+done < <(tail -n +2 "$work/mesh/umesh_export")
 
 echo "block,layout,ordering,algorithm,ms_per_iteration" >"$out/cuda_fot.csv"
 failed="" # block sizes whose cuda_fot run exited with an error

@@ -6,6 +6,8 @@
 // region "umesh::host_sync" around the wait, so that a tool can count the
 // waits on every Kokkos version (Kokkos 3 reports no fences to tools).
 
+#include <umesh/detail/profiling_region.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <string>
@@ -21,12 +23,7 @@ inline const std::string &host_sync_region() {
 /// Runs f (which waits for the device) inside the host_sync region; the
 /// region is closed however f ends.
 template <class F> void as_host_sync(F &&f) {
-  struct Region {
-    Region() { Kokkos::Profiling::pushRegion(host_sync_region()); }
-    ~Region() { Kokkos::Profiling::popRegion(); }
-    Region(const Region &) = delete;
-    Region &operator=(const Region &) = delete;
-  } region;
+  const ProfilingRegion region(host_sync_region());
   f();
 }
 
