@@ -89,6 +89,18 @@ int run(int argc, char **argv) {
   if (!std::filesystem::is_directory(dir, ec))
     throw umesh::Error("cannot write '" + dir + "/mesh_res': the folder '" + dir +
                        "' does not exist (--out must exist)");
+  // The files are written into --out itself: a name there that links
+  // elsewhere would put the files (and the manifest) into another folder,
+  // which could then hold a mix of two meshes.
+  for (const char *name : kNames)
+    if (std::filesystem::is_symlink(dir + "/" + name, ec))
+      throw umesh::Error("--out: '" + dir + "/" + name +
+                         "' is a symbolic link: the export writes its files into the folder "
+                         "itself (remove the link)");
+  if (std::filesystem::is_symlink(dir + "/" + kManifest, ec))
+    throw umesh::Error("--out: '" + dir + "/" + kManifest +
+                       "' is a symbolic link: the export writes its files into the folder itself "
+                       "(remove the link)");
   std::vector<std::unique_ptr<ResultFile>> files;
   auto open = [&](const std::string &name) -> ResultFile & {
     files.push_back(std::make_unique<ResultFile>(dir + "/" + name));

@@ -5,6 +5,8 @@
 // (UMESH_APP_MPI): rank 0 prints and writes files, every rank computes, and
 // every rank exits with the worst status of all. Without MPI: one rank.
 
+#include "common/run_main.hpp"
+
 #include <Kokkos_Core.hpp>
 #if defined(UMESH_APP_MPI)
 #include <mpi.h>
@@ -12,6 +14,9 @@
 #endif
 
 #include <cstdio>
+#include <string>
+
+#include <unistd.h>
 
 namespace umesh::perf {
 
@@ -25,8 +30,10 @@ public:
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank > 0) // one rank reports; the others compute
       std::freopen("/dev/null", "w", stdout);
+    MPI_Comm_dup(MPI_COMM_WORLD, &agreement_);
   }
   ~Ranks() {
+    MPI_Comm_free(&agreement_);
     MPI_Finalize();
   }
   /// Says so (rank 0) when ranks share a GPU. Collective; after Kokkos is
@@ -37,20 +44,48 @@ public:
       std::printf("%s\n", note.c_str());
   }
   /// The worst status over the ranks (so that every rank exits alike).
-  int agree(int status) const {
+  /// A rank that failed (`failed`: its run ended in an exception) waits
+  /// `patience` seconds for the others to agree; a rank still waiting for it
+  /// in one of the run's own collective calls never comes, and the failed
+  /// rank then ends the job with its status (MPI_Abort) instead of leaving
+  /// it hanging. The agreement goes through a communicator of its own, so
+  /// that it cannot be matched with a collective call of the run.
+  int agree(int status, bool failed = false, double patience = 10.0) const {
     int worst = status;
-    MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    return worst;
+    if (!failed) {
+      MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, agreement_);
+      return worst;
+    }
+    MPI_Request request;
+    MPI_Iallreduce(&status, &worst, 1, MPI_INT, MPI_MAX, agreement_, &request);
+    const double start = MPI_Wtime();
+    for (int done = 0;;) {
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      if (done)
+        return worst;
+      if (MPI_Wtime() - start > patience) {
+        std::fprintf(stderr, "rank %d: the other ranks did not stop with it: ending the job\n",
+                     rank);
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, status);
+      }
+      usleep(1000);
+    }
   }
 #else
   Ranks(int &, char **&) {}
   void report_shared_devices() const {}
-  int agree(int status) const {
+  int agree(int status, bool = false, double = 0) const {
     return status;
   }
 #endif
   Ranks(const Ranks &) = delete;
   Ranks &operator=(const Ranks &) = delete;
+
+private:
+#if defined(UMESH_APP_MPI)
+  MPI_Comm agreement_ = MPI_COMM_NULL;
+#endif
 };
 
 /// The largest of `value` over the ranks (collective; `value` without MPI).
@@ -62,6 +97,31 @@ inline double max_over_ranks(double value) {
     MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
 #endif
   return value;
+}
+
+/// Collective: the message of the lowest rank whose `problem` is not empty,
+/// on every rank (empty when no rank has one): what only some ranks check
+/// (rank 0 reads a file) stops all of them alike.
+inline std::string first_problem(const std::string &problem) {
+#if defined(UMESH_APP_MPI)
+  int initialized = 0, size = 1, rank = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized)
+    return problem;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int mine = problem.empty() ? size : rank, first = size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (first == size)
+    return {};
+  int length = rank == first ? int(problem.size()) : 0;
+  MPI_Bcast(&length, 1, MPI_INT, first, MPI_COMM_WORLD);
+  std::string message = rank == first ? problem : std::string(std::size_t(length), ' ');
+  MPI_Bcast(message.data(), length, MPI_CHAR, first, MPI_COMM_WORLD);
+  return message;
+#else
+  return problem;
+#endif
 }
 
 /// This process's peak resident host memory in MiB (Linux's VmHWM), or -1
@@ -93,7 +153,9 @@ int run_on_ranks(int &argc, char **&argv, Options opt, Run run) {
       ranks.report_shared_devices();
     status = run(opt, ranks.rank, ranks.size);
   }
-  return ranks.agree(status);
+  // Bad input, resources, internal errors: a failure (an exception) of this
+  // rank, which other ranks may be waiting for (run_main.hpp's statuses).
+  return ranks.agree(status, ranks.size > 1 && status >= exit_bad_input);
 }
 
 } // namespace umesh::perf

@@ -106,6 +106,21 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --transport nccl is for distributed runs (several "
                          "ranks or --distributed)");
+#if !defined(UMESH_HAS_NCCL)
+    if (opt.transport == "nccl") // before any mesh is built
+      throw umesh::Error("umesh_miniaero: --transport nccl: umesh was built without NCCL (it "
+                         "needs a CUDA build that finds nccl.h and libnccl); use --transport host");
+#endif
+    if (opt.distributed) { // miniAero's own strategies run in one process only
+      std::string refs;
+      for (const auto &e : opt.execs)
+        if (is_reference(e))
+          refs += (refs.empty() ? "" : ", ") + e;
+      if (!refs.empty())
+        throw umesh::Error("umesh_miniaero: " + refs +
+                           " (miniAero's own strategies; 'all' includes them) run in one process "
+                           "only: over MPI ranks give umesh's executors with --exec");
+    }
     const std::string partition =
         umesh::perf::rank_partition("umesh_miniaero", opt.partition, opt.distributed, "blocks");
     if (opt.timed_exchanges && !opt.distributed)
@@ -222,8 +237,20 @@ int run(const Options &opt, int rank, int ranks) {
                                 .c_str()
                           : "");
     std::vector<std::vector<double>> reference;
-    if (!opt.compare.empty() && (rank == 0 || !mesh.part)) // (rank 0 compares)
-      reference = read_reference(opt.compare, std::size_t(cells));
+    if (!opt.compare.empty()) {
+      // Read where it is compared (rank 0 alone for a mesh no rank holds
+      // whole); a bad file stops every rank alike.
+      std::string problem;
+      if (rank == 0 || !mesh.part) {
+        try {
+          reference = read_reference(opt.compare, std::size_t(cells));
+        } catch (const umesh::Error &e) {
+          problem = e.what();
+        }
+      }
+      if (const std::string first = umesh::perf::first_problem(problem); !first.empty())
+        throw umesh::Error(first);
+    }
     const double copy_gbps = opt.bench > 0 ? copy_bandwidth_gbps() : 0.0;
     if (opt.bench > 0)
       std::printf("  device copy bandwidth: %.0f GB/s\n", copy_gbps);
@@ -254,9 +281,9 @@ int run(const Options &opt, int rank, int ranks) {
             so.plan_prefix =
                 opt.plan_dir + "/" + std::to_string(in.nx) + "x" + std::to_string(in.ny) + "x" +
                 std::to_string(in.nz) + "-seed" + std::to_string(opt.shuffle_seed) + "-" +
-                (opt.distributed
-                     ? "rank" + std::to_string(rank) + "of" + std::to_string(ranks) + "-"
-                     : std::string());
+                (opt.distributed ? "rank" + std::to_string(rank) + "of" + std::to_string(ranks) +
+                                       "-" + partition + "-" // (another partition, another part)
+                                 : std::string());
           const std::string tag = variant_tag(exec, layout, reorder);
           Kokkos::Timer t;
           auto solver = make_solver(exec, layout == "soa", opt.distributed, in, mesh, so);

@@ -80,7 +80,7 @@ Options parse(int argc, char **argv) {
       ->expected(3);
   app.add_option("--results", o.results,
                  "results file (default: results.0 when the input asks for output; with several "
-                 "variants, FILE.<variant>.<layout>)")
+                 "variants, FILE.<variant>.<layout>.<reorder>)")
       ->check(umesh::perf::output_file());
   app.add_option("--compare", o.compare,
                  "compare every run with this reference (miniAero's criterion: relative 1e-3, "

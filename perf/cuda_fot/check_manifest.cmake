@@ -38,4 +38,14 @@ file(GLOB _left ${DIR}/.*partial*)
 if(_left)
   message(FATAL_ERROR "temporaries left behind: ${_left}")
 endif()
-message(STATUS "manifest matches the files")
+# A name in --out that links elsewhere is refused (the files would land in
+# the link's folder), and nothing there changes.
+file(MAKE_DIRECTORY ${DIR}/linked)
+file(CREATE_LINK ${DIR}/mesh_res ${DIR}/linked/mesh_res SYMBOLIC)
+execute_process(COMMAND ${EXE} --nx 2 --ny 2 --out ${DIR}/linked RESULT_VARIABLE _rc
+                ERROR_VARIABLE _err OUTPUT_QUIET)
+file(STRINGS ${DIR}/mesh_res _first LIMIT_COUNT 1)
+if(NOT _rc EQUAL 2 OR NOT _err MATCHES "mesh_res' is a symbolic link" OR NOT _first STREQUAL "12 17")
+  message(FATAL_ERROR "a symbolic link in --out: exit ${_rc}, '${_err}', mesh_res starts '${_first}'")
+endif()
+message(STATUS "manifest matches the files; a linked name is refused")
