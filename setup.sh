@@ -41,6 +41,13 @@ options
   --jobs N             parallel build jobs (default: number of cores)
   --no-partitioners    build without METIS and Scotch (reorderings gps and metis then
                        report that they are unavailable); its own build folder
+  --kokkos 5.2.2       compile against Debian's Kokkos 5.2.2 (the binary packages
+                       libkokkos-dev and libkokkos5.2 of Debian unstable, fetched
+                       into the cache and unpacked, not installed: OpenMP, C++20,
+                       so --cxx-std 20; host only) instead of the bootstrap's
+                       3.4.01; its own build folder. Its libraries need glibc
+                       >= 2.38 to link and run: on older systems (Debian 12) only
+                       `build` with --targets of libraries and object files works
   --kokkos-source DIR  build and use the Kokkos source tree in DIR (4.x, 5.x)
                        instead of the bootstrap's 3.4.01; its own Kokkos and umesh
                        build folders. DIR is not changed: with --backend cuda, a
@@ -48,8 +55,9 @@ options
                        (kokkos-<version>-cuda13.patch) is copied and patched first
   --sanitize           build with AddressSanitizer and UndefinedBehaviorSanitizer
                        (host; its own build folder); `test` then fails on any report
-  --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical):
-                       a GPU run that needs two programs need not compile twenty
+  --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical),
+                       or object files by their path in the build folder: a GPU run
+                       that needs two programs need not compile twenty
 
 environment
   Kokkos_ROOT          use this installed Kokkos (>= 3.4) instead of building one
@@ -79,6 +87,7 @@ SANITIZE=0
 FUZZ_SECONDS=60
 TARGETS=""
 KOKKOS_SOURCE=""
+KOKKOS_DEBIAN="" # --kokkos 5.2.2: Debian's binary packages
 JOBS="$(nproc 2>/dev/null || echo 2)"
 COMMAND=""
 BUNDLE_OUT=""
@@ -94,6 +103,12 @@ while [[ $# -gt 0 ]]; do
     --sanitize) SANITIZE=1; shift ;;
     --targets) TARGETS="$2"; shift 2 ;;
     --kokkos-source) KOKKOS_SOURCE="$2"; shift 2 ;;
+    --kokkos) case "${2:-}" in
+                3.4.01) ;;
+                5.2.2) KOKKOS_DEBIAN=5.2.2 ;;
+                *) die "--kokkos takes 3.4.01 (built from Debian's trilinos source, the default) or 5.2.2 (Debian's binary packages), not '${2:-}'" ;;
+              esac
+              shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; EXTRA_ARGS=("$@"); break ;;
     main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
@@ -108,6 +123,11 @@ done
 case "$BACKEND" in host|cuda) ;; *) die "--backend must be host or cuda, not '$BACKEND'" ;; esac
 case "$CXX_STD" in 17|20) ;; *) die "--cxx-std must be 17 or 20, not '$CXX_STD'" ;; esac
 [[ $SANITIZE == 0 || "$BACKEND" == host ]] || die "--sanitize builds the host backend only"
+if [[ -n "$KOKKOS_DEBIAN" ]]; then
+  [[ "$BACKEND" == host ]] || die "--kokkos $KOKKOS_DEBIAN: Debian's packages are built for OpenMP only; CUDA needs a Kokkos 5 source, which Debian does not serve"
+  [[ "$CXX_STD" == 20 ]] || die "--kokkos $KOKKOS_DEBIAN needs --cxx-std 20 (Kokkos 5 requires C++20)"
+  [[ -z "$KOKKOS_SOURCE" && -z "${Kokkos_ROOT:-}" ]] || die "--kokkos $KOKKOS_DEBIAN cannot be combined with --kokkos-source or Kokkos_ROOT"
+fi
 [[ "$FUZZ_SECONDS" -ge 1 ]] 2>/dev/null || die "fuzz: SECONDS must be at least 1, not '$FUZZ_SECONDS'"
 [[ -z "$BUNDLE" ]] || BUNDLE="$(cd "$BUNDLE" 2>/dev/null && pwd)" || die "bundle folder '$UMESH_BUNDLE$BUNDLE' does not exist"
 if [[ -n "$KOKKOS_SOURCE" ]]; then
@@ -242,6 +262,62 @@ cuda_arch_flags() {
   [[ -n "$sm" ]] && echo "-DCMAKE_CXX_FLAGS=-arch=sm_$sm"
 }
 kokkos_tag() { [[ -n "$KOKKOS_SOURCE" ]] && echo "src-$(kokkos_source_version)" || echo "$KOKKOS_VERSION"; }
+
+# Debian unstable's Kokkos binary packages (--kokkos 5.2.2), fetched through
+# a private sources list like the trilinos source (or from a bundle's
+# kokkos-debian/), unpacked into CACHE/kokkos-<version>-debian. Two fixes
+# make its CMake package usable from there: include paths written as
+# /usr/include/kokkos, and two static libraries it names but does not ship
+# (libkokkosalgorithms.a, libkokkossimd.a: empty archives stand in; umesh
+# uses neither).
+KOKKOS_DEBIAN_DEBS=(libkokkos-dev libkokkos5.2)
+kokkos_debian_debs() { # downloads the .debs into $1
+  local to="$1" list="$CACHE/apt-sid"
+  mkdir -p "$list/lists/partial" "$to"
+  local uri="http://deb.debian.org/debian"
+  if [[ -f /etc/apt/sources.list.d/debian.sources ]]; then
+    uri="$(awk '/^URIs:/{print $2; exit}' /etc/apt/sources.list.d/debian.sources)"
+  fi
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $uri sid main" >"$list/sources.list"
+  local apt=(apt-get -o Dir::Etc::SourceList="$list/sources.list" -o Dir::Etc::SourceParts=/dev/null
+             -o Dir::State::Lists="$list/lists")
+  log "downloading Debian unstable's ${KOKKOS_DEBIAN_DEBS[*]} ($KOKKOS_DEBIAN)"
+  "${apt[@]}" update -qq >/dev/null 2>&1 || die "apt-get update for Debian unstable failed (needs Debian's registry; offline? use --bundle)"
+  local want=() d
+  for d in "${KOKKOS_DEBIAN_DEBS[@]}"; do want+=("$d=$KOKKOS_DEBIAN-*"); done
+  (cd "$to" && "${apt[@]}" download "${want[@]}" >/dev/null 2>&1) ||
+    die "Debian unstable no longer serves ${KOKKOS_DEBIAN_DEBS[*]} $KOKKOS_DEBIAN (apt-cache policy libkokkos-dev shows what it has)"
+}
+ensure_kokkos_debian() {
+  local prefix="$CACHE/kokkos-$KOKKOS_DEBIAN-debian"
+  if [[ ! -f "$prefix/.complete" ]]; then
+    local debs="$CACHE/downloads/kokkos-$KOKKOS_DEBIAN-debian"
+    if [[ -n "$BUNDLE" ]]; then
+      debs="$BUNDLE/kokkos-debian"
+      [[ -d "$debs" ]] || die "bundle $BUNDLE has no kokkos-debian/ (write the bundle again)"
+    elif ! compgen -G "$debs/libkokkos-dev_$KOKKOS_DEBIAN-*.deb" >/dev/null; then
+      kokkos_debian_debs "$debs"
+    fi
+    rm -rf "$prefix"; mkdir -p "$prefix"
+    local deb
+    for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$prefix" || die "cannot unpack $deb"; done
+    local cm="$prefix/usr/lib/x86_64-linux-gnu/cmake/Kokkos"
+    [[ -f "$cm/KokkosTargets.cmake" ]] || die "$debs: no Kokkos CMake package in the .debs"
+    sed -i 's|"/usr/include/kokkos"|"${_IMPORT_PREFIX}/include/kokkos"|g' "$cm/KokkosTargets.cmake"
+    local lib
+    for lib in libkokkosalgorithms.a libkokkossimd.a; do
+      [[ -f "$prefix/usr/lib/x86_64-linux-gnu/$lib" ]] || ar rc "$prefix/usr/lib/x86_64-linux-gnu/$lib"
+    done
+    touch "$prefix/.complete"
+  fi
+  local glibc; glibc="$(getconf GNU_LIBC_VERSION 2>/dev/null | awk '{print $2}')"
+  if [[ -n "$glibc" ]] && [[ "$(printf '%s\n2.38\n' "$glibc" | sort -V | head -1)" != 2.38 ]]; then
+    [[ "$COMMAND" == build && -n "$TARGETS" ]] ||
+      die "--kokkos $KOKKOS_DEBIAN: Debian's libraries need glibc >= 2.38 to link and run, this system has $glibc: only 'build' with --targets of libraries and object files works here"
+    log "glibc $glibc < 2.38: compiling against Kokkos $KOKKOS_DEBIAN only (its libraries cannot be linked here)"
+  fi
+  CMAKE_PREFIXES+=("$prefix/usr")
+}
 kokkos_prefix() { echo "$CACHE/kokkos-$(kokkos_tag)-$BACKEND-cxx$CXX_STD"; }
 
 # Builds and installs the Kokkos source tree $1 into $2; $3 is the stamp a
@@ -272,6 +348,9 @@ build_kokkos() {
 }
 
 ensure_kokkos() {
+  if [[ -n "$KOKKOS_DEBIAN" ]]; then
+    ensure_kokkos_debian; return
+  fi
   if [[ -n "${Kokkos_ROOT:-}" ]]; then
     log "using the Kokkos in Kokkos_ROOT=$Kokkos_ROOT"
     CMAKE_PREFIXES+=("$Kokkos_ROOT"); return
@@ -320,7 +399,7 @@ generator_args() { have_cmd ninja && echo "-G Ninja" || true; }
 umesh_build_dir() {
   # One build folder per source checkout and flavour, outside the source tree.
   local key; key="$(printf '%s' "$UMESH_SRC" | cksum | cut -d' ' -f1)"
-  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ $SANITIZE == 1 ]] && echo -sanitize)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"
+  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ $SANITIZE == 1 ]] && echo -sanitize)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")$([[ -n $KOKKOS_DEBIAN ]] && echo "-kokkos$KOKKOS_DEBIAN-debian")"
 }
 
 install_prefix() { echo "$CACHE/install/umesh-$BACKEND-cxx$CXX_STD$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"; }
@@ -402,6 +481,7 @@ write_bundle() {
   out="$(cd "$out" && pwd)"
   local tarball; tarball="$(kokkos_source_tarball)"
   cp "$tarball" "$out/"
+  KOKKOS_DEBIAN=5.2.2 kokkos_debian_debs "$out/kokkos-debian"
   (cd "$out/debs" && apt-get download "${BUNDLE_DEBS[@]}" >/dev/null 2>&1) \
     || { is_root || true; (cd "$out/debs" && apt-get update -qq && apt-get download "${BUNDLE_DEBS[@]}" >/dev/null) \
          || die "could not download ${BUNDLE_DEBS[*]}"; }
@@ -410,6 +490,7 @@ umesh offline bundle, written $(date -u +%Y-%m-%d) by ./setup.sh bundle
   kokkos-$KOKKOS_VERSION.tar.gz  Kokkos $KOKKOS_VERSION as in Debian's trilinos $TRILINOS_DEB_VERSION source
                                  (packages/kokkos); umesh applies cmake/bootstrap/$(basename "$KOKKOS_PATCH")
   debs/                          ${BUNDLE_DEBS[*]} from Debian bookworm
+  kokkos-debian/                 ${KOKKOS_DEBIAN_DEBS[*]} 5.2.2 from Debian unstable (--kokkos 5.2.2)
 use: ./setup.sh --bundle $out [--backend cuda] test|main
 EOF
   log "bundle written to $out ($(du -sh "$out" | cut -f1))"
