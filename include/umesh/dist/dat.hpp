@@ -5,6 +5,7 @@
 // points (owned, then halo) and whether the halo copies are stale.
 
 #include <umesh/dat.hpp>
+#include <umesh/dist/id_index.hpp>
 #include <umesh/dist/partition.hpp>
 
 #include <mpi.h>
@@ -12,7 +13,6 @@
 #include <limits>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace umesh::dist {
@@ -97,19 +97,17 @@ public:
     if (values.size() != ids.size() * Dim)
       problem = "dist::Dat '" + name() + "': " + std::to_string(values.size()) + " values for " +
                 std::to_string(ids.size()) + " points x " + std::to_string(Dim);
-    std::unordered_map<int, std::size_t> at(ids.size());
-    for (std::size_t i = 0; i < ids.size() && problem.empty(); ++i)
-      at.emplace(ids[i], i);
+    const detail::IdIndex at(ids);
     auto h = Kokkos::create_mirror_view(local_.view());
     for (int i = 0; i < part_->owned && problem.empty(); ++i) {
-      const auto it = at.find(part_->global_ids[i]);
-      if (it == at.end()) {
+      const int k = at(part_->global_ids[i]);
+      if (k < 0) {
         problem = "dist::Dat '" + name() + "': no value given for owned point " +
                   std::to_string(part_->global_ids[i]) + " of set '" + part_->global.name() + "'";
         break;
       }
-      for (int k = 0; k < Dim; ++k)
-        h(i, k) = values[it->second * Dim + k];
+      for (int d = 0; d < Dim; ++d)
+        h(i, d) = values[std::size_t(k) * Dim + d];
     }
     detail::fail_together(part_->comm, problem);
     for (int i = part_->owned; i < local_.size(); ++i)

@@ -6,6 +6,7 @@
 // holding anything the size of the whole mesh.
 
 #include <umesh/dist/directory.hpp>
+#include <umesh/dist/id_index.hpp>
 #include <umesh/dist/local_order.hpp>
 #include <umesh/dist/set_part.hpp>
 
@@ -55,11 +56,12 @@ inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::sort(owned.begin(), owned.end());
+  const IdIndex owned_at(owned);
   std::vector<int> wanted;
   for (const auto &m : maps)
     if (m.to == s)
       for (int p : m.indices)
-        if (!std::binary_search(owned.begin(), owned.end(), p))
+        if (owned_at(p) < 0)
           wanted.push_back(p);
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
@@ -84,11 +86,8 @@ inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
       recv_local.push_back(int(part->global_ids.size()));
       part->global_ids.push_back(p);
     }
-    for (int p : send_to[q]) {
-      const auto it =
-          std::lower_bound(part->global_ids.begin(), part->global_ids.begin() + part->owned, p);
-      send_local.push_back(int(it - part->global_ids.begin()));
-    }
+    for (int p : send_to[q])
+      send_local.push_back(owned_at(p)); // (asked for by q: owned here)
     halo.neighbours.push_back({q, std::move(send_local), std::move(recv_local)});
   }
   part->local = Set(s.name() + "@" + std::to_string(rank), int(part->global_ids.size()));

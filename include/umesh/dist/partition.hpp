@@ -10,6 +10,7 @@
 
 #include <umesh/dist/directory.hpp>
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/id_index.hpp>
 #include <umesh/dist/local_order.hpp>
 #include <umesh/dist/own_part.hpp>
 #include <umesh/dist/pieces.hpp>
@@ -25,7 +26,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace umesh::dist {
@@ -126,13 +126,11 @@ public:
     std::vector<std::vector<int>> rows;
     for (const auto &m : own.maps) {
       const SetPart &to = *part_of(m.to);
-      std::unordered_map<int, int> local_of(to.global_ids.size());
-      for (int i = 0; i < int(to.global_ids.size()); ++i)
-        local_of.emplace(to.global_ids[i], i);
+      const detail::IdIndex local_of(to.global_ids);
       rows.emplace_back(m.indices.size());
       for (std::size_t i = 0; i < m.indices.size() && problem.empty(); ++i) {
-        const auto it = local_of.find(m.indices[i]);
-        if (it == local_of.end()) // only where the parts came from another partition
+        const int local = local_of(m.indices[i]);
+        if (local < 0) // only where the parts came from another partition
           problem =
               "dist::Partition: element " + std::to_string(own.element_ids[i / m.arity]) + " of '" +
               elements.name() + "' (rank " + std::to_string(rank_) + ") reaches point " +
@@ -140,7 +138,7 @@ public:
               "', but that point is neither owned nor in the halo on rank " +
               std::to_string(rank_) + ": give such elements to the rank that owns their points";
         else
-          rows.back()[i] = it->second;
+          rows.back()[i] = local;
       }
     }
     detail::fail_together(comm_, problem);
