@@ -11,6 +11,8 @@ set -euo pipefail
 build=$1 repeats=${2:-1}
 [[ -f $build/build.ninja ]] || { echo "$0: '$build' is not a configured umesh build folder (no build.ninja)" >&2; exit 2; }
 [[ $repeats =~ ^[1-9][0-9]*$ ]] || { echo "$0: REPEATS must be a positive integer, not '$repeats'" >&2; exit 2; }
+# (CMake reruns first where the tree's CMake files changed since the folder was configured.)
+ninja -C "$build" build.ninja >/dev/null || { echo "$0: re-configuring '$build' failed" >&2; exit 1; }
 grep -q "compile_time_atomic" "$build/build.ninja" ||
   { echo "$0: '$build' has no compile_time_* targets (configure it with UMESH_ENABLE_PERF=ON at this commit)" >&2; exit 2; }
 export CCACHE_DISABLE=1
