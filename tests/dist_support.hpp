@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <random>
 #include <type_traits>
@@ -70,6 +71,22 @@ std::vector<double> random_values(std::size_t n, unsigned seed) {
   for (auto &x : v)
     x = u(rng);
   return v;
+}
+
+/// `n` items dealt to `ranks` ranks in contiguous runs of a shuffled order
+/// (ragged parts, halos on every rank): order[i] is the i-th item of the
+/// shuffle, owner[item] its rank.
+struct ShuffledOwners {
+  std::vector<int> order, owner;
+};
+inline ShuffledOwners shuffled_owners(int n, int ranks, unsigned seed) {
+  ShuffledOwners s{std::vector<int>(std::size_t(n)), std::vector<int>(std::size_t(n))};
+  for (int i = 0; i < n; ++i)
+    s.order[std::size_t(i)] = i;
+  std::shuffle(s.order.begin(), s.order.end(), std::mt19937(seed));
+  for (std::size_t i = 0; i < s.order.size(); ++i)
+    s.owner[std::size_t(s.order[i])] = int(std::int64_t(i) * ranks / n);
+  return s;
 }
 
 double max_rel_diff(const std::vector<double> &a, const std::vector<double> &b) {

@@ -55,12 +55,7 @@ TEST_P(DistLocalOrder, LoopsMatchSerialAndPartsHoldTheSamePoints) {
       want_q[3 * i + k] = ref_q(i, k), want_r[3 * i + k] = ref_r(i, k);
 
   // Edges dealt to ranks from a shuffled order: ragged parts, halos on every rank.
-  std::vector<int> owner(m.edges.size()), order(owner.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = int(i);
-  std::shuffle(order.begin(), order.end(), std::mt19937(9));
-  for (std::size_t i = 0; i < order.size(); ++i)
-    owner[order[i]] = int(i * size / order.size());
+  const std::vector<int> owner = shuffled_owners(m.edges.size(), size, 9).owner;
   const std::vector<dist::MapSpec> maps{{"pedge", m.nodes, 2, m.edge_nodes},
                                         {"pecell", m.cells, 2, m.edge_cells}};
   const dist::Partition<Mem> plain(MPI_COMM_WORLD, m.edges, owner, maps);
@@ -322,12 +317,8 @@ TEST_P(DistOwnPart, SameAsFromGlobalData) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const QuadMesh m = make_quad_mesh(23, 17, {true, 5});
-  std::vector<int> owner(m.edges.size()), order(owner.size());
-  for (std::size_t i = 0; i < order.size(); ++i)
-    order[i] = int(i);
-  std::shuffle(order.begin(), order.end(), std::mt19937(13));
-  for (std::size_t i = 0; i < order.size(); ++i)
-    owner[order[i]] = int(i * size / order.size());
+  const ShuffledOwners dealt = shuffled_owners(m.edges.size(), size, 13);
+  const std::vector<int> &order = dealt.order, &owner = dealt.owner;
   const std::vector<dist::MapSpec> maps{{"pedge", m.nodes, 2, m.edge_nodes},
                                         {"pecell", m.cells, 2, m.edge_cells}};
   const auto local_order = ReorderOptions{}.with_method(method).with_block_size(32);

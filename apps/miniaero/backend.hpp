@@ -134,11 +134,7 @@ struct DistBackend : umesh::perf::DistLoops {
         std::vector<umesh::dist::MapSpec>{{"face_cells", cells, 2, m.face_cells}},
         std::vector<umesh::dist::PointOwners>{{cells, cell_owner}},
         umesh::dist::ElementOrder::global, local_order);
-    const umesh::Set local_cells = interior->part(cells)->local;
-    const umesh::Set local_faces = interior->elements()->local;
-    const MapT local_map = interior->map("face_cells");
-    auto p = std::make_shared<Parts>(
-        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}, {}});
+    auto p = from_interior(std::move(interior), cells, comm);
     for (const auto &b : m.boundaries) {
       const std::string name = std::string("bc_") + bc_name(b.bc);
       const umesh::Set s(name, int(b.cell.size()));
@@ -172,11 +168,7 @@ struct DistBackend : umesh::perf::DistLoops {
                                                           {{"face_cells", cells, 2, m.face_cells}},
                                                           {{cells, part.cell_ids}}},
                                      umesh::dist::ElementOrder::global, local_order);
-    const umesh::Set local_cells = interior->part(cells)->local;
-    const umesh::Set local_faces = interior->elements()->local;
-    const MapT local_map = interior->map("face_cells");
-    auto p = std::make_shared<Parts>(
-        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}, {}});
+    auto p = from_interior(std::move(interior), cells, comm);
     p->own_ids.push_back(part.cell_ids);
     p->own_ids.push_back(part.face_ids);
     for (std::size_t b = 0; b < m.boundaries.size(); ++b) {
@@ -203,6 +195,16 @@ struct DistBackend : umesh::perf::DistLoops {
                 " interior faces between ranks\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->interior), "faces");
     return p;
+  }
+  /// Parts holding the interior faces' partition: this rank's cells, faces
+  /// and face-to-cell map (the boundary sets come after).
+  static std::shared_ptr<Parts> from_interior(std::unique_ptr<PartitionT> interior,
+                                              const umesh::Set &cells, MPI_Comm comm) {
+    const umesh::Set local_cells = interior->part(cells)->local;
+    const umesh::Set local_faces = interior->elements()->local;
+    const MapT local_map = interior->map("face_cells");
+    return std::make_shared<Parts>(
+        Parts{local_cells, local_faces, local_map, {}, std::move(interior), {}, comm, {}, {}});
   }
   /// NCCL for every partition (one communicator: they share the cells), and
   /// exchanges timed on the device or not.
