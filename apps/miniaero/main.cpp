@@ -357,12 +357,20 @@ int run(const Options &opt, int rank, int ranks) {
           const std::size_t exchange_count = exchange_after.count - exchange_before.count;
           // The solution and the results' lines only where they are
           // compared or written: gathered, they are the whole mesh's.
-          const bool finite = solver->finite();
+          // In one process a gathered solution says itself whether it is
+          // finite; over ranks that is agreed without gathering.
+          const bool gather = !opt.compare.empty() || !results.empty();
           std::vector<std::string> lines;
-          if (!opt.compare.empty() || !results.empty()) {
+          bool finite = true;
+          if (gather) {
             const std::vector<double> solution = solver->solution();
             lines = results_lines(mesh.part ? solver->centroids() : mesh.cell_centroid, solution);
+            if (!opt.distributed)
+              finite = std::all_of(solution.begin(), solution.end(),
+                                   [](double x) { return std::isfinite(x); });
           }
+          if (opt.distributed || !gather)
+            finite = solver->finite();
           std::string verdict;
           // A blown-up run (a time step far too large) is a failed run,
           // whether or not there is a reference to compare with.
