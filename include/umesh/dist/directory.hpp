@@ -67,15 +67,10 @@ inline std::vector<int> find_owners(MPI_Comm comm, const std::string &name, int 
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  auto first_of = [&](int d) { return int(std::int64_t(d) * n / size); };
-  auto directory_of = [&](int p) {
-    int d = int(std::int64_t(p) * size / std::max(n, 1));
-    while (d + 1 < size && first_of(d + 1) <= p)
-      ++d;
-    while (d > 0 && first_of(d) > p)
-      --d;
-    return d;
-  };
+  // Point p's directory rank as contiguous_owners deals it (p * size / n),
+  // and the first point of rank d's block.
+  auto directory_of = [&](int p) { return int(std::int64_t(p) * size / n); };
+  auto first_of = [&](int d) { return int((std::int64_t(d) * n + size - 1) / size); };
   std::string problem;
   std::vector<std::vector<int>> to_directory(size);
   for (int p : owned) {
