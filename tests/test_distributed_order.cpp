@@ -379,6 +379,83 @@ TEST_P(DistOwnPart, SameAsFromGlobalData) {
 INSTANTIATE_TEST_SUITE_P(Methods, DistOwnPart, ::testing::Values(Reorder::none, Reorder::rcm),
                          [](const auto &info) { return std::string(reorder_name(info.param)); });
 
+// Further halo points an own part asks for (OwnPart::Owned::halo, a stencil
+// over the points themselves) join the halo its elements reach, once each,
+// and take their owners' values in an import; points it neither owns nor
+// holds are -1 in SetPart::local_ids; a halo id outside the set is refused on
+// every rank.
+TEST(DistOwnPartHalo, ExtraPointsAreHeldAndImported) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(11, 9);
+  const auto edge_owner = dist::contiguous_owners(m.edges.size(), size);
+  const auto cell_owner = dist::contiguous_owners(m.cells.size(), size);
+  dist::OwnPart own{m.edges, {}, {{"pecell", m.cells, 2, {}}}, {{m.cells, {}, {}}}};
+  std::vector<char> reached(m.cells.size(), 0);
+  for (int e = 0; e < m.edges.size(); ++e)
+    if (edge_owner[e] == rank) {
+      own.element_ids.push_back(e);
+      for (int k = 0; k < 2; ++k) {
+        own.maps[0].indices.push_back(m.edge_cells[2 * std::size_t(e) + k]);
+        reached[m.edge_cells[2 * std::size_t(e) + k]] = 1;
+      }
+    }
+  std::vector<int> extra; // every fifth cell, owned here or not, some twice
+  for (int c = 0; c < m.cells.size(); ++c) {
+    if (cell_owner[c] == rank)
+      own.owned[0].ids.push_back(c);
+    if (c % 5 == 0)
+      extra.insert(extra.end(), {c, c});
+  }
+  own.owned[0].halo = extra;
+  const dist::Partition<Mem> p(MPI_COMM_WORLD, own);
+  const dist::SetPart &cells = *p.part(m.cells);
+  std::vector<int> want;
+  for (int c = 0; c < m.cells.size(); ++c)
+    if (cell_owner[c] != rank && (reached[c] || c % 5 == 0))
+      want.push_back(c);
+  std::vector<int> halo(cells.global_ids.begin() + cells.owned, cells.global_ids.end());
+  std::sort(halo.begin(), halo.end());
+  EXPECT_EQ(halo, want) << "rank " << rank;
+  const std::vector<int> local = cells.local_ids(extra);
+  for (std::size_t i = 0; i < extra.size(); ++i)
+    ASSERT_GE(local[i], 0) << "cell " << extra[i];
+  std::vector<int> unheld;
+  for (int c = 0; c < m.cells.size(); ++c)
+    if (cell_owner[c] != rank && !reached[c] && c % 5 != 0)
+      unheld.push_back(c);
+  for (int l : cells.local_ids(unheld))
+    EXPECT_EQ(l, -1);
+  // Owners' values reach every halo copy, the extra ones too.
+  const auto q0 = random_values(2 * std::size_t(m.cells.size()), 17);
+  std::vector<int> ids(cells.global_ids.begin(), cells.global_ids.begin() + cells.owned);
+  std::vector<double> values;
+  for (int c : ids)
+    values.insert(values.end(), q0.begin() + 2 * std::size_t(c),
+                  q0.begin() + 2 * std::size_t(c) + 2);
+  dist::Dat<double, 2, AoS, Mem> q(p.part(m.cells), "q");
+  q.fill_halo(-1.0);
+  q.set_owned(ids, values); // (imports the halo)
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q.local().view());
+  for (int i = 0; i < cells.local.size(); ++i)
+    for (int k = 0; k < 2; ++k)
+      ASSERT_EQ(h(i, k), q0[2 * std::size_t(cells.global_ids[i]) + k])
+          << "rank " << rank << " local cell " << i;
+  // An id outside the set: every rank throws, one names it.
+  own.owned[0].halo = {rank == size - 1 ? m.cells.size() : 0};
+  std::string message;
+  try {
+    dist::Partition<Mem> bad(MPI_COMM_WORLD, own);
+  } catch (const Error &e) {
+    message = e.what();
+  }
+  EXPECT_FALSE(message.empty()) << "rank " << rank;
+  int named = message.find("halo point " + std::to_string(m.cells.size())) != std::string::npos;
+  MPI_Allreduce(MPI_IN_PLACE, &named, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  EXPECT_TRUE(named) << message;
+}
+
 // Parts that do not add up are refused on every rank, naming the problem.
 TEST(DistOwnPartErrors, DoubleMissingAndUnownedAreRefusedEverywhere) {
   int rank = 0, size = 1;

@@ -14,6 +14,7 @@
 #endif
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include <unistd.h>
@@ -24,7 +25,15 @@ class Ranks {
 public:
   int rank = 0, size = 1;
 #if defined(UMESH_APP_MPI)
-  Ranks(int &argc, char **&argv) {
+  /// MPI starts only for a distributed run: `distributed` (--distributed)
+  /// or a process that an MPI launcher started (mpirun, mpiexec, srun). A
+  /// run of one process leaves it out: a singleton MPI_Init starts a helper
+  /// daemon, which fails under a memory limit (ulimit -v) and would end a
+  /// run that needs no MPI.
+  Ranks(int &argc, char **&argv, bool distributed) {
+    if (!distributed && !started_by_mpi_launcher())
+      return;
+    initialized_ = true;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -33,8 +42,19 @@ public:
     MPI_Comm_dup(MPI_COMM_WORLD, &agreement_);
   }
   ~Ranks() {
+    if (!initialized_)
+      return;
     MPI_Comm_free(&agreement_);
     MPI_Finalize();
+  }
+  /// Whether an MPI launcher started this process: the variables Open MPI's
+  /// mpirun, MPICH's and Intel MPI's Hydra (PMI) and PMIx launchers (Slurm's
+  /// srun, Open MPI 5) set in each process they start.
+  static bool started_by_mpi_launcher() {
+    for (const char *v : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK", "PMIX_RANK"})
+      if (std::getenv(v))
+        return true;
+    return false;
   }
   /// Says so (rank 0) when ranks share a GPU. Collective; after Kokkos is
   /// initialised.
@@ -52,6 +72,8 @@ public:
   /// that it cannot be matched with a collective call of the run.
   int agree(int status, bool failed = false, double patience = 10.0) const {
     int worst = status;
+    if (!initialized_)
+      return status;
     if (!failed) {
       MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, agreement_);
       return worst;
@@ -73,7 +95,7 @@ public:
     }
   }
 #else
-  Ranks(int &, char **&) {}
+  Ranks(int &, char **&, bool) {}
   void report_shared_devices() const {}
   int agree(int status, bool = false, double = 0) const {
     return status;
@@ -84,6 +106,7 @@ public:
 
 private:
 #if defined(UMESH_APP_MPI)
+  bool initialized_ = false;
   MPI_Comm agreement_ = MPI_COMM_NULL;
 #endif
 };
@@ -144,7 +167,7 @@ inline double peak_host_memory_mib() {
 /// Returns the worst exit status over the ranks.
 template <class Options, class Run>
 int run_on_ranks(int &argc, char **&argv, Options opt, Run run) {
-  const Ranks ranks(argc, argv);
+  const Ranks ranks(argc, argv, opt.distributed);
   opt.distributed = opt.distributed || ranks.size > 1;
   int status = 0;
   {

@@ -111,11 +111,14 @@ inline std::string kokkos_message(std::string what) {
 
 /// True for Kokkos' allocation failures: Kokkos 3 and 4 throw them as
 /// std::runtime_error ("Kokkos failed to allocate memory for label ...",
-/// having printed the reason, or "Memory allocation failure"), not as the
-/// std::bad_alloc their RawMemoryAllocationFailure is.
+/// having printed the reason, or "Memory allocation failure"), Kokkos 5 as
+/// "Kokkos ERROR: Host memory space failed to allocate 512 MiB (label=...)",
+/// not as the std::bad_alloc their RawMemoryAllocationFailure is.
 inline bool is_kokkos_allocation_failure(const std::string &what) {
   return what.rfind("Kokkos failed to allocate memory", 0) == 0 ||
-         what == "Memory allocation failure";
+         what == "Memory allocation failure" ||
+         (what.rfind("Kokkos ERROR: ", 0) == 0 &&
+          what.find(" space failed to allocate ") != std::string::npos);
 }
 
 /// `why` without the "umesh: " or "<program>: " that library and app errors

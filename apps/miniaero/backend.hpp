@@ -6,6 +6,7 @@
 // the same under both; a backend says how sets, maps and dats are made from
 // the global mesh, how a loop runs and how the solution comes back.
 
+#include "cell_stencil.hpp"
 #include "problem.hpp"
 
 #include "common/backend_loops.hpp"
@@ -161,13 +162,13 @@ struct DistBackend : umesh::perf::DistLoops {
                                           const umesh::ReorderOptions &local_order, MPI_Comm comm) {
     const MeshPart &part = *m.part;
     const umesh::Set cells("cells", part.cells), faces("faces", part.faces);
-    auto interior =
-        std::make_unique<PartitionT>(comm,
-                                     umesh::dist::OwnPart{faces,
-                                                          part.face_ids,
-                                                          {{"face_cells", cells, 2, m.face_cells}},
-                                                          {{cells, part.cell_ids}}},
-                                     umesh::dist::ElementOrder::global, local_order);
+    auto interior = std::make_unique<PartitionT>(
+        comm,
+        umesh::dist::OwnPart{faces,
+                             part.face_ids,
+                             {{"face_cells", cells, 2, m.face_cells}},
+                             {{cells, part.cell_ids, part.stencil_halo}}},
+        umesh::dist::ElementOrder::global, local_order);
     auto p = from_interior(std::move(interior), cells, comm);
     p->own_ids.push_back(part.cell_ids);
     p->own_ids.push_back(part.face_ids);
@@ -195,6 +196,32 @@ struct DistBackend : umesh::perf::DistLoops {
                 " interior faces between ranks\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->interior), "faces");
     return p;
+  }
+  /// The limiter's cell-to-cell map (--stencil cells) on this rank's local
+  /// cells: each owned cell's face neighbours, owned or halo (the part's
+  /// stencil halo holds those across faces other ranks own); a halo cell
+  /// maps to itself (its values are refreshed from its owner before anyone
+  /// reads them).
+  static MapT cell_neighbours(const Parts &p, const Mesh &m) {
+    if (!m.part || m.part->cell_neighbours.empty())
+      umesh::detail::fail("miniAero over MPI ranks: the cell stencil needs each rank's own block "
+                          "(--partition blocks)");
+    const MeshPart &part = *m.part;
+    const umesh::dist::SetPart &cells = *p.interior->targets().front();
+    const std::vector<int> neighbour = cells.local_ids(part.cell_neighbours);
+    const std::vector<int> local = cells.local_ids(part.cell_ids);
+    std::vector<int> rows(std::size_t(cells.local.size()) * kCellFaces);
+    for (int c = 0; c < cells.local.size(); ++c)
+      std::fill_n(rows.begin() + std::size_t(c) * kCellFaces, kCellFaces, c);
+    for (std::size_t r = 0; r < local.size(); ++r)
+      for (int s = 0; s < kCellFaces; ++s) {
+        const int n = neighbour[r * kCellFaces + s];
+        if (n < 0)
+          umesh::detail::fail("miniAero: cell ", part.cell_ids[r], "'s neighbour ",
+                              part.cell_neighbours[r * kCellFaces + s], " is not on its rank");
+        rows[std::size_t(local[r]) * kCellFaces + s] = n;
+      }
+    return MapT("cell_neighbours", p.cells, p.cells, kCellFaces, rows);
   }
   /// Parts holding the interior faces' partition: this rank's cells, faces
   /// and face-to-cell map (the boundary sets come after).

@@ -191,6 +191,15 @@ int run(const Options &opt, int rank, int ranks) {
     }
     // --partition blocks: each rank builds only its own block of the box.
     const bool own_blocks = opt.distributed && partition == "blocks";
+    // The limiter's stencil over cells by default (the faster), except over
+    // ranks dealt otherwise than in blocks: there no rank knows its cells'
+    // neighbours across faces that another rank owns.
+    const bool cell_stencil =
+        opt.stencil.empty() ? !opt.distributed || own_blocks : opt.stencil == "cells";
+    if (cell_stencil && opt.distributed && !own_blocks)
+      throw umesh::Error("umesh_miniaero: --stencil cells over MPI ranks needs --partition blocks "
+                         "(each rank then knows its cells' neighbours on other ranks), not '" +
+                         partition + "'; or give --stencil faces");
     const umesh::perf::GridBlocks blocks =
         umesh::perf::grid_blocks(in.nx, in.ny, in.nz, own_blocks ? ranks : 1);
     if (blocks.blocks[0] == 0)
@@ -225,7 +234,8 @@ int run(const Options &opt, int rank, int ranks) {
     Kokkos::Timer setup;
     // On the host threads Kokkos was given (OMP_NUM_THREADS, --kokkos-threads).
     const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-    const Mesh mesh = own_blocks ? make_mesh_part(in, opt.shuffle_seed, threads, block_lo, block_hi)
+    const Mesh mesh = own_blocks ? make_mesh_part(in, opt.shuffle_seed, threads, block_lo, block_hi,
+                                                  cell_stencil && in.second_order)
                                  : make_mesh(in, opt.shuffle_seed, threads);
     const int cells = mesh.part ? mesh.part->cells : mesh.num_cells;
     std::printf("  mesh: %d cells, %d interior faces, %zu boundary sets (%.2f s, %d host "
@@ -266,7 +276,7 @@ int run(const Options &opt, int rank, int ranks) {
       for (const auto &layout : layouts_of(opt, exec))
         for (const auto &reorder : reorders_of(opt, exec)) {
           SolverOptions so;
-          so.cell_stencil = opt.stencil.empty() ? !opt.distributed : opt.stencil == "cells";
+          so.cell_stencil = cell_stencil;
           so.nccl = opt.transport == "nccl";
           so.timed_exchanges = opt.timed_exchanges;
           so.partition = partition;

@@ -181,27 +181,37 @@ struct Box {
   // on several threads gives the same mesh as one thread. With `ids`, the
   // creation number of each interior face and the side index of each side
   // face too.
+  // With `stencil`, each cell's face neighbours and face centroids in its
+  // local face order (MeshPart::cell_neighbours, cell_face_centroids).
   struct Part {
     std::vector<double> centroid, volume;
     std::vector<int> face_cells, face_slots;
     std::vector<std::int64_t> face_created;
     FaceGeometry faces;
     SideFaces sides[6];
+    std::vector<int> cell_neighbours;
+    std::vector<double> cell_face_centroids;
   };
-  void build(const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool ids,
+  // Cell (i, j, k)'s corners.
+  void corners(int i, int j, int k, Vec (&x)[8]) const {
+    x[0] = node(i, j, k);
+    x[1] = node(i + 1, j, k);
+    x[2] = node(i + 1, j + 1, k);
+    x[3] = node(i, j + 1, k);
+    x[4] = node(i, j, k + 1);
+    x[5] = node(i + 1, j, k + 1);
+    x[6] = node(i + 1, j + 1, k + 1);
+    x[7] = node(i, j + 1, k + 1);
+  }
+  void build(const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool ids, bool stencil,
              Part &out) const {
+    FaceGeometry one; // a face's geometry, for its centroid (stencil)
     for (int i = lo[0]; i < hi[0]; ++i)
       for (int j = lo[1]; j < hi[1]; ++j)
         for (int k = lo[2]; k < hi[2]; ++k) {
           const int c = cell_id(i, j, k);
-          const Vec x[8] = {node(i, j, k),
-                            node(i + 1, j, k),
-                            node(i + 1, j + 1, k),
-                            node(i, j + 1, k),
-                            node(i, j, k + 1),
-                            node(i + 1, j, k + 1),
-                            node(i + 1, j + 1, k + 1),
-                            node(i, j + 1, k + 1)};
+          Vec x[8];
+          corners(i, j, k, x);
           Vec centre{};
           for (const auto &p : x)
             for (int d = 0; d < 3; ++d)
@@ -215,6 +225,26 @@ struct Box {
                              i > 0 ? cell_id(i - 1, j, k) : -1 - left,
                              k > 0 ? cell_id(i, j, k - 1) : -1 - front,
                              k + 1 < nz ? cell_id(i, j, k + 1) : -1 - back};
+          // The neighbour's local number of a face: the opposite one.
+          static const int opposite[6] = {2, 3, 0, 1, 5, 4};
+          if (stencil)
+            for (int f = 0; f < 6; ++f) {
+              out.cell_neighbours.push_back(nb[f] >= 0 ? nb[f] : c);
+              // The centroid as the cell that creates the face computes it
+              // (the lower-numbered one), bit for bit.
+              Vec y[8];
+              const bool theirs = nb[f] >= 0 && nb[f] < c;
+              if (theirs)
+                corners(i + (f == 1) - (f == 3), j + (f == 2) - (f == 0), k + (f == 5) - (f == 4),
+                        y);
+              const Vec(&from)[8] = theirs ? y : x;
+              const int g = theirs ? opposite[f] : f;
+              const Vec p[4] = {from[kFaceCorners[g][0]], from[kFaceCorners[g][1]],
+                                from[kFaceCorners[g][2]], from[kFaceCorners[g][3]]};
+              one = FaceGeometry{};
+              one.append(p);
+              append(out.cell_face_centroids, one.centroid);
+            }
           std::int64_t created = ids ? first_face(i, j, k) : 0;
           for (int f = 0; f < 6; ++f) {
             if (nb[f] >= 0 && nb[f] < c)
@@ -228,8 +258,6 @@ struct Box {
                 side.index.push_back(side_index(-1 - nb[f], i, j, k));
               side.geometry.append(p);
             } else {
-              // The neighbour's local number of this face: the opposite one.
-              static const int opposite[6] = {2, 3, 0, 1, 5, 4};
               out.face_cells.insert(out.face_cells.end(), {c, nb[f]});
               out.face_slots.insert(out.face_slots.end(), {f, opposite[f]});
               if (ids)
@@ -242,7 +270,7 @@ struct Box {
   // The box [lo, hi) built in slabs of its x planes on up to `threads`
   // threads, the slabs' lists joined in order.
   Part build_in_slabs(const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool ids,
-                      int threads) const {
+                      int threads, bool stencil = false) const {
     const int planes = std::max(0, hi[0] - lo[0]);
     const int slabs = std::max(1, std::min(threads, planes));
     std::vector<Part> slab(slabs);
@@ -251,7 +279,7 @@ struct Box {
         std::array<int, 3> a = lo, b = hi;
         a[0] = lo[0] + int(std::int64_t(planes) * t / slabs);
         b[0] = lo[0] + int(std::int64_t(planes) * (t + 1) / slabs);
-        build(a, b, ids, slab[t]);
+        build(a, b, ids, stencil, slab[t]);
       }
     });
     Part all;
@@ -262,6 +290,8 @@ struct Box {
       append(all.face_slots, sl.face_slots);
       append(all.face_created, sl.face_created);
       append_geometry(all.faces, sl.faces);
+      append(all.cell_neighbours, sl.cell_neighbours);
+      append(all.cell_face_centroids, sl.cell_face_centroids);
       for (int side = 0; side < 6; ++side) {
         append(all.sides[side].cell, sl.sides[side].cell);
         append(all.sides[side].index, sl.sides[side].index);
@@ -356,9 +386,9 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads) {
 }
 
 Mesh make_mesh_part(const Input &in, std::uint64_t shuffle_seed, int threads,
-                    const std::array<int, 3> &lo, const std::array<int, 3> &hi) {
+                    const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool cell_stencil) {
   const Box box(in);
-  Box::Part own = box.build_in_slabs(lo, hi, true, threads);
+  Box::Part own = box.build_in_slabs(lo, hi, true, threads, cell_stencil);
   auto part = std::make_shared<MeshPart>();
   part->cells = in.nx * in.ny * in.nz;
   part->faces = int(box.interior_faces());
@@ -367,6 +397,17 @@ Mesh make_mesh_part(const Input &in, std::uint64_t shuffle_seed, int threads,
     for (int j = lo[1]; j < hi[1]; ++j)
       for (int k = lo[2]; k < hi[2]; ++k)
         part->cell_ids.push_back(box.cell_id(i, j, k));
+  if (cell_stencil) {
+    // The cells outside the block beside its cells: the block's halo for
+    // the stencil (each meets the block across one face).
+    for (int c : own.cell_neighbours) {
+      const int i = c / (in.ny * in.nz), j = c / in.nz % in.ny, k = c % in.nz;
+      if (i < lo[0] || i >= hi[0] || j < lo[1] || j >= hi[1] || k < lo[2] || k >= hi[2])
+        part->stencil_halo.push_back(c);
+    }
+    part->cell_neighbours = std::move(own.cell_neighbours);
+    part->cell_face_centroids = std::move(own.cell_face_centroids);
+  }
   {
     // Each face's number in the whole mesh: its place after the shuffle.
     std::vector<int> order = box.shuffled_order(shuffle_seed);

@@ -63,9 +63,9 @@ Options parse(int argc, char **argv) {
                  "faces: the limiter's neighbour min/max and the limiter itself as miniAero "
                  "computes them, loops over faces folding into both cells with min and max; "
                  "cells: loops over cells, each reading its neighbours (a cell-to-cell map) and "
-                 "its faces' centroids, nothing to combine (the same numbers); default cells in "
-                 "one process, faces over MPI ranks (cells runs in one process only); umesh "
-                 "variants only")
+                 "its faces' centroids, nothing to combine (the same numbers); default cells, "
+                 "except over MPI ranks dealt by --partition metis or slabs, which need faces; "
+                 "umesh variants only")
       ->check(CLI::IsMember({"faces", "cells"}));
   app.add_option("--shuffle-seed", o.shuffle_seed,
                  "seed of the interior-face shuffle (0 keeps creation order); miniAero "

@@ -61,6 +61,12 @@ struct MeshPart {
   std::vector<int> boundary_sizes;            ///< per boundary set, the whole mesh's
   std::vector<int> cell_ids, face_ids;        ///< [part's cell or face] -> global
   std::vector<std::vector<int>> boundary_ids; ///< per boundary set, [part's face] -> global
+  /// With the limiter's stencil over cells: [part's cell][6] each cell's
+  /// face neighbours (global; the cell itself across a boundary face), the
+  /// face centroids [part's cell][6][3] in the same order, and the cells
+  /// outside the part that those neighbours reach.
+  std::vector<int> cell_neighbours, stencil_halo;
+  std::vector<double> cell_face_centroids;
 };
 
 /// The whole mesh, or one rank's part of it (`part` set): then the arrays
@@ -95,9 +101,11 @@ Mesh make_mesh(const Input &in, std::uint64_t shuffle_seed, int threads = 1);
 /// built without the rest: those cells, the interior faces whose first cell
 /// they are and their boundary faces, each with its number in the whole
 /// mesh (the same shuffle), so that a rank of a distributed run holds only
-/// its own block (apps/common/grid_blocks.hpp).
+/// its own block (apps/common/grid_blocks.hpp). `cell_stencil`: with what
+/// the limiter's loops over cells need beyond the block (MeshPart).
 Mesh make_mesh_part(const Input &in, std::uint64_t shuffle_seed, int threads,
-                    const std::array<int, 3> &lo, const std::array<int, 3> &hi);
+                    const std::array<int, 3> &lo, const std::array<int, 3> &hi,
+                    bool cell_stencil = false);
 
 } // namespace miniaero
 

@@ -86,7 +86,7 @@ protected:
 };
 
 /// B: LocalBackend (one process) or DistBackend (MPI ranks: each renumbers
-/// its own part; no cell stencil there).
+/// its own part; the cell stencil with each rank's own block).
 template <class Exec, class Layout, class B = LocalBackend> class Solver : public SolverBase {
   template <int D> using DatT = typename B::template Dat<D, Layout>;
   template <class E> using PlanT = umesh::Plan<E, Space>;
@@ -126,9 +126,12 @@ public:
         cell_neighbours_ = std::make_unique<MapT>(neighbours());
         cell_faces_ = std::make_unique<DatT<18>>(face_centroids_by_cell());
       }
-    } else if (opt.cell_stencil) {
-      // (--reorder renumbers each rank's part: DistBackend::parts.)
-      umesh::detail::fail("miniAero over MPI ranks: --stencil cells runs in one process only");
+    } else if (opt.cell_stencil && in.second_order) {
+      // (--reorder renumbers each rank's part: DistBackend::parts.) Each
+      // rank's own block brings its cells' neighbours and face centroids.
+      cell_neighbours_ = std::make_unique<MapT>(B::cell_neighbours(*parts_, m));
+      cell_faces_ = std::make_unique<DatT<18>>(
+          cell_dat<18>("cell_face_centroids", &m.part->cell_face_centroids));
     }
     copy(unp1_, un_);
     make_plans();

@@ -1,6 +1,6 @@
 // Unit tests of miniAero's generated mesh: volumes and closed cells, the
 // same mesh on any number of threads, each rank's own block a piece of the
-// whole mesh, and the grid of blocks.
+// whole mesh (its cell stencil too), and the grid of blocks.
 #include "problem.hpp"
 
 #include "common/grid_blocks.hpp"
@@ -152,6 +152,76 @@ TEST(Mesh, BlocksArePiecesOfTheWholeMesh) {
       for (const auto &seen : side_seen)
         EXPECT_TRUE(once(seen)) << ranks << " ranks, seed " << seed;
     }
+}
+
+// What a block brings for the limiter's stencil over cells is the whole
+// mesh's: each cell's face neighbours (itself across a boundary face), its
+// six face centroids bit for bit, and as halo exactly the neighbours outside
+// the block.
+TEST(Mesh, BlockStencilIsTheWholeMeshs) {
+  const Input in = ramp(6, 5, 4);
+  const Mesh whole = make_mesh(in, 3, 1);
+  std::vector<std::vector<int>> nb(whole.num_cells);
+  std::vector<std::vector<std::array<double, 3>>> xf(whole.num_cells);
+  auto centroid = [](const FaceGeometry &g, std::size_t f) {
+    return std::array<double, 3>{g.centroid[3 * f], g.centroid[3 * f + 1], g.centroid[3 * f + 2]};
+  };
+  for (int f = 0; f < whole.faces.size(); ++f)
+    for (int a = 0; a < 2; ++a) {
+      const int c = whole.face_cells[2 * f + a];
+      nb[c].push_back(whole.face_cells[2 * f + 1 - a]);
+      xf[c].push_back(centroid(whole.faces, std::size_t(f)));
+    }
+  for (const auto &b : whole.boundaries)
+    for (std::size_t f = 0; f < b.cell.size(); ++f) {
+      nb[b.cell[f]].push_back(b.cell[f]);
+      xf[b.cell[f]].push_back(centroid(b.geometry, f));
+    }
+  for (const int ranks : {1, 4, 6}) {
+    const auto grid = umesh::perf::grid_blocks(in.nx, in.ny, in.nz, ranks);
+    for (int r = 0; r < ranks; ++r) {
+      std::array<int, 3> lo{}, hi{};
+      grid.range(r, lo, hi);
+      const Mesh m = make_mesh_part(in, 3, 2, lo, hi, true);
+      const MeshPart &p = *m.part;
+      ASSERT_EQ(p.cell_neighbours.size(), p.cell_ids.size() * 6);
+      ASSERT_EQ(p.cell_face_centroids.size(), p.cell_ids.size() * 18);
+      std::vector<int> outside;
+      for (std::size_t c = 0; c < p.cell_ids.size(); ++c) {
+        const int g = p.cell_ids[c];
+        std::vector<int> mine(p.cell_neighbours.begin() + 6 * c,
+                              p.cell_neighbours.begin() + 6 * (c + 1));
+        std::vector<int> theirs = nb[g];
+        std::vector<std::array<double, 3>> x, y = xf[g];
+        for (int s = 0; s < 6; ++s)
+          x.push_back({p.cell_face_centroids[18 * c + 3 * s],
+                       p.cell_face_centroids[18 * c + 3 * s + 1],
+                       p.cell_face_centroids[18 * c + 3 * s + 2]});
+        std::sort(mine.begin(), mine.end());
+        std::sort(theirs.begin(), theirs.end());
+        std::sort(x.begin(), x.end());
+        std::sort(y.begin(), y.end());
+        EXPECT_EQ(mine, theirs) << "cell " << g;
+        EXPECT_EQ(x, y) << "cell " << g; // exact: the same arithmetic
+        for (int n : mine)
+          if (!std::binary_search(p.cell_ids.begin(), p.cell_ids.end(), n))
+            outside.push_back(n);
+      }
+      std::vector<int> halo = p.stencil_halo;
+      std::sort(halo.begin(), halo.end());
+      std::sort(outside.begin(), outside.end());
+      EXPECT_EQ(halo, outside) << ranks << " ranks, block " << r;
+      EXPECT_TRUE(std::adjacent_find(halo.begin(), halo.end()) == halo.end());
+      if (ranks == 1)
+        EXPECT_TRUE(halo.empty());
+      else
+        EXPECT_FALSE(halo.empty());
+    }
+  }
+  // Without the stencil, nothing of it.
+  const Mesh plain = make_mesh_part(in, 3, 1, {0, 0, 0}, {3, 5, 4});
+  EXPECT_TRUE(plain.part->cell_neighbours.empty() && plain.part->stencil_halo.empty() &&
+              plain.part->cell_face_centroids.empty());
 }
 
 // The grid that cuts the fewest faces, within each direction's cells.

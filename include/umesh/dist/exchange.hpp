@@ -41,7 +41,15 @@ public:
   /// `nccl` (device to device, on the loops' stream, no host copies or
   /// waits); dats elsewhere still go through the host. Every rank of the
   /// communicator makes the same choice.
-  void use_nccl(std::shared_ptr<const NcclComm> nccl) { nccl_ = std::move(nccl); }
+  /// Collective over the neighbours: NCCL connects a pair of ranks on their
+  /// first sends and receives (lazily, as many channels as a message's size
+  /// takes), which takes milliseconds; one exchange of 16 values of 8 bytes
+  /// a point here makes the connections at setup, not in the first
+  /// exchanges.
+  void use_nccl(std::shared_ptr<const NcclComm> nccl) {
+    nccl_ = std::move(nccl);
+    connect_nccl();
+  }
   bool uses_nccl() const { return bool(nccl_); }
 
   /// On: each half of every exchange fences the device before and after,
@@ -378,6 +386,38 @@ private:
     }
 #else
     (void)slot, (void)to_owners, (void)row_bytes;
+#endif
+  }
+
+  // An exchange of 128 bytes a point with every neighbour through NCCL,
+  // waited for.
+  void connect_nccl() const {
+#if defined(UMESH_HAS_NCCL)
+    if (neighbours_.empty())
+      return;
+    const std::size_t row = 128;
+    std::size_t most = 1, all = 1; // one source for every send, a place each to receive
+    for (const Neighbour &n : neighbours_) {
+      most = std::max(most, n.send.size() * row);
+      all += n.recv.size() * row;
+    }
+    const Bytes out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"), most);
+    const Bytes in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"), all);
+    const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
+    Kokkos::fence();
+    NcclComm::check(ncclGroupStart(), "ncclGroupStart");
+    std::size_t at = 0;
+    for (const Neighbour &n : neighbours_) {
+      NcclComm::check(
+          ncclRecv(in.data() + at, n.recv.size() * row, ncclChar, n.rank, nccl_->get(), stream),
+          "ncclRecv");
+      at += n.recv.size() * row;
+      NcclComm::check(
+          ncclSend(out.data(), n.send.size() * row, ncclChar, n.rank, nccl_->get(), stream),
+          "ncclSend");
+    }
+    NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
+    Kokkos::fence();
 #endif
   }
 

@@ -45,12 +45,14 @@ inline void sort_own_elements(dist::OwnPart &own) {
 }
 
 // make_part's counterpart from this rank's own part: its owned points
-// (`owned`, any order), then the halo its elements reach through `maps`,
-// grouped by owner (found through the directory) in ascending global id;
-// each owner learns what to send from the ranks that need it.
+// (`owned`, any order), then the halo its elements reach through `maps` and
+// the further points `extra` names, grouped by owner (found through the
+// directory) in ascending global id; each owner learns what to send from
+// the ranks that need it.
 inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
                                                     std::vector<int> owned,
                                                     const std::vector<dist::MapSpec> &maps,
+                                                    const std::vector<int> &extra,
                                                     PendingHalo &halo) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
@@ -63,6 +65,15 @@ inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
       for (int p : m.indices)
         if (owned_at(p) < 0)
           wanted.push_back(p);
+  std::string problem;
+  for (int p : extra)
+    if (p < 0 || p >= s.size())
+      problem = "dist::Partition: halo point " + std::to_string(p) + " of set '" + s.name() +
+                "' on rank " + std::to_string(rank) + " is not in [0, " + std::to_string(s.size()) +
+                ")";
+    else if (owned_at(p) < 0)
+      wanted.push_back(p);
+  fail_together(comm, problem);
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
   const std::vector<int> owner = find_owners(comm, s.name(), s.size(), owned, wanted);

@@ -121,7 +121,8 @@ public:
           detail::fail("dist::Partition: no owned points given for set '", m.to.name(),
                        "', which map '", m.name, "' reaches");
         halos.emplace_back();
-        targets_.push_back(detail::make_own_part(comm_, m.to, given->ids, own.maps, halos.back()));
+        targets_.push_back(
+            detail::make_own_part(comm_, m.to, given->ids, own.maps, given->halo, halos.back()));
       }
     std::vector<std::vector<int>> rows;
     for (const auto &m : own.maps) {

@@ -5,6 +5,7 @@
 // the global connectivity of a map and chosen owners of points.
 
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/id_index.hpp>
 #include <umesh/map.hpp>
 #include <umesh/set.hpp>
 
@@ -44,6 +45,17 @@ struct SetPart {
         return false;
     return true;
   }
+
+  /// The local id of each of `ids` (global ids of this set), or -1 where
+  /// this rank holds the point neither as owned nor as halo: for maps an
+  /// application builds itself on the local set.
+  std::vector<int> local_ids(const std::vector<int> &ids) const {
+    const detail::IdIndex local_of(global_ids);
+    std::vector<int> out(ids.size());
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      out[i] = local_of(ids[i]);
+    return out;
+  }
 };
 
 /// Global connectivity of one map (the same on every rank).
@@ -65,7 +77,10 @@ struct PointOwners {
 /// element of `elements` on exactly one rank), their rows of each map
 /// (MapSpec::indices: [this rank's element][arity], global point ids, in
 /// the order of `element_ids`), and per target set the global ids of the
-/// points it owns (every point on exactly one rank).
+/// points it owns (every point on exactly one rank) and of further points
+/// it holds as halo beyond those its elements reach (`halo`: a stencil over
+/// the points themselves, such as the cells beside this rank's cells across
+/// faces another rank owns; ids it owns are ignored).
 struct OwnPart {
   Set elements;
   std::vector<int> element_ids;
@@ -73,6 +88,7 @@ struct OwnPart {
   struct Owned {
     Set set;
     std::vector<int> ids;
+    std::vector<int> halo = {};
   };
   std::vector<Owned> owned;
 };
