@@ -3,10 +3,10 @@
 
 // Halo exchange of one distributed set with its neighbour ranks: import
 // (owners' values into the halo copies) and export-add (halo increments
-// added into the owners' points). Values are packed on the dat's device and
-// either staged through host buffers and sent with MPI, so MPI need not be
-// CUDA-aware, or (use_nccl) sent device to device with NCCL on the loops'
-// stream.
+// added into the owners' points). Values are packed on the dat's device, for
+// all neighbours in one kernel, and either staged through host buffers and
+// sent with MPI, so MPI need not be CUDA-aware, or (use_nccl) sent device to
+// device with NCCL on the loops' stream.
 
 #include <umesh/dat.hpp>
 #include <umesh/dist/nccl.hpp>
@@ -34,7 +34,12 @@ public:
   void add_neighbour(int rank, const std::vector<int> &send, const std::vector<int> &recv) {
     if (send.empty() && recv.empty())
       return;
-    neighbours_.push_back({rank, send, recv, {}, {}, std::vector<Buffers>(busy_.size())});
+    neighbours_.push_back({rank});
+    send_all_.insert(send_all_.end(), send.begin(), send.end());
+    recv_all_.insert(recv_all_.end(), recv.begin(), recv.end());
+    send_at_.push_back(send_all_.size());
+    recv_at_.push_back(recv_all_.size());
+    send_dev_ = recv_dev_ = {}; // uploaded again when next needed
   }
 
   /// Sends and receives of dats in the default device's memory go through
@@ -83,12 +88,7 @@ public:
   /// Neighbour ranks, for reports.
   int neighbours() const { return int(neighbours_.size()); }
   /// Halo points received per import, over all neighbours.
-  std::size_t halo_points() const {
-    std::size_t n = 0;
-    for (const auto &nb : neighbours_)
-      n += nb.recv.size();
-    return n;
-  }
+  std::size_t halo_points() const { return recv_all_.size(); }
 
   /// What the values sent to owners do there.
   enum class Combine { add, min, max };
@@ -151,35 +151,40 @@ public:
       phases_.skew += meet_neighbours();
     Kokkos::Timer timer;
     p.slot = take_slot();
+    Buffers &b = slots_[p.slot];
     const auto v = d.view();
     const int tag = to_owners ? 702 : 701;
-    p.requests.reserve(2 * neighbours_.size());
-    for (Neighbour &n : neighbours_) {
-      Buffers &b = n.slots[p.slot];
-      // Import: owners send their points, the halo receives. Export: the
-      // reverse.
-      const int out = int(outgoing(n, to_owners));
-      const std::size_t out_bytes = std::size_t(out) * D * sizeof(T);
-      const std::size_t in_bytes = incoming(n, to_owners) * D * sizeof(T);
-      if (!p.device) {
-        b.host_in.resize(std::max(b.host_in.size(), in_bytes));
-        b.host_out.resize(std::max(b.host_out.size(), out_bytes));
+    // Import: owners send their points, the halo receives. Export: the
+    // reverse. Every neighbour's rows in one buffer, in neighbour order.
+    const std::vector<std::size_t> &out_at = to_owners ? recv_at_ : send_at_;
+    const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
+    const std::size_t row = D * sizeof(T);
+    const int out = int(out_at.back());
+    if (!p.device) {
+      b.host_in.resize(std::max(b.host_in.size(), in_at.back() * row));
+      b.host_out.resize(std::max(b.host_out.size(), out_at.back() * row));
+      p.requests.reserve(2 * neighbours_.size());
+      for (std::size_t n = 0; n < neighbours_.size(); ++n) {
         p.requests.emplace_back();
-        MPI_Irecv(b.host_in.data(), int(in_bytes), MPI_BYTE, n.rank, tag, comm_,
-                  &p.requests.back());
+        MPI_Irecv(b.host_in.data() + in_at[n] * row, int((in_at[n + 1] - in_at[n]) * row), MPI_BYTE,
+                  neighbours_[n].rank, tag, comm_, &p.requests.back());
       }
-      const auto ids = indices<M>(n, /*send=*/!to_owners);
-      const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out_bytes).data()), out, D);
-      Kokkos::parallel_for(
-          "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, out), KOKKOS_LAMBDA(int j) {
-            for (int k = 0; k < D; ++k)
-              packed(j, k) = v(ids(j), k);
-          });
-      if (!p.device) {
-        Kokkos::deep_copy(host_bytes(b.host_out, out_bytes), bytes_of(packed, out_bytes));
+    }
+    // Owned points sent to several neighbours are read more than once; each
+    // halo point is sent to its one owner.
+    const auto ids = indices<M>(/*send=*/!to_owners);
+    const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out * row).data()), out, D);
+    Kokkos::parallel_for(
+        "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, out), KOKKOS_LAMBDA(int j) {
+          for (int k = 0; k < D; ++k)
+            packed(j, k) = v(ids(j), k);
+        });
+    if (!p.device) {
+      Kokkos::deep_copy(host_bytes(b.host_out, out * row), bytes_of(packed, out * row));
+      for (std::size_t n = 0; n < neighbours_.size(); ++n) {
         p.requests.emplace_back();
-        MPI_Isend(b.host_out.data(), int(out_bytes), MPI_BYTE, n.rank, tag, comm_,
-                  &p.requests.back());
+        MPI_Isend(b.host_out.data() + out_at[n] * row, int((out_at[n + 1] - out_at[n]) * row),
+                  MPI_BYTE, neighbours_[n].rank, tag, comm_, &p.requests.back());
       }
     }
     if (p.device) {
@@ -188,7 +193,7 @@ public:
         phases_.pack += timer.seconds();
         timer.reset();
       }
-      send_through_nccl<M>(p.slot, to_owners, D * sizeof(T));
+      send_through_nccl<M>(p.slot, to_owners, row);
       if (time_on_device_) {
         Kokkos::fence();
         phases_.wait += timer.seconds();
@@ -222,35 +227,37 @@ public:
         MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     const double arrived_at = timer.seconds();
-    // Unpacked one neighbour at a time: an owned point shared with several
-    // ranks is combined once per rank, never concurrently.
-    for (Neighbour &n : neighbours_) {
-      Buffers &b = n.slots[p.slot];
-      const int in = int(incoming(n, to_owners));
-      const std::size_t in_bytes = std::size_t(in) * D * sizeof(T);
-      const Typed buf(reinterpret_cast<T *>(buffer<M>(b.in, in_bytes).data()), in, D);
-      if (!p.device)
-        Kokkos::deep_copy(bytes_of(buf, in_bytes), host_bytes(b.host_in, in_bytes));
-      const auto ids = indices<M>(n, /*send=*/to_owners);
-      if (to_owners && how == Combine::add)
+    Buffers &b = slots_[p.slot];
+    const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
+    const std::size_t row = D * sizeof(T);
+    const int in = int(in_at.back());
+    const Typed buf(reinterpret_cast<T *>(buffer<M>(b.in, in * row).data()), in, D);
+    if (!p.device)
+      Kokkos::deep_copy(bytes_of(buf, in * row), host_bytes(b.host_in, in * row));
+    const auto ids = indices<M>(/*send=*/to_owners);
+    if (!to_owners) // each halo point from its one owner: all neighbours at once
+      Kokkos::parallel_for(
+          "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
+            for (int k = 0; k < D; ++k)
+              v(ids(j), k) = buf(j, k);
+          });
+    // Exports one neighbour at a time: an owned point shared with several
+    // ranks is combined once per rank, never concurrently, in a fixed order.
+    for (std::size_t n = 0; to_owners && n < neighbours_.size(); ++n) {
+      const Kokkos::RangePolicy<Exec> rows(int(in_at[n]), int(in_at[n + 1]));
+      if (how == Combine::add)
         Kokkos::parallel_for(
-            "umesh::dist::unpack_add", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
+            "umesh::dist::unpack_add", rows, KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k)
                 v(ids(j), k) += buf(j, k);
             });
-      else if (to_owners)
+      else
         Kokkos::parallel_for(
-            "umesh::dist::unpack_minmax", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
+            "umesh::dist::unpack_minmax", rows, KOKKOS_LAMBDA(int j) {
               for (int k = 0; k < D; ++k) {
                 const T x = buf(j, k), y = v(ids(j), k);
                 v(ids(j), k) = (how == Combine::min) == (x < y) ? x : y;
               }
-            });
-      else
-        Kokkos::parallel_for(
-            "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
-              for (int k = 0; k < D; ++k)
-                v(ids(j), k) = buf(j, k);
             });
     }
     // Host path: the buffers are free once the unpacking is done. NCCL's
@@ -266,16 +273,14 @@ public:
 private:
   using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
   using Bytes = Kokkos::View<char *, DeviceMemory>;
-  // One exchange's buffers with one neighbour, grown as needed.
+  // One exchange's buffers, every neighbour's rows in neighbour order,
+  // grown as needed.
   struct Buffers {
     Bytes out, in;                       // packed and arrived values on the device
     std::vector<char> host_in, host_out; // MPI's buffers (host path)
   };
   struct Neighbour {
     int rank;
-    std::vector<int> send, recv;
-    Kokkos::View<int *, DeviceMemory> send_dev, recv_dev; // the lists on the device
-    std::vector<Buffers> slots;                           // one per exchange under way
   };
 
   // Waits until every neighbour rank has reached this exchange too (an
@@ -301,25 +306,25 @@ private:
       ++s;
     if (s == int(busy_.size())) {
       busy_.push_back(0);
-      for (Neighbour &n : neighbours_)
-        n.slots.emplace_back();
+      slots_.emplace_back();
     }
     busy_[s] = 1;
     return s;
   }
 
-  // A neighbour's index list in memory space M (cached for the default
-  // device; built per call elsewhere).
-  template <class M> static Kokkos::View<const int *, M> indices(Neighbour &n, bool send) {
-    const std::vector<int> &ids = send ? n.send : n.recv;
-    auto &cached = send ? n.send_dev : n.recv_dev;
+  // Every neighbour's send (or receive) list, one after the other, in
+  // memory space M (cached for the default device; built per call
+  // elsewhere).
+  template <class M> Kokkos::View<const int *, M> indices(bool send) const {
+    const std::vector<int> &ids = send ? send_all_ : recv_all_;
+    auto &cached = send ? send_dev_ : recv_dev_;
     auto upload = [&](auto view) {
       Kokkos::deep_copy(view, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
                                   ids.data(), ids.size()));
       return view;
     };
     if constexpr (std::is_same<M, DeviceMemory>::value) {
-      if (cached.extent(0) != ids.size())
+      if (cached.extent(0) != ids.size() || !cached.data())
         cached = upload(Kokkos::View<int *, DeviceMemory>("umesh::dist::ids", ids.size()));
       return cached;
     } else {
@@ -348,15 +353,6 @@ private:
         reinterpret_cast<char *>(typed.data()), bytes);
   }
 
-  // Points sent and received per exchange: an import sends owned points
-  // and receives halo copies; an export the reverse.
-  static std::size_t outgoing(const Neighbour &n, bool to_owners) {
-    return to_owners ? n.recv.size() : n.send.size();
-  }
-  static std::size_t incoming(const Neighbour &n, bool to_owners) {
-    return to_owners ? n.send.size() : n.recv.size();
-  }
-
   // Whether dats in memory space M go through NCCL.
   template <class M> bool device_path() const {
 #if defined(UMESH_HAS_NCCL)
@@ -372,14 +368,19 @@ private:
 #if defined(UMESH_HAS_NCCL)
     if constexpr (std::is_same<M, DeviceMemory>::value) {
       const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
+      Buffers &b = slots_[slot];
+      const std::vector<std::size_t> &out_at = to_owners ? recv_at_ : send_at_;
+      const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
+      char *into = buffer<M>(b.in, in_at.back() * row_bytes).data();
       NcclComm::check(ncclGroupStart(), "ncclGroupStart");
-      for (Neighbour &n : neighbours_) {
-        Buffers &b = n.slots[slot];
-        const std::size_t out = outgoing(n, to_owners) * row_bytes;
-        const std::size_t in = incoming(n, to_owners) * row_bytes;
-        void *into = buffer<M>(b.in, in).data();
-        NcclComm::check(ncclRecv(into, in, ncclChar, n.rank, nccl_->get(), stream), "ncclRecv");
-        NcclComm::check(ncclSend(b.out.data(), out, ncclChar, n.rank, nccl_->get(), stream),
+      for (std::size_t n = 0; n < neighbours_.size(); ++n) {
+        const int rank = neighbours_[n].rank;
+        NcclComm::check(ncclRecv(into + in_at[n] * row_bytes, (in_at[n + 1] - in_at[n]) * row_bytes,
+                                 ncclChar, rank, nccl_->get(), stream),
+                        "ncclRecv");
+        NcclComm::check(ncclSend(b.out.data() + out_at[n] * row_bytes,
+                                 (out_at[n + 1] - out_at[n]) * row_bytes, ncclChar, rank,
+                                 nccl_->get(), stream),
                         "ncclSend");
       }
       NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
@@ -396,25 +397,21 @@ private:
     if (neighbours_.empty())
       return;
     const std::size_t row = 128;
-    std::size_t most = 1, all = 1; // one source for every send, a place each to receive
-    for (const Neighbour &n : neighbours_) {
-      most = std::max(most, n.send.size() * row);
-      all += n.recv.size() * row;
-    }
-    const Bytes out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"), most);
-    const Bytes in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"), all);
+    const Bytes out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"),
+                    send_all_.size() * row + 1);
+    const Bytes in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"),
+                   recv_all_.size() * row + 1);
     const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
     Kokkos::fence();
     NcclComm::check(ncclGroupStart(), "ncclGroupStart");
-    std::size_t at = 0;
-    for (const Neighbour &n : neighbours_) {
-      NcclComm::check(
-          ncclRecv(in.data() + at, n.recv.size() * row, ncclChar, n.rank, nccl_->get(), stream),
-          "ncclRecv");
-      at += n.recv.size() * row;
-      NcclComm::check(
-          ncclSend(out.data(), n.send.size() * row, ncclChar, n.rank, nccl_->get(), stream),
-          "ncclSend");
+    for (std::size_t n = 0; n < neighbours_.size(); ++n) {
+      NcclComm::check(ncclRecv(in.data() + recv_at_[n] * row, (recv_at_[n + 1] - recv_at_[n]) * row,
+                               ncclChar, neighbours_[n].rank, nccl_->get(), stream),
+                      "ncclRecv");
+      NcclComm::check(ncclSend(out.data() + send_at_[n] * row,
+                               (send_at_[n + 1] - send_at_[n]) * row, ncclChar, neighbours_[n].rank,
+                               nccl_->get(), stream),
+                      "ncclSend");
     }
     NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
     Kokkos::fence();
@@ -423,8 +420,15 @@ private:
 
   MPI_Comm comm_;
   std::shared_ptr<const NcclComm> nccl_;
-  mutable std::vector<Neighbour> neighbours_; // caches grow inside const exchanges
-  mutable std::vector<char> busy_;            // [slot]: an exchange under way uses it
+  std::vector<Neighbour> neighbours_;
+  // Every neighbour's lists one after the other; neighbour n's rows are
+  // [at[n], at[n + 1]) of them.
+  std::vector<int> send_all_, recv_all_;
+  std::vector<std::size_t> send_at_{0}, recv_at_{0};
+  // Caches that grow inside const exchanges.
+  mutable Kokkos::View<int *, DeviceMemory> send_dev_, recv_dev_; // the lists on the device
+  mutable std::vector<Buffers> slots_; // [slot]: one per exchange under way
+  mutable std::vector<char> busy_;     // [slot]: an exchange under way uses it
   mutable Phases phases_;
   mutable std::size_t exchanges_ = 0;
   bool time_on_device_ = false;
