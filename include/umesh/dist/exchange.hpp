@@ -244,7 +244,7 @@ public:
     // Exports one neighbour at a time: an owned point shared with several
     // ranks is combined once per rank, never concurrently, in a fixed order.
     for (std::size_t n = 0; to_owners && n < neighbours_.size(); ++n) {
-      const Kokkos::RangePolicy<Exec> rows(int(in_at[n]), int(in_at[n + 1]));
+      const auto rows = Kokkos::RangePolicy<Exec>(int(in_at[n]), int(in_at[n + 1]));
       if (how == Combine::add)
         Kokkos::parallel_for(
             "umesh::dist::unpack_add", rows, KOKKOS_LAMBDA(int j) {
