@@ -99,7 +99,7 @@ template <class F> auto naming_file(const std::string &path, F &&f) {
     std::string why = e.what();
     if (why.rfind("umesh: ", 0) == 0)
       why.erase(0, 7);
-    detail::fail("mesh file '", path, "': ", why);
+    umesh::fail("mesh file '", path, "': ", why);
   }
 }
 
@@ -156,10 +156,10 @@ inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &o
     for (const auto &b : blocks2)
       for (int n : b.cell_nodes)
         if (const double z = g.coords[3 * std::size_t(n) + 2]; z != z0)
-          detail::fail("mesh file '", path,
-                       "': its triangles and quads do not lie in one plane z = const (z = ", z0,
-                       " and z = ", z, ", the latter at its node ", n + 1,
-                       " in file order); the 2D kernels read x and y only");
+          umesh::fail("mesh file '", path,
+                      "': its triangles and quads do not lie in one plane z = const (z = ", z0,
+                      " and z = ", z, ", the latter at its node ", n + 1,
+                      " in file order); the 2D kernels read x and y only");
     const CellSides s = naming_file(path, [&] { return derive_edges(m.cells, blocks2, g.nodes); });
     m.edges = Set("edges", s.sides.size());
     m.edge_nodes = s.side_nodes;
@@ -178,9 +178,9 @@ inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &o
     }
   }
   if (!out.edges && !out.faces)
-    detail::fail("mesh file '", path,
-                 "' has no cells the main job's kernels run over (triangles or quads for "
-                 "res_calc, tets or hexes for face_flux)");
+    umesh::fail("mesh file '", path,
+                "' has no cells the main job's kernels run over (triangles or quads for "
+                "res_calc, tets or hexes for face_flux)");
   return out;
 }
 

@@ -86,17 +86,17 @@ int run(int &argc, char **argv) {
     read_seconds = t.seconds();
     for (const auto &k : o.kernels_asked) // a kernel asked by name must fit the file
       if (k == "volna" || k == "integrate_stress")
-        detail::fail("--kernel ", k, " runs on the generated ",
-                     k == "volna" ? "triangle mesh only (its boundary edges and cell areas "
-                                    "come from the generator)"
-                                  : "hex mesh only",
-                     ", not on --mesh ", o.mesh);
+        umesh::fail("--kernel ", k, " runs on the generated ",
+                    k == "volna" ? "triangle mesh only (its boundary edges and cell areas "
+                                   "come from the generator)"
+                                 : "hex mesh only",
+                    ", not on --mesh ", o.mesh);
       else if ((k == "res_calc" && !fm->edges) || (k == "face_flux" && !fm->faces) ||
                (k == "getacc" && !fm->quads))
-        detail::fail("--kernel ", k, ": mesh file '", o.mesh, "' has no ",
-                     k == "res_calc"    ? "triangles or quads (or they bound 3D cells)"
-                     : k == "face_flux" ? "tets or hexes"
-                                        : "quads (or they bound 3D cells)");
+        umesh::fail("--kernel ", k, ": mesh file '", o.mesh, "' has no ",
+                    k == "res_calc"    ? "triangles or quads (or they bound 3D cells)"
+                    : k == "face_flux" ? "tets or hexes"
+                                       : "quads (or they bound 3D cells)");
   }
   const double copy_gbps = copy_bandwidth_gbps();
   std::printf(

@@ -232,14 +232,14 @@ private:
   void check_cycle() {
     B::fetch(*parts_, checks_);
     if (det_min_.value() <= 0.0)
-      umesh::detail::fail("LULESH volume error at cycle ", clock_.cycle,
-                          ": an element's Jacobian determinant is ", det_min_.value());
+      umesh::fail("LULESH volume error at cycle ", clock_.cycle,
+                  ": an element's Jacobian determinant is ", det_min_.value());
     if (vnew_min_.value() <= 0.0)
-      umesh::detail::fail("LULESH volume error at cycle ", clock_.cycle,
-                          ": an element's new relative volume is ", vnew_min_.value());
+      umesh::fail("LULESH volume error at cycle ", clock_.cycle,
+                  ": an element's new relative volume is ", vnew_min_.value());
     if (q_max_.value() > constants_.qstop)
-      umesh::detail::fail("LULESH q-stop error at cycle ", clock_.cycle, ": artificial viscosity ",
-                          q_max_.value(), " exceeds ", constants_.qstop);
+      umesh::fail("LULESH q-stop error at cycle ", clock_.cycle, ": artificial viscosity ",
+                  q_max_.value(), " exceeds ", constants_.qstop);
     clock_.dtcourant = dt_min_[0];
     clock_.dthydro = dt_min_[1];
   }

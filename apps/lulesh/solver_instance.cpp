@@ -36,7 +36,7 @@ template <class E>
   return std::make_unique<Solver<E, InstanceLayout, DistBackend>>(
       m, p, o, DistBackend::parts(m, o.nccl, umesh::dist::parse_owners(o.partition)));
 #else
-  umesh::detail::fail("umesh_lulesh was built without MPI: no distributed runs");
+  umesh::fail("umesh_lulesh was built without MPI: no distributed runs");
 #endif
 }
 

@@ -57,7 +57,7 @@ struct LocalBackend : umesh::perf::LocalLoops {
   };
   static std::shared_ptr<Parts> parts(const Mesh &m) {
     if (m.part)
-      umesh::detail::fail("miniAero: a rank's own part of the mesh runs over MPI ranks only");
+      umesh::fail("miniAero: a rank's own part of the mesh runs over MPI ranks only");
     const umesh::Set cells("cells", m.num_cells), faces("faces", m.faces.size());
     auto p = std::make_shared<Parts>(
         Parts{cells, faces, MapT("face_cells", faces, cells, 2, m.face_cells), {}});
@@ -204,8 +204,8 @@ struct DistBackend : umesh::perf::DistLoops {
   /// reads them).
   static MapT cell_neighbours(const Parts &p, const Mesh &m) {
     if (!m.part || m.part->cell_neighbours.empty())
-      umesh::detail::fail("miniAero over MPI ranks: the cell stencil needs each rank's own block "
-                          "(--partition blocks)");
+      umesh::fail("miniAero over MPI ranks: the cell stencil needs each rank's own block "
+                  "(--partition blocks)");
     const MeshPart &part = *m.part;
     const umesh::dist::SetPart &cells = *p.interior->targets().front();
     const std::vector<int> neighbour = cells.local_ids(part.cell_neighbours);
@@ -217,8 +217,8 @@ struct DistBackend : umesh::perf::DistLoops {
       for (int s = 0; s < kCellFaces; ++s) {
         const int n = neighbour[r * kCellFaces + s];
         if (n < 0)
-          umesh::detail::fail("miniAero: cell ", part.cell_ids[r], "'s neighbour ",
-                              part.cell_neighbours[r * kCellFaces + s], " is not on its rank");
+          umesh::fail("miniAero: cell ", part.cell_ids[r], "'s neighbour ",
+                      part.cell_neighbours[r * kCellFaces + s], " is not on its rank");
         rows[std::size_t(local[r]) * kCellFaces + s] = n;
       }
     return MapT("cell_neighbours", p.cells, p.cells, kCellFaces, rows);

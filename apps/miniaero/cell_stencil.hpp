@@ -25,7 +25,7 @@ MapT cell_neighbours(const umesh::Set &cells, const umesh::Set &faces, const Map
   for (int c = 0; c < cells.size(); ++c) {
     const int first = g.offsets[c], degree = g.offsets[c + 1] - first;
     if (degree > kCellFaces)
-      umesh::detail::fail("cell ", c, " has ", degree, " face neighbours, more than ", kCellFaces);
+      umesh::fail("cell ", c, " has ", degree, " face neighbours, more than ", kCellFaces);
     for (int s = 0; s < kCellFaces; ++s)
       nb[std::size_t(c) * kCellFaces + s] = s < degree ? g.adjacency[first + s] : c;
   }
@@ -48,7 +48,7 @@ std::vector<double> cell_face_centroids(int cells, const std::vector<Side> &side
       for (std::size_t a = 0; a < fc.extent(1); ++a) {
         const int c = fc(f, a);
         if (count[c] == kCellFaces)
-          umesh::detail::fail("cell ", c, " has more than ", kCellFaces, " faces");
+          umesh::fail("cell ", c, " has more than ", kCellFaces, " faces");
         for (int d = 0; d < 3; ++d)
           xf[(std::size_t(c) * kCellFaces + count[c]) * 3 + d] = x(f, d);
         ++count[c];
@@ -56,7 +56,7 @@ std::vector<double> cell_face_centroids(int cells, const std::vector<Side> &side
   }
   for (int c = 0; c < cells; ++c) {
     if (count[c] == 0)
-      umesh::detail::fail("cell ", c, " has no faces");
+      umesh::fail("cell ", c, " has no faces");
     for (int k = count[c]; k < kCellFaces; ++k)
       for (int d = 0; d < 3; ++d)
         xf[(std::size_t(c) * kCellFaces + k) * 3 + d] = xf[std::size_t(c) * kCellFaces * 3 + d];

@@ -88,12 +88,12 @@ void parse_line(std::istream &in, const std::string &path, int line, const char 
   int c;
   while ((c = in.get()) != EOF && c != '\n')
     if (text.size() == longest)
-      umesh::detail::fail("input '", path, "' line ", line, ": longer than ", longest,
-                          " characters (not a miniaero.inp?)");
+      umesh::fail("input '", path, "' line ", line, ": longer than ", longest,
+                  " characters (not a miniaero.inp?)");
     else
       text.push_back(char(c));
   if (c == EOF && text.empty())
-    umesh::detail::fail("input '", path, "' line ", line, ": missing (expected ", names, ")");
+    umesh::fail("input '", path, "' line ", line, ": missing (expected ", names, ")");
   std::istringstream split(text), name_split(names);
   std::vector<std::string> fields, field_names;
   for (std::string f; split >> f;)
@@ -102,14 +102,14 @@ void parse_line(std::istream &in, const std::string &path, int line, const char 
     field_names.push_back(f);
   constexpr std::size_t count = sizeof...(T);
   if (fields.size() != count)
-    umesh::detail::fail("input '", path, "' line ", line, ": ", fields.size(), " field",
-                        fields.size() == 1 ? "" : "s", " in '", printable(text), "', expected ",
-                        count, " (", names, ")");
+    umesh::fail("input '", path, "' line ", line, ": ", fields.size(), " field",
+                fields.size() == 1 ? "" : "s", " in '", printable(text), "', expected ", count,
+                " (", names, ")");
   std::size_t i = 0;
   auto one = [&](auto &v) {
     if (const std::string why = parse_field(fields[i], v); !why.empty())
-      umesh::detail::fail("input '", path, "' line ", line, ": ", field_names[i], " '",
-                          printable(fields[i]), "' ", why);
+      umesh::fail("input '", path, "' line ", line, ": ", field_names[i], " '",
+                  printable(fields[i]), "' ", why);
     ++i;
   };
   (one(values), ...);
@@ -151,10 +151,10 @@ std::string mesh_geometry_problem(const Input &in) {
 Input read_input(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    umesh::detail::fail("input file '", path, "' is a folder, not a file");
+    umesh::fail("input file '", path, "' is a folder, not a file");
   std::ifstream f(path);
   if (!f)
-    umesh::detail::fail("cannot open input file '", path, "': ", std::strerror(errno));
+    umesh::fail("cannot open input file '", path, "': ", std::strerror(errno));
   Input in;
   Flag output, second, viscous;
   parse_line(f, path, 1, "problem_type", in.problem);
@@ -171,33 +171,33 @@ Input read_input(const std::string &path) {
   int line = 10, c;
   for (int seen = 0; (c = f.get()) != EOF; ++seen) {
     if (!std::isspace(c) || seen == 4096)
-      umesh::detail::fail("input '", path, "' line ", line,
-                          ": text after the last field (miniaero.inp has 9 lines)");
+      umesh::fail("input '", path, "' line ", line,
+                  ": text after the last field (miniaero.inp has 9 lines)");
     line += c == '\n';
   }
   in.output_results = output.value;
   in.second_order = second.value;
   in.viscous = viscous.value;
   if (in.problem < 0 || in.problem > 2)
-    umesh::detail::fail("input '", path, "' line 1: problem type ", in.problem,
-                        " (0 Sod, 1 flat plate, 2 ramp)");
+    umesh::fail("input '", path, "' line 1: problem type ", in.problem,
+                " (0 Sod, 1 flat plate, 2 ramp)");
   if (!(in.lx > 0 && in.ly > 0 && in.lz > 0))
-    umesh::detail::fail("input '", path, "' line 2: domain ", in.lx, " x ", in.ly, " x ", in.lz,
-                        " must be positive");
+    umesh::fail("input '", path, "' line 2: domain ", in.lx, " x ", in.ly, " x ", in.lz,
+                " must be positive");
   if (!(std::fabs(in.ramp_angle) < 60))
-    umesh::detail::fail("input '", path, "' line 2: ramp angle ", in.ramp_angle,
-                        " degrees is outside (-60, 60)");
+    umesh::fail("input '", path, "' line 2: ramp angle ", in.ramp_angle,
+                " degrees is outside (-60, 60)");
   if (const std::string why = mesh_size_problem(in.nx, in.ny, in.nz); !why.empty())
-    umesh::detail::fail("input '", path, "' line 3: ", why);
+    umesh::fail("input '", path, "' line 3: ", why);
   if (const std::string why = mesh_geometry_problem(in); !why.empty())
-    umesh::detail::fail("input '", path, "' lines 2-3: ", why);
+    umesh::fail("input '", path, "' lines 2-3: ", why);
   if (in.steps < 0)
-    umesh::detail::fail("input '", path, "' line 4: ", in.steps, " time steps");
+    umesh::fail("input '", path, "' line 4: ", in.steps, " time steps");
   if (!(in.dt > 0))
-    umesh::detail::fail("input '", path, "' line 5: time step ", in.dt, " must be positive");
+    umesh::fail("input '", path, "' line 5: time step ", in.dt, " must be positive");
   if (in.output_frequency < 1)
-    umesh::detail::fail("input '", path, "' line 7: output frequency ", in.output_frequency,
-                        " must be at least 1");
+    umesh::fail("input '", path, "' line 7: output frequency ", in.output_frequency,
+                " must be at least 1");
   return in;
 }
 

@@ -38,10 +38,10 @@ void write_results(const std::string &path, const std::vector<std::string> &line
 std::vector<std::vector<double>> read_reference(const std::string &path, std::size_t max_rows) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
-    umesh::detail::fail("reference file '", path, "' is a folder, not a file");
+    umesh::fail("reference file '", path, "' is a folder, not a file");
   std::ifstream f(path);
   if (!f)
-    umesh::detail::fail("cannot open reference file '", path, "'");
+    umesh::fail("cannot open reference file '", path, "'");
   std::vector<std::vector<double>> rows;
   std::string line;
   int number = 0;
@@ -52,8 +52,8 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
     line.clear();
     while ((c = f.get()) != EOF && c != '\n')
       if (line.size() == longest)
-        umesh::detail::fail("reference file '", path, "' line ", number + 1, ": longer than ",
-                            longest, " characters (not miniAero's results?)");
+        umesh::fail("reference file '", path, "' line ", number + 1, ": longer than ", longest,
+                    " characters (not miniAero's results?)");
       else
         line.push_back(char(c));
     if (c == EOF && line.empty())
@@ -62,8 +62,8 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
     if (line.empty() || line[0] == '#')
       continue;
     if (rows.size() == max_rows)
-      umesh::detail::fail("reference file '", path, "' has more than ", max_rows,
-                          " results lines (one a cell)");
+      umesh::fail("reference file '", path, "' has more than ", max_rows,
+                  " results lines (one a cell)");
     std::istringstream in(line);
     std::vector<double> row;
     std::string field;
@@ -78,19 +78,18 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
         used = 0;
       }
       if (used != field.size())
-        umesh::detail::fail("reference file '", path, "' line ", number, ": '", field,
-                            "' is not a number");
+        umesh::fail("reference file '", path, "' line ", number, ": '", field, "' is not a number");
       if (!umesh::detail::is_decimal_real(field) || !std::isfinite(v))
-        umesh::detail::fail("reference file '", path, "' line ", number, ": '", field,
-                            "' is not a finite decimal number");
+        umesh::fail("reference file '", path, "' line ", number, ": '", field,
+                    "' is not a finite decimal number");
       row.push_back(v);
     }
     rows.push_back(std::move(row));
   }
   if (f.bad())
-    umesh::detail::fail("reference file '", path, "': read error");
+    umesh::fail("reference file '", path, "': read error");
   if (rows.empty()) // would "match" no results at all
-    umesh::detail::fail("reference file '", path, "' has no results lines");
+    umesh::fail("reference file '", path, "' has no results lines");
   return rows;
 }
 

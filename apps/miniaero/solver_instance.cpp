@@ -44,7 +44,7 @@ dist_solver([[maybe_unused]] const Input &in, [[maybe_unused]] const Mesh &m,
                          opt.partition == "blocks" ? umesh::dist::Owners::slabs
                                                    : umesh::dist::parse_owners(opt.partition)));
 #else
-  umesh::detail::fail("umesh_miniaero was built without MPI: no distributed runs");
+  umesh::fail("umesh_miniaero was built without MPI: no distributed runs");
 #endif
 }
 
