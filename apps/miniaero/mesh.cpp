@@ -90,11 +90,20 @@ template <class Fn> void in_chunks(int n, int threads, Fn fn) {
 
 } // namespace
 
-void FaceGeometry::append(const Vec (&p)[4]) {
+namespace {
+// A quad face's centroid from its corners (the one arithmetic every caller
+// shares, so that a centroid computed twice is the same bit for bit).
+Vec face_centroid(const Vec (&p)[4]) {
   Vec c{};
   for (const auto &q : p)
     for (int d = 0; d < 3; ++d)
       c[d] += 0.25 * q[d];
+  return c;
+}
+} // namespace
+
+void FaceGeometry::append(const Vec (&p)[4]) {
+  const Vec c = face_centroid(p);
   // Area vector: the two triangles (0, 1, 2) and (0, 2, 3).
   const Vec a1 = cross(sub(p[1], p[0]), sub(p[2], p[0]));
   const Vec a2 = cross(sub(p[2], p[0]), sub(p[3], p[0]));
@@ -192,20 +201,18 @@ struct Box {
     std::vector<int> cell_neighbours;
     std::vector<double> cell_face_centroids;
   };
-  // Cell (i, j, k)'s corners.
+  // Corner c of cell (i, j, k), and all eight.
+  Vec corner(int i, int j, int k, int c) const {
+    static const int offset[8][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},
+                                     {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+    return node(i + offset[c][0], j + offset[c][1], k + offset[c][2]);
+  }
   void corners(int i, int j, int k, Vec (&x)[8]) const {
-    x[0] = node(i, j, k);
-    x[1] = node(i + 1, j, k);
-    x[2] = node(i + 1, j + 1, k);
-    x[3] = node(i, j + 1, k);
-    x[4] = node(i, j, k + 1);
-    x[5] = node(i + 1, j, k + 1);
-    x[6] = node(i + 1, j + 1, k + 1);
-    x[7] = node(i, j + 1, k + 1);
+    for (int c = 0; c < 8; ++c)
+      x[c] = corner(i, j, k, c);
   }
   void build(const std::array<int, 3> &lo, const std::array<int, 3> &hi, bool ids, bool stencil,
              Part &out) const {
-    FaceGeometry one; // a face's geometry, for its centroid (stencil)
     for (int i = lo[0]; i < hi[0]; ++i)
       for (int j = lo[1]; j < hi[1]; ++j)
         for (int k = lo[2]; k < hi[2]; ++k) {
@@ -231,19 +238,17 @@ struct Box {
             for (int f = 0; f < 6; ++f) {
               out.cell_neighbours.push_back(nb[f] >= 0 ? nb[f] : c);
               // The centroid as the cell that creates the face computes it
-              // (the lower-numbered one), bit for bit.
-              Vec y[8];
+              // (the lower-numbered one): its corners in its order.
               const bool theirs = nb[f] >= 0 && nb[f] < c;
-              if (theirs)
-                corners(i + (f == 1) - (f == 3), j + (f == 2) - (f == 0), k + (f == 5) - (f == 4),
-                        y);
-              const Vec(&from)[8] = theirs ? y : x;
               const int g = theirs ? opposite[f] : f;
-              const Vec p[4] = {from[kFaceCorners[g][0]], from[kFaceCorners[g][1]],
-                                from[kFaceCorners[g][2]], from[kFaceCorners[g][3]]};
-              one = FaceGeometry{};
-              one.append(p);
-              append(out.cell_face_centroids, one.centroid);
+              Vec p[4];
+              for (int q = 0; q < 4; ++q)
+                p[q] = theirs ? corner(i + (f == 1) - (f == 3), j + (f == 2) - (f == 0),
+                                       k + (f == 5) - (f == 4), kFaceCorners[g][q])
+                              : x[kFaceCorners[f][q]];
+              const Vec centre = face_centroid(p);
+              out.cell_face_centroids.insert(out.cell_face_centroids.end(), centre.begin(),
+                                             centre.end());
             }
           std::int64_t created = ids ? first_face(i, j, k) : 0;
           for (int f = 0; f < 6; ++f) {
