@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -109,6 +110,24 @@ using Configs = ::testing::Types<
     Config<exec::Gather, SoA>, Config<exec::GlobalColour, AoS>, Config<exec::ScatterView, SoA>,
     Config<exec::Hierarchical, AoS>, Config<exec::Hierarchical, SoA>, Config<exec::Auto, SoA>,
     Config<exec::WarpCombine, SoA>, Config<exec::Segmented, AoS>>;
+
+/// Runs `build` (a collective construction) on every rank and checks that
+/// every rank throws umesh::Error and that some rank's message holds `what`
+/// (the rank that found the problem names it; the others say which rank did).
+template <class Build> void expect_refused_everywhere(const Build &build, const std::string &what) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  std::string message;
+  try {
+    build();
+  } catch (const Error &e) {
+    message = e.what();
+  }
+  EXPECT_FALSE(message.empty()) << "rank " << rank << ": no error for '" << what << "'";
+  int named = message.find(what) != std::string::npos;
+  MPI_Allreduce(MPI_IN_PLACE, &named, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+  EXPECT_TRUE(named) << "no rank said '" << what << "'; rank " << rank << ": " << message;
+}
 
 /// The executor tag a test's plans are built with: small blocks, so that
 /// every rank's part has several; one tuning trial.
