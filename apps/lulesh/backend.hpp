@@ -103,10 +103,11 @@ struct DistBackend : umesh::perf::DistLoops {
     std::string layout; // how the mesh was dealt: method, cut, each rank's share
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
-  /// `owners`: how the elements are dealt (dist::Owners).
+  /// `owners`: how the elements are dealt (dist::Owners). `timed`: each
+  /// exchange fenced on the device (Partition::time_exchanges_on_device).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
                                       umesh::dist::Owners owners = umesh::dist::Owners::slabs,
-                                      MPI_Comm comm = MPI_COMM_WORLD) {
+                                      bool timed = false, MPI_Comm comm = MPI_COMM_WORLD) {
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     const umesh::HostConnectivity node_graph{m.elem_nodes.data(), 8, 0, m.num_nodes};
     std::vector<int> owner = umesh::dist::element_owners(comm, owners, m.num_elems, {node_graph});
@@ -126,6 +127,7 @@ struct DistBackend : umesh::perf::DistLoops {
         std::vector<umesh::dist::PointOwners>{{elems, owner}});
     if (nccl)
       partition->use_nccl();
+    partition->time_exchanges_on_device(timed);
     const auto &mine = partition->elements()->global_ids;
     std::vector<int> local_of(m.num_elems, -1);
     for (std::size_t i = 0; i < mine.size(); ++i)

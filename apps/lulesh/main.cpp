@@ -42,6 +42,7 @@ struct Options {
   bool check_energy = false; // --expect-energy given
   bool timers = false;
   bool distributed = false; // --distributed, or more than one MPI rank
+  bool timed_exchanges = false;
   std::string transport = "host";
   std::string partition; // empty: METIS when built with it, else slabs
 };
@@ -137,6 +138,10 @@ Options parse(int argc, char **argv) {
                  "elements sharing nodes: smaller halos) or slabs (contiguous slabs of LULESH's "
                  "element order); default metis when umesh has METIS, else slabs")
       ->check(CLI::IsMember({"slabs", "metis"}));
+  app.add_flag("--timed-exchanges", o.timed_exchanges,
+               "distributed runs: fence the device around each halo exchange, so the exchange "
+               "time printed after each run counts the GPU's packing, transfers and unpacking, "
+               "not only the host's part (slower: no loop overlaps an exchange)");
   umesh::perf::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
@@ -209,6 +214,9 @@ int run(const Options &opt, int rank, int ranks) {
                          "or --distributed)");
     const std::string partition =
         umesh::perf::rank_partition("umesh_lulesh", opt.partition, opt.distributed);
+    if (opt.timed_exchanges && !opt.distributed)
+      throw umesh::Error("umesh_lulesh: --timed-exchanges is for distributed runs (several ranks "
+                         "or --distributed)");
 #if !defined(UMESH_APP_MPI)
     if (opt.distributed)
       throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");
@@ -243,6 +251,7 @@ int run(const Options &opt, int rank, int ranks) {
     RunOptions ro;
     ro.nccl = opt.transport == "nccl";
     ro.partition = partition;
+    ro.timed_exchanges = opt.timed_exchanges;
     ro.hierarchical = opt.hierarchical.options();
     ro.warp = opt.hierarchical.warp();
     ro.autotune = umesh::exec::Auto{}
@@ -268,6 +277,7 @@ int run(const Options &opt, int rank, int ranks) {
         umesh::perf::LaunchCounter counter;
         if (opt.timers)
           counter.start();
+        const umesh::perf::ExchangeTally exchange_before = solver->exchanges();
         Kokkos::Timer run;
         while (solver->clock().time < solver->clock().stoptime &&
                solver->clock().cycle < p.iterations) {
@@ -281,10 +291,14 @@ int run(const Options &opt, int rank, int ranks) {
         const double elapsed = run.seconds();
         const Report r = make_report(p.size, solver->clock().cycle, solver->energy(), elapsed);
         if (!p.quiet) {
-          print_report(r);
+          print_report(r, ranks);
           std::printf("Setup (device data, plans; not in the elapsed time) = %.2f (s)%s\n", build_s,
                       exec == "auto" ? "; auto's tuning is, in the first cycle" : "");
         }
+        if (opt.distributed)
+          umesh::perf::print_exchange_report(solver->exchanges() - exchange_before, elapsed,
+                                             r.cycles, "cycle", opt.timed_exchanges,
+                                             opt.transport == "nccl");
         const std::string summary = solver->summary();
         if (!summary.empty())
           std::printf("%s\n", summary.c_str());

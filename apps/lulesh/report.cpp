@@ -27,10 +27,10 @@ Report make_report(int size, int cycles, const std::vector<double> &e, double el
   return r;
 }
 
-void print_report(const Report &r) {
+void print_report(const Report &r, int ranks) {
   std::printf("Run completed:\n");
   std::printf("   Problem size        =  %d\n", r.size);
-  std::printf("   MPI tasks           =  1\n");
+  std::printf("   MPI tasks           =  %d\n", ranks);
   std::printf("   Iteration count     =  %d\n", r.cycles);
   std::printf("   Final Origin Energy =  %12.6e\n", r.origin_energy);
   std::printf("   Testing Plane 0 of Energy Array on rank 0:\n");

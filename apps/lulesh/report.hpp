@@ -21,8 +21,8 @@ struct Report {
 /// The report of a run of `cycles` cycles that left element energies `e`.
 Report make_report(int size, int cycles, const std::vector<double> &e, double elapsed);
 
-/// Prints it as LULESH does (one domain: "MPI tasks = 1").
-void print_report(const Report &r);
+/// Prints it as LULESH does; `ranks`: the MPI tasks the run used.
+void print_report(const Report &r, int ranks = 1);
 
 } // namespace lulesh
 

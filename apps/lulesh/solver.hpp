@@ -18,6 +18,7 @@
 #include "kernels.hpp"
 #include "problem.hpp"
 
+#include "common/exchange_tally.hpp"
 #include "common/exec_names.hpp"
 #include "common/loop_timers.hpp"
 
@@ -44,6 +45,9 @@ struct RunOptions {
   /// Distributed runs: how elements are dealt to ranks, "slabs" or "metis"
   /// (umesh::dist::Owners).
   std::string partition = "slabs";
+  /// Distributed runs: each exchange fenced on the device, so its cost is
+  /// measured whole (dist::Partition::time_exchanges_on_device).
+  bool timed_exchanges = false;
 };
 
 /// The solver, whatever its executor and layout.
@@ -60,6 +64,9 @@ public:
   /// Distributed runs: how the mesh was dealt to ranks (method, cut, a line
   /// per rank); empty in one process.
   virtual std::string layout() const { return {}; }
+  /// Distributed runs: this rank's halo exchanges so far; none in one
+  /// process.
+  virtual umesh::perf::ExchangeTally exchanges() const { return {}; }
   const Clock &clock() const { return clock_; }
   LoopTimers &timers() { return timers_; }
 
@@ -116,6 +123,13 @@ public:
   std::string layout() const override {
     if constexpr (B::distributed)
       return parts_->layout;
+    else
+      return {};
+  }
+
+  umesh::perf::ExchangeTally exchanges() const override {
+    if constexpr (B::distributed)
+      return umesh::perf::exchange_tally(*parts_->partition);
     else
       return {};
   }

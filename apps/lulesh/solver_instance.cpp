@@ -34,7 +34,8 @@ template <class E>
                                                          [[maybe_unused]] const RunOptions &o) {
 #if defined(UMESH_APP_MPI)
   return std::make_unique<Solver<E, InstanceLayout, DistBackend>>(
-      m, p, o, DistBackend::parts(m, o.nccl, umesh::dist::parse_owners(o.partition)));
+      m, p, o,
+      DistBackend::parts(m, o.nccl, umesh::dist::parse_owners(o.partition), o.timed_exchanges));
 #else
   umesh::fail("umesh_lulesh was built without MPI: no distributed runs");
 #endif

@@ -10,6 +10,7 @@
 #include "problem.hpp"
 
 #include "common/backend_loops.hpp"
+#include "common/exchange_tally.hpp"
 
 #include <umesh/umesh.hpp>
 #if defined(UMESH_APP_MPI)
@@ -29,14 +30,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 using MapT = umesh::Map<Mem>;
 
-/// A rank's halo exchanges so far: how many, and their seconds.
-struct ExchangeTally {
-  double seconds = 0;
-  std::size_t count = 0;
-  /// Where the seconds went (umesh::dist::Exchange::Phases), and the wait
-  /// for the neighbours' loops when timed on the device.
-  double pack = 0, wait = 0, unpack = 0, skew = 0;
-};
+using umesh::perf::ExchangeTally;
 
 /// The solver's sets and maps: interior faces to their two cells, and per
 /// boundary condition its faces to their cell.
@@ -247,9 +241,7 @@ struct DistBackend : umesh::perf::DistLoops {
   /// This rank's exchanges of the cells' halo (the only halo: faces live on
   /// their first cell's rank), and their seconds as the host sees them.
   static ExchangeTally exchanges(const Parts &p) {
-    const auto &halo = *p.interior->targets().front()->halo;
-    const auto ph = halo.phases();
-    return {halo.seconds(), halo.exchanges(), ph.pack, ph.wait, ph.unpack, ph.skew};
+    return umesh::perf::exchange_tally(*p.interior);
   }
   template <int D, class L>
   static Dat<D, L> make(const Parts &p, int where, const std::string &name,

@@ -363,8 +363,6 @@ int run(const Options &opt, int rank, int ranks) {
           Kokkos::fence();
           const double seconds = run.seconds();
           const ExchangeTally exchange_after = solver->exchanges();
-          const double exchange = exchange_after.seconds - exchange_before.seconds;
-          const std::size_t exchange_count = exchange_after.count - exchange_before.count;
           // The solution and the results' lines only where they are
           // compared or written: gathered, they are the whole mesh's.
           // In one process a gathered solution says itself whether it is
@@ -403,22 +401,9 @@ int run(const Options &opt, int rank, int ranks) {
                         "the other %d steps %.2f s\n",
                         first_step, in.steps - 1, seconds - first_step);
           if (opt.distributed)
-            std::printf("    halo exchange %.2f s, %.1f%% of the steps' time (rank 0's, %s): %zu "
-                        "exchanges, %.1f per step, %.1f us each\n",
-                        exchange, seconds > 0 ? 100 * exchange / seconds : 0.0,
-                        opt.timed_exchanges ? "device fenced" : "host side", exchange_count,
-                        in.steps > 0 ? double(exchange_count) / in.steps : 0.0,
-                        exchange_count > 0 ? 1e6 * exchange / double(exchange_count) : 0.0);
-          if (opt.distributed && opt.timed_exchanges && exchange_count > 0) {
-            const double per = 1e6 / double(exchange_count);
-            std::printf("    per exchange: pack %.1f us, %s %.1f us, unpack %.1f us; waiting for "
-                        "the neighbours' loops before it %.1f us (not counted above)\n",
-                        per * (exchange_after.pack - exchange_before.pack),
-                        opt.transport == "nccl" ? "transfer" : "MPI wait",
-                        per * (exchange_after.wait - exchange_before.wait),
-                        per * (exchange_after.unpack - exchange_before.unpack),
-                        per * (exchange_after.skew - exchange_before.skew));
-          }
+            umesh::perf::print_exchange_report(exchange_after - exchange_before, seconds, in.steps,
+                                               "step", opt.timed_exchanges,
+                                               opt.transport == "nccl");
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());
