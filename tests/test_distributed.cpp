@@ -104,6 +104,11 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
     // loop left it stale); x's halo, set once, never travels.
     EXPECT_EQ(cells->halo->exchanges(), 3u) << "rank " << rank;
     EXPECT_EQ(part.part(m.nodes)->halo->exchanges(), 0u) << "rank " << rank;
+    // Their bytes: each export sends the halo's rows, the import the owned
+    // rows the neighbours hold; three doubles a row.
+    EXPECT_EQ(cells->halo->bytes_sent(),
+              3 * sizeof(double) * (2 * cells->halo->halo_points() + cells->halo->sent_points()))
+        << "rank " << rank;
   } else {
     EXPECT_EQ(cells->halo->exchanges(), 0u); // no neighbour, nothing sent
   }

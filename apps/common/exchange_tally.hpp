@@ -17,11 +17,14 @@ struct ExchangeTally {
   std::size_t count = 0;
   /// Where the seconds went (umesh::dist::Exchange::Phases), and the wait
   /// for the neighbours' loops when timed on the device.
-  double pack = 0, wait = 0, unpack = 0, skew = 0;
+  double pack = 0, wait = 0, unpack = 0, skew = 0, final_wait = 0;
+  double bytes = 0; ///< sent, over all neighbours
 
   ExchangeTally operator-(const ExchangeTally &o) const {
-    return {seconds - o.seconds, count - o.count,   pack - o.pack,
-            wait - o.wait,       unpack - o.unpack, skew - o.skew};
+    ExchangeTally d = *this;
+    d.seconds -= o.seconds, d.count -= o.count, d.pack -= o.pack, d.wait -= o.wait;
+    d.unpack -= o.unpack, d.skew -= o.skew, d.final_wait -= o.final_wait, d.bytes -= o.bytes;
+    return d;
   }
 };
 
@@ -45,6 +48,8 @@ template <class PartitionT> ExchangeTally exchange_tally(const PartitionT &p) {
     t.wait += ph.wait;
     t.unpack += ph.unpack;
     t.skew += ph.skew;
+    t.final_wait += ph.final_wait;
+    t.bytes += double(halo->bytes_sent());
   };
   add(p.elements());
   for (const auto &target : p.targets())
@@ -64,10 +69,15 @@ inline void print_exchange_report(const ExchangeTally &d, double seconds, int st
               steps > 0 ? double(d.count) / steps : 0.0, per,
               d.count > 0 ? 1e6 * d.seconds / double(d.count) : 0.0);
   if (timed && d.count > 0) {
+    // Through NCCL the phases are the device's (CUDA events), with one
+    // host wait at the end; through the host each is fenced.
     const double each = 1e6 / double(d.count);
-    std::printf("    per exchange: pack %.1f us, %s %.1f us, unpack %.1f us; waiting for "
-                "the neighbours' loops before it %.1f us (not counted above)\n",
-                each * d.pack, nccl ? "transfer" : "MPI wait", each * d.wait, each * d.unpack,
+    std::printf("    per exchange: %.0f KiB sent; pack %.1f us, %s %.1f us, unpack %.1f us",
+                d.bytes / double(d.count) / 1024, each * d.pack, nccl ? "transfer" : "MPI wait",
+                each * d.wait, each * d.unpack);
+    if (nccl)
+      std::printf(", the host's final wait %.1f us", each * d.final_wait);
+    std::printf("; waiting for the neighbours' loops before it %.1f us (not counted above)\n",
                 each * d.skew);
   }
 }

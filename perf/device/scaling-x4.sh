@@ -11,9 +11,11 @@
 #   four (slabs of its element order, NCCL), four also fenced;
 # - NCCL's own transfer between two GPUs (perf/probes/nccl_sendrecv_probe.cpp); the copy
 #   bandwidth.
-#   perf/device/scaling-x4.sh [N] [S]
+#   perf/device/scaling-x4.sh [N] [S] [full|focus]
+# focus: the exchange and LULESH only (miniAero at four GPUs, fenced and not, against one; LULESH
+# -s S and -s S+50 on one and four GPUs, and each loop's fenced time at -s S).
 . perf/device/env.sh
-n=${1:-256} s=${2:-250}
+n=${1:-256} s=${2:-250} mode=${3:-full}
 export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
 {
   git log -1 --format='%H %s'
@@ -50,14 +52,22 @@ run() { # run NAME RANKS PROGRAM ARGS...: one run, its log under $R (none past 5
 run r4-timed 4 "$M" "${common[@]}" --timed-exchanges
 run one 1 "$M" "${common[@]}"
 run r4 4 "$M" "${common[@]}"
-run r2 2 "$M" "${common[@]}"
+[[ $mode == full ]] && run r2 2 "$M" "${common[@]}"
 lcommon=(-s "$s" -i 200 --exec atomic --layout soa)
 run lulesh-one 1 "$L" "${lcommon[@]}"
 run lulesh-r4 4 "$L" "${lcommon[@]}" --partition slabs
 run lulesh-r4-timed 4 "$L" "${lcommon[@]}" --partition slabs --timed-exchanges
-run weak-r4 4 "$M" "${common[@]/$n,$n,$n/$((2 * n)),$((2 * n)),$n}"
-grep -H "steps in\|mesh:\|halo exchange\|per exchange\|exchange:\|host memory\|limiter\|dealt\|Elapsed\|Grind\|Setup\|MPI tasks" \
-  "$R"/one.log "$R"/r*.log "$R"/lulesh*.log "$R"/weak*.log >>"$R/summary.txt" || true
+if [[ $mode == full ]]; then
+  run weak-r4 4 "$M" "${common[@]/$n,$n,$n/$((2 * n)),$((2 * n)),$n}"
+else
+  s2=$((s + 50))
+  run lulesh-one-s$s2 1 "$L" -s $s2 -i 200 --exec atomic --layout soa
+  run lulesh-r4-s$s2 4 "$L" -s $s2 -i 200 --exec atomic --layout soa --partition slabs
+  run lulesh-one-timers 1 "$L" -s "$s" -i 100 --exec atomic --layout soa --timers
+  run lulesh-r4-timers 4 "$L" -s "$s" -i 100 --exec atomic --layout soa --partition slabs --timers
+fi
+grep -H "steps in\|mesh:\|halo exchange\|per exchange\|exchange:\|host memory\|limiter\|dealt\|Elapsed\|Grind\|Setup\|MPI tasks\|median ms\|per cycle" \
+  "$R"/*.log >>"$R/summary.txt" 2>/dev/null || true
 rc=0
 ((SECONDS < 550)) && mpicxx -O2 -std=c++17 -DOMPI_SKIP_MPICXX -I/usr/local/cuda/include \
   perf/probes/nccl_sendrecv_probe.cpp -L/usr/local/cuda/lib64 -lnccl -lcudart \

@@ -9,6 +9,7 @@
 // device with NCCL on the loops' stream.
 
 #include <umesh/dat.hpp>
+#include <umesh/dist/detail/stream_marks.hpp>
 #include <umesh/dist/nccl.hpp>
 #include <umesh/error.hpp>
 
@@ -17,6 +18,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -71,24 +73,34 @@ public:
   /// copies, MPI), for reports of the communication share. With NCCL, the
   /// host's time to launch the exchange's work (it waits for nothing)
   /// unless time_on_device() is on.
-  double seconds() const { return phases_.pack + phases_.wait + phases_.unpack; }
+  double seconds() const {
+    return phases_.pack + phases_.wait + phases_.unpack + phases_.final_wait;
+  }
   /// Where those seconds went: packing on the device and copying to the
   /// host; waiting for MPI (which counts a neighbour still busy with its own
   /// loop) or, through NCCL and timed on the device, the transfers; copying
   /// back and unpacking. skew: timed on the device only, the wait before
   /// each exchange for the neighbour ranks' loops to end (not part of
-  /// seconds()).
+  /// seconds()). Through NCCL and timed on the device, the phases are timed
+  /// by CUDA events on the stream, with one host wait at the end of the
+  /// exchange (final_wait: from the unpacking's end to the host's return),
+  /// as the untimed exchange has none between its phases.
   struct Phases {
-    double pack = 0, wait = 0, unpack = 0, skew = 0;
+    double pack = 0, wait = 0, unpack = 0, skew = 0, final_wait = 0;
   };
   Phases phases() const { return phases_; }
   /// Exchanges started so far (one per import or export of one dat with a
   /// neighbour), so reports can give the cost of one.
   std::size_t exchanges() const { return exchanges_; }
+  /// Bytes this rank sent in those exchanges, over all neighbours.
+  std::size_t bytes_sent() const { return bytes_sent_; }
   /// Neighbour ranks, for reports.
   int neighbours() const { return int(neighbours_.size()); }
   /// Halo points received per import, over all neighbours.
   std::size_t halo_points() const { return recv_all_.size(); }
+  /// Owned points sent per import, over all neighbours (a point sent to
+  /// several counted for each).
+  std::size_t sent_points() const { return send_all_.size(); }
 
   /// What the values sent to owners do there.
   enum class Combine { add, min, max };
@@ -117,6 +129,8 @@ public:
     bool device = false; ///< through NCCL
     Combine how = Combine::add;
     std::vector<MPI_Request> requests;
+    /// Timed through CUDA events (NCCL, time_on_device): when it began.
+    std::chrono::steady_clock::time_point marked_at{};
   };
 
   /// import() (to_owners false) or an export (true, combined by `how`), in
@@ -152,6 +166,11 @@ public:
     Kokkos::Timer timer;
     p.slot = take_slot();
     Buffers &b = slots_[p.slot];
+    const bool marked = p.device && time_on_device_;
+    if (marked) {
+      p.marked_at = std::chrono::steady_clock::now();
+      mark(b, 0);
+    }
     const auto v = d.view();
     const int tag = to_owners ? 702 : 701;
     // Import: owners send their points, the halo receives. Export: the
@@ -179,6 +198,7 @@ public:
           for (int k = 0; k < D; ++k)
             packed(j, k) = v(ids(j), k);
         });
+    bytes_sent_ += std::size_t(out) * row;
     if (!p.device) {
       Kokkos::deep_copy(host_bytes(b.host_out, out * row), bytes_of(packed, out * row));
       for (std::size_t n = 0; n < neighbours_.size(); ++n) {
@@ -188,15 +208,11 @@ public:
       }
     }
     if (p.device) {
-      if (time_on_device_) { // the packing apart from NCCL's transfers
-        Kokkos::fence();
-        phases_.pack += timer.seconds();
-        timer.reset();
-      }
+      if (marked) // the packing apart from NCCL's transfers; finish() reads the marks
+        mark(b, 1);
       send_through_nccl<M>(p.slot, to_owners, row);
-      if (time_on_device_) {
-        Kokkos::fence();
-        phases_.wait += timer.seconds();
+      if (marked) {
+        mark(b, 2);
         return p;
       }
     } else if (time_on_device_) {
@@ -216,9 +232,13 @@ public:
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
     using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
     // Timed on the device: the loop an overlapped par_loop ran between the
-    // halves finishes first (its time is not exchange time).
-    if (time_on_device_)
+    // halves finishes first (its time is not exchange time); through NCCL
+    // the marks leave it out instead.
+    const bool marked = p.device && time_on_device_;
+    if (time_on_device_ && !marked)
       Kokkos::fence();
+    if (marked)
+      mark(slots_[p.slot], 3);
     Kokkos::Timer timer;
     const bool to_owners = p.to_owners;
     const Combine how = p.how;
@@ -262,12 +282,18 @@ public:
     }
     // Host path: the buffers are free once the unpacking is done. NCCL's
     // next use of them follows on the stream.
+    if (marked)
+      mark(b, 4);
     if (!p.device || time_on_device_)
       Kokkos::fence();
+    if (marked)
+      add_marked_phases(b, p.marked_at);
+    else {
+      phases_.wait += arrived_at;
+      phases_.unpack += timer.seconds() - arrived_at;
+    }
     busy_[p.slot] = 0;
     p.slot = -1;
-    phases_.wait += arrived_at;
-    phases_.unpack += timer.seconds() - arrived_at;
   }
 
 private:
@@ -278,6 +304,9 @@ private:
   struct Buffers {
     Bytes out, in;                       // packed and arrived values on the device
     std::vector<char> host_in, host_out; // MPI's buffers (host path)
+#if defined(UMESH_HAS_NCCL)
+    std::shared_ptr<umesh::detail::StreamMarks> marks; // timed exchanges through NCCL
+#endif
   };
   struct Neighbour {
     int rank;
@@ -297,6 +326,32 @@ private:
     if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: waiting for the neighbour ranks before a timed halo exchange failed");
     return timer.seconds();
+  }
+
+  // Mark `i` of a timed exchange through NCCL on the loops' stream (marks:
+  // 0 before the packing, 1 after it, 2 after the transfers, 3 and 4 around
+  // the unpacking).
+  static void mark([[maybe_unused]] Buffers &b, [[maybe_unused]] int i) {
+#if defined(UMESH_HAS_NCCL)
+    if (!b.marks)
+      b.marks = std::make_shared<umesh::detail::StreamMarks>();
+    b.marks->record(i);
+#endif
+  }
+  // The phases of a timed exchange through NCCL from its marks (after the
+  // fence that follows mark 4); what ran between the halves (2 to 3) is not
+  // the exchange's.
+  void add_marked_phases([[maybe_unused]] const Buffers &b,
+                         [[maybe_unused]] std::chrono::steady_clock::time_point began) const {
+#if defined(UMESH_HAS_NCCL)
+    const umesh::detail::StreamMarks &m = *b.marks;
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    phases_.pack += m.seconds(0, 1);
+    phases_.wait += m.seconds(1, 2);
+    phases_.unpack += m.seconds(3, 4);
+    phases_.final_wait += std::max(0.0, wall - m.seconds(0, 4));
+#endif
   }
 
   // A free set of buffers for a new exchange (one more if all are in use).
@@ -431,6 +486,7 @@ private:
   mutable std::vector<char> busy_;     // [slot]: an exchange under way uses it
   mutable Phases phases_;
   mutable std::size_t exchanges_ = 0;
+  mutable std::size_t bytes_sent_ = 0;
   bool time_on_device_ = false;
 };
 
