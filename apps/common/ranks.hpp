@@ -37,8 +37,10 @@ public:
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (rank > 0) // one rank reports; the others compute
-      std::freopen("/dev/null", "w", stdout);
+    // One rank reports; the others compute (and say so if they cannot be
+    // silenced: their lines would then repeat rank 0's).
+    if (rank > 0 && !std::freopen("/dev/null", "w", stdout))
+      std::fprintf(stderr, "rank %d: could not send its output to /dev/null\n", rank);
     MPI_Comm_dup(MPI_COMM_WORLD, &agreement_);
   }
   ~Ranks() {

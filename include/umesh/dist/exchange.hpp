@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -179,6 +180,10 @@ public:
     const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
     const std::size_t row = D * sizeof(T);
     const int out = int(out_at.back());
+    if (std::max(out_at.back(), in_at.back()) > std::size_t(std::numeric_limits<int>::max() / D))
+      detail::fail("dist: halo exchange of dat '", d.name(),
+                   "': ", std::max(out_at.back(), in_at.back()), " points of ", D,
+                   " values each are more than one exchange's int indices reach");
     if (!p.device) {
       b.host_in.resize(std::max(b.host_in.size(), in_at.back() * row));
       b.host_out.resize(std::max(b.host_out.size(), out_at.back() * row));
@@ -193,10 +198,12 @@ public:
     // halo point is sent to its one owner.
     const auto ids = indices<M>(/*send=*/!to_owners);
     const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out * row).data()), out, D);
+    // A thread a value, not a row: consecutive threads write consecutive
+    // bytes, and D times the threads hide the gathers' latency.
     Kokkos::parallel_for(
-        "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, out), KOKKOS_LAMBDA(int j) {
-          for (int k = 0; k < D; ++k)
-            packed(j, k) = v(ids(j), k);
+        "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, out * D), KOKKOS_LAMBDA(int t) {
+          const int j = t / D, k = t % D;
+          packed(j, k) = v(ids(j), k);
         });
     bytes_sent_ += std::size_t(out) * row;
     if (!p.device) {
@@ -255,29 +262,29 @@ public:
     if (!p.device)
       Kokkos::deep_copy(bytes_of(buf, in * row), host_bytes(b.host_in, in * row));
     const auto ids = indices<M>(/*send=*/to_owners);
+    // A thread a value, as in the packing.
     if (!to_owners) // each halo point from its one owner: all neighbours at once
       Kokkos::parallel_for(
-          "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, in), KOKKOS_LAMBDA(int j) {
-            for (int k = 0; k < D; ++k)
-              v(ids(j), k) = buf(j, k);
+          "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, in * D), KOKKOS_LAMBDA(int t) {
+            const int j = t / D, k = t % D;
+            v(ids(j), k) = buf(j, k);
           });
     // Exports one neighbour at a time: an owned point shared with several
     // ranks is combined once per rank, never concurrently, in a fixed order.
     for (std::size_t n = 0; to_owners && n < neighbours_.size(); ++n) {
-      const auto rows = Kokkos::RangePolicy<Exec>(int(in_at[n]), int(in_at[n + 1]));
+      const auto values = Kokkos::RangePolicy<Exec>(int(in_at[n]) * D, int(in_at[n + 1]) * D);
       if (how == Combine::add)
         Kokkos::parallel_for(
-            "umesh::dist::unpack_add", rows, KOKKOS_LAMBDA(int j) {
-              for (int k = 0; k < D; ++k)
-                v(ids(j), k) += buf(j, k);
+            "umesh::dist::unpack_add", values, KOKKOS_LAMBDA(int t) {
+              const int j = t / D, k = t % D;
+              v(ids(j), k) += buf(j, k);
             });
       else
         Kokkos::parallel_for(
-            "umesh::dist::unpack_minmax", rows, KOKKOS_LAMBDA(int j) {
-              for (int k = 0; k < D; ++k) {
-                const T x = buf(j, k), y = v(ids(j), k);
-                v(ids(j), k) = (how == Combine::min) == (x < y) ? x : y;
-              }
+            "umesh::dist::unpack_minmax", values, KOKKOS_LAMBDA(int t) {
+              const int j = t / D, k = t % D;
+              const T x = buf(j, k), y = v(ids(j), k);
+              v(ids(j), k) = (how == Combine::min) == (x < y) ? x : y;
             });
     }
     // Host path: the buffers are free once the unpacking is done. NCCL's
