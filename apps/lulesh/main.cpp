@@ -134,9 +134,11 @@ Options parse(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--partition", o.partition,
                  "distributed runs: how elements are dealt to ranks: metis (METIS k-way over the "
-                 "elements sharing nodes: smaller halos) or slabs (contiguous slabs of LULESH's "
-                 "element order); default metis when umesh has METIS, else slabs")
-      ->check(CLI::IsMember({"slabs", "metis"}));
+                 "elements sharing nodes, on one rank: smaller halos), ptscotch (PT-Scotch over "
+                 "the same graph, each rank partitioning a slice of it; builds with PT-Scotch) "
+                 "or slabs (contiguous slabs of LULESH's element order); default metis when "
+                 "umesh has METIS, else slabs")
+      ->check(CLI::IsMember({"slabs", "metis", "ptscotch"}));
   umesh::perf::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
