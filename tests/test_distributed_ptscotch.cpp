@@ -151,6 +151,8 @@ TEST(DistPtScotch, EachRankPassesItsOwnSlice) {
   // A straight cut between two parts crosses 20 edges; rows of vertices
   // dealt by number would cross 48 each.
   EXPECT_LE(cut, 30 * (size - 1)) << size << " parts";
+  // No vertex on any rank: nothing to deal.
+  EXPECT_TRUE(dist::ptscotch_parts(MPI_COMM_WORLD, Graph{{0}, {}}, size).empty());
   // Fewer parts than ranks works too.
   const std::vector<int> two = dist::ptscotch_parts(MPI_COMM_WORLD, mine, 2);
   for (int p : two)

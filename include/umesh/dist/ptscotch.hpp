@@ -134,6 +134,8 @@ inline std::vector<int> ptscotch_parts(MPI_Comm comm, const Graph &mine, int par
       }
   detail::fail_together_as(comm, "dist PT-Scotch partition", problem);
   std::vector<int> part(std::size_t(n), 0);
+  if (total == 0) // nothing to deal: PT-Scotch is not called
+    return part;
 #if defined(UMESH_HAS_PTSCOTCH)
   // SCOTCH_Num is the width libptscotch was built with (int on Debian).
   std::vector<SCOTCH_Num> offsets(mine.offsets.begin(), mine.offsets.end());
