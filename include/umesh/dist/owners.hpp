@@ -64,8 +64,9 @@ inline Owners parse_owners(const std::string &name) {
   }
   if (name == "ptscotch") {
     if (!has_ptscotch())
-      umesh::detail::fail("partition 'ptscotch': umesh was built without PT-Scotch (use 'metis' "
-                          "or 'slabs', or install libptscotch-dev and reconfigure)");
+      umesh::detail::fail("partition 'ptscotch': umesh was built without PT-Scotch (use ",
+                          has_metis() ? "'metis' or 'slabs'" : "'slabs'",
+                          ", or install libptscotch-dev and reconfigure)");
     return Owners::ptscotch;
   }
   umesh::detail::fail("unknown partition '", name, "' (slabs, metis, ptscotch)");
