@@ -28,8 +28,9 @@ commands
   fuzz [SECONDS] fuzz the file readers (Gmsh, plan, tuning, miniaero.inp) with
                  libFuzzer under ASan+UBSan, SECONDS per reader (default 60);
                  installs Debian's clang when missing (fuzz/run.sh)
-  bundle DIR     write an offline bundle (patched Kokkos source, METIS, Scotch
-                 and GoogleTest .debs) into DIR for machines without network
+  bundle DIR     write an offline bundle (patched Kokkos source, METIS, Scotch,
+                 PT-Scotch and GoogleTest .debs) into DIR for machines without
+                 network
 
 options
   --backend host|cuda  Kokkos flavour to build against (default: host =
@@ -39,8 +40,9 @@ options
                        (default: $UMESH_CACHE or ~/.cache/umesh)
   --cxx-std 17|20      C++ standard (default 17)
   --jobs N             parallel build jobs (default: number of cores)
-  --no-partitioners    build without METIS and Scotch (reorderings gps and metis then
-                       report that they are unavailable); its own build folder
+  --no-partitioners    build without METIS, Scotch and PT-Scotch (reorderings gps and
+                       metis, and --partition metis and ptscotch, then report that
+                       they are unavailable); its own build folder
   --kokkos 5.2.2       compile against Debian's Kokkos 5.2.2 (the binary packages
                        libkokkos-dev and libkokkos5.2 of Debian unstable, fetched
                        into the cache and unpacked, not installed: OpenMP, C++20,
@@ -148,11 +150,17 @@ is_root() { [[ "$(id -u)" == 0 ]]; }
 # Debian packages the build uses; METIS and Scotch are optional for the
 # library but installed so that every feature is built.
 APT_PACKAGES=(cmake ninja-build g++ make patch xz-utils ca-certificates
-              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev libcli11-dev gmsh
+              libgtest-dev libbenchmark-dev libmetis-dev libscotch-dev libptscotch-dev
+              libcli11-dev gmsh
               python3-matplotlib libopenmpi-dev openmpi-bin)
 # Installed along when setup runs as root; without them the build still works.
 OPTIONAL_PACKAGES=(ccache)
-BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libgtest-dev libcli11-dev)
+# libptscotch-7.0 links libmpi.so.40 and the bundle carries no MPI: at the
+# machine it is unpacked on, the OpenMPI 4.x or 5.x already installed (the
+# same soname, e.g. Ubuntu 24.04's 4.1.6) serves it; where no libmpi.so.40
+# is found, configure leaves PT-Scotch out (see ptscotch_usable).
+BUNDLE_DEBS=(libmetis5 libmetis-dev libscotch-7.0 libscotch-dev libptscotch-7.0 libptscotch-dev
+             libgtest-dev libcli11-dev)
 
 missing_packages() {
   local p missing=()
@@ -167,7 +175,10 @@ ensure_packages() {
     # Offline: only a compiler and CMake must already be there.
     have_cmd cmake || die "cmake not found (the bundle does not carry it)"
     have_cmd g++ || have_cmd c++ || die "no C++ compiler found"
-    local stamp="$DEPS_PREFIX/.from-$(basename "$BUNDLE")"
+    # (Named by the .debs too: a bundle written again with more, PT-Scotch's
+    # say, is unpacked again.)
+    local stamp
+    stamp="$DEPS_PREFIX/.from-$(basename "$BUNDLE")-$(ls "$BUNDLE"/debs | cksum | cut -d' ' -f1)"
     if [[ ! -f "$stamp" ]]; then
       log "unpacking the bundle's .debs into $DEPS_PREFIX"
       mkdir -p "$DEPS_PREFIX"
@@ -404,6 +415,35 @@ umesh_build_dir() {
 
 install_prefix() { echo "$CACHE/install/umesh-$BACKEND-cxx$CXX_STD$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"; }
 
+# Whether the bundle's PT-Scotch can be used here: its .debs unpacked, and
+# the libmpi.so.40 its library links (Debian's OpenMPI) served by this
+# machine's MPI. Says why not when not: --partition ptscotch is then refused.
+ptscotch_usable() {
+  local lib="$DEPS_PREFIX/usr/lib/x86_64-linux-gnu/libptscotch.so"
+  if [[ ! -e "$lib" ]]; then
+    log "PT-Scotch: not in the bundle ($lib missing): built without it (--partition ptscotch refused)"
+    return 1
+  fi
+  if ! have_cmd ldd; then
+    log "PT-Scotch: no ldd to check that this machine's MPI serves the bundle's libptscotch: built without it (--partition ptscotch refused)"
+    return 1
+  fi
+  local missing
+  missing="$(LD_LIBRARY_PATH="$DEPS_PREFIX/usr/lib/x86_64-linux-gnu:$(mpi_library_dirs)${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+             ldd "$lib" 2>/dev/null | awk '/not found/{print $1}' | tr '\n' ' ' || true)"
+  if [[ -n "$missing" ]]; then
+    log "PT-Scotch: the bundle's libptscotch (Debian's, built for OpenMPI) needs ${missing% }, which this machine's MPI does not provide: built without it (--partition ptscotch refused)"
+    return 1
+  fi
+  log "PT-Scotch: the bundle's libptscotch runs on this machine's MPI: --partition ptscotch built"
+  return 0
+}
+# Library folders of the MPI on PATH (mpicxx --showme, OpenMPI), ':'-joined.
+mpi_library_dirs() {
+  have_cmd mpicxx || return 0
+  mpicxx --showme:libdirs 2>/dev/null | tr ' ' ':' || true
+}
+
 configure_and_build() {
   local build; build="$(umesh_build_dir)"
   local prefix_path; prefix_path="$(IFS=';'; echo "${CMAKE_PREFIXES[*]}")"
@@ -431,7 +471,7 @@ configure_and_build() {
     args+=(-DUMESH_WARNINGS_AS_ERRORS=ON)
   fi
   if [[ $NO_PARTITIONERS == 1 ]]; then
-    args+=(-DUMESH_ENABLE_METIS=OFF -DUMESH_ENABLE_SCOTCH=OFF)
+    args+=(-DUMESH_ENABLE_METIS=OFF -DUMESH_ENABLE_SCOTCH=OFF -DUMESH_ENABLE_PTSCOTCH=OFF)
   fi
   # On Debian the packages above include OpenMPI: umesh::dist and its
   # multi-rank tests are built, never silently left out.
@@ -452,6 +492,11 @@ configure_and_build() {
   fi
   if [[ -n "$BUNDLE" ]]; then
     args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")
+    if ptscotch_usable; then
+      args+=(-DPTSCOTCH_ROOT="$DEPS_PREFIX/usr")
+    else
+      args+=(-DUMESH_ENABLE_PTSCOTCH=OFF)
+    fi
   fi
   # Every executor, layout and test space unless UMESH_CMAKE_ARGS says
   # otherwise (a restriction cached by an earlier configure must not outlive

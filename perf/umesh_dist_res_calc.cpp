@@ -284,8 +284,9 @@ int run(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--partition", o.partition,
                  "how edges are dealt to ranks: metis (METIS k-way over the edges sharing a node "
-                 "or cell) or slabs (rows of the grid); default metis when umesh has METIS, else "
-                 "slabs")
+                 "or cell, on one rank), ptscotch (PT-Scotch over the same graph, each rank "
+                 "partitioning a slice of it; builds with PT-Scotch) or slabs (rows of the "
+                 "grid); default metis when umesh has METIS, else slabs")
       ->check([](const std::string &p) -> std::string {
         try {
           umesh::dist::parse_owners(p);
@@ -349,8 +350,8 @@ int run(int argc, char **argv) {
     if (worst == umesh::perf::exit_ok)
       try {
         const QuadMesh m = make_quad_mesh(o.nx, o.ny);
-        // METIS k-way over the edges' graph, or contiguous strips of the
-        // edge numbering (rows of the grid).
+        // METIS k-way or PT-Scotch over the edges' graph, or contiguous
+        // strips of the edge numbering (rows of the grid).
         const umesh::dist::Owners how = o.partition.empty()
                                             ? umesh::dist::default_owners()
                                             : umesh::dist::parse_owners(o.partition);

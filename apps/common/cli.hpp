@@ -169,9 +169,20 @@ inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
   }
 }
 
-/// The apps' --partition: as given (METIS only where built in), else the
-/// app's own default if it has one, else METIS where built in, else slabs;
-/// refused in one process. `program` names the program in the errors.
+/// Whether the program was built with PT-Scotch (umesh::dist defines
+/// UMESH_HAS_PTSCOTCH for the programs linking it).
+constexpr bool built_with_ptscotch() {
+#if defined(UMESH_HAS_PTSCOTCH)
+  return true;
+#else
+  return false;
+#endif
+}
+
+/// The apps' --partition: as given (METIS and PT-Scotch only where built
+/// in), else the app's own default if it has one, else METIS where built in,
+/// else slabs; refused in one process. `program` names the program in the
+/// errors.
 inline std::string rank_partition(const std::string &program, const std::string &given,
                                   bool distributed, const std::string &app_default = {}) {
   if (!given.empty() && !distributed)
@@ -179,6 +190,10 @@ inline std::string rank_partition(const std::string &program, const std::string 
                           "--distributed)");
   if (given == "metis" && !has_metis())
     throw Error(program + ": --partition metis: umesh was built without METIS (use slabs)");
+  if (given == "ptscotch" && !built_with_ptscotch())
+    throw Error(program + ": --partition ptscotch: umesh was built without PT-Scotch (use " +
+                (has_metis() ? "metis or slabs" : "slabs") +
+                "; PT-Scotch needs MPI and libptscotch-dev at configure time)");
   if (!given.empty())
     return given;
   return !app_default.empty() ? app_default : has_metis() ? "metis" : "slabs";

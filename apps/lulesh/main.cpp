@@ -135,9 +135,11 @@ Options parse(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--partition", o.partition,
                  "distributed runs: how elements are dealt to ranks: metis (METIS k-way over the "
-                 "elements sharing nodes: smaller halos) or slabs (contiguous slabs of LULESH's "
-                 "element order); default metis when umesh has METIS, else slabs")
-      ->check(CLI::IsMember({"slabs", "metis"}));
+                 "elements sharing nodes, on one rank: smaller halos), ptscotch (PT-Scotch over "
+                 "the same graph, each rank partitioning a slice of it; builds with PT-Scotch) "
+                 "or slabs (contiguous slabs of LULESH's element order); default metis when "
+                 "umesh has METIS, else slabs")
+      ->check(CLI::IsMember({"slabs", "metis", "ptscotch"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
                "time printed after each run counts the GPU's packing, transfers and unpacking, "

@@ -64,7 +64,8 @@ Options parse(int argc, char **argv) {
                  "computes them, loops over faces folding into both cells with min and max; "
                  "cells: loops over cells, each reading its neighbours (a cell-to-cell map) and "
                  "its faces' centroids, nothing to combine (the same numbers); default cells, "
-                 "except over MPI ranks dealt by --partition metis or slabs, which need faces; "
+                 "except over MPI ranks dealt by --partition metis, ptscotch or slabs, which need "
+                 "faces; "
                  "umesh variants only")
       ->check(CLI::IsMember({"faces", "cells"}));
   app.add_option("--shuffle-seed", o.shuffle_seed,
@@ -107,10 +108,12 @@ Options parse(int argc, char **argv) {
                  "distributed runs: how cells are dealt to ranks: blocks (the box cut into "
                  "px x py x pz blocks cutting the fewest faces; each rank builds only its own "
                  "block, so setup time and host memory per rank fall with the ranks), metis "
-                 "(METIS k-way over the cells' face graph) or slabs (contiguous slabs of the "
-                 "mesh's numbering); with metis and slabs every rank builds the whole mesh and "
-                 "keeps its part; default blocks")
-      ->check(CLI::IsMember({"blocks", "slabs", "metis"}));
+                 "(METIS k-way over the cells' face graph, on one rank), ptscotch (PT-Scotch "
+                 "over the same graph, each rank partitioning a slice of it; builds with "
+                 "PT-Scotch) or slabs (contiguous slabs of the mesh's numbering); with metis, "
+                 "ptscotch and slabs every rank builds the whole mesh and keeps its part; "
+                 "default blocks")
+      ->check(CLI::IsMember({"blocks", "slabs", "metis", "ptscotch"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
                "time printed after each run counts the GPU's packing, transfers and unpacking, "

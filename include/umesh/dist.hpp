@@ -8,11 +8,13 @@
 #include <umesh/dist/dat.hpp>
 #include <umesh/dist/devices.hpp>
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/graph_slice.hpp>
 #include <umesh/dist/nccl.hpp>
 #include <umesh/dist/overlap.hpp>
 #include <umesh/dist/owners.hpp>
 #include <umesh/dist/par_loop.hpp>
 #include <umesh/dist/partition.hpp>
 #include <umesh/dist/pieces.hpp>
+#include <umesh/dist/ptscotch.hpp>
 
 #endif

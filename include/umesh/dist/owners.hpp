@@ -2,11 +2,13 @@
 #define UMESH_DIST_OWNERS_HPP
 
 // Which rank owns what, before a Partition is built: contiguous slabs of the
-// mesh's numbering, or a METIS k-way partition of its graph (fewer points on
-// the ranks' boundaries, so smaller halos and fewer neighbours), and a
-// summary of the Partition that results.
+// mesh's numbering, or a partition of its graph (fewer points on the ranks'
+// boundaries, so smaller halos and fewer neighbours) by METIS k-way on one
+// rank or PT-Scotch over all of them, and a summary of the Partition that
+// results.
 
 #include <umesh/dist/partition.hpp>
+#include <umesh/dist/ptscotch.hpp>
 #include <umesh/partition.hpp>
 
 #include <mpi.h>
@@ -22,8 +24,9 @@ namespace umesh::dist {
 
 /// How a distributed mesh is dealt to ranks.
 enum class Owners {
-  slabs, ///< contiguous slabs of the numbering (contiguous_owners)
-  metis  ///< METIS k-way over the mesh's graph (builds with METIS only)
+  slabs,   ///< contiguous slabs of the numbering (contiguous_owners)
+  metis,   ///< METIS k-way over the mesh's graph, on rank 0 (builds with METIS only)
+  ptscotch ///< PT-Scotch over the mesh's graph, every rank a slice (builds with PT-Scotch only)
 };
 
 /// METIS when umesh was built with it, else slabs.
@@ -31,21 +34,24 @@ inline Owners default_owners() {
   return has_metis() ? Owners::metis : Owners::slabs;
 }
 
-/// "metis" or "slabs", as parse_owners reads them.
+/// "metis", "ptscotch" or "slabs", as parse_owners reads them.
 inline const char *to_string(Owners o) {
-  return o == Owners::metis ? "metis" : "slabs";
+  return o == Owners::metis ? "metis" : o == Owners::ptscotch ? "ptscotch" : "slabs";
 }
 
-/// How a run describes its owners: "METIS k-way", "slabs", or "one rank"
-/// (one rank owns everything, whatever the method).
+/// How a run describes its owners: "METIS k-way", "PT-Scotch", "slabs", or
+/// "one rank" (one rank owns everything, whatever the method).
 inline std::string owners_label(Owners o, MPI_Comm comm) {
   int size = 1;
   MPI_Comm_size(comm, &size);
-  return size == 1 ? "one rank" : o == Owners::metis ? "METIS k-way" : "slabs";
+  return size == 1               ? "one rank"
+         : o == Owners::metis    ? "METIS k-way"
+         : o == Owners::ptscotch ? "PT-Scotch"
+                                 : "slabs";
 }
 
-/// "slabs" or "metis"; anything else, and "metis" in a build without METIS,
-/// throws umesh::Error naming the value.
+/// "slabs", "metis" or "ptscotch"; anything else, and a partitioner this
+/// build lacks, throws umesh::Error naming the value.
 inline Owners parse_owners(const std::string &name) {
   if (name == "slabs")
     return Owners::slabs;
@@ -56,7 +62,14 @@ inline Owners parse_owners(const std::string &name) {
           "libmetis-dev and reconfigure)");
     return Owners::metis;
   }
-  umesh::detail::fail("unknown partition '", name, "' (slabs, metis)");
+  if (name == "ptscotch") {
+    if (!has_ptscotch())
+      umesh::detail::fail("partition 'ptscotch': umesh was built without PT-Scotch (use ",
+                          has_metis() ? "'metis' or 'slabs'" : "'slabs'",
+                          ", or install libptscotch-dev and reconfigure)");
+    return Owners::ptscotch;
+  }
+  umesh::detail::fail("unknown partition '", name, "' (slabs, metis, ptscotch)");
 }
 
 namespace detail {
@@ -90,23 +103,28 @@ std::vector<int> broadcast_owners(MPI_Comm comm, int n, Partitioner &&partition)
   return owner;
 }
 
-// The owners of `n` items: slabs, or METIS k-way over `graph()` on rank 0.
-// Every rank refuses METIS in a build without it, before any collective.
+// The owners of `n` items: slabs, METIS k-way over `graph()` on rank 0, or
+// PT-Scotch over slices of it. Every rank refuses a partitioner the build
+// lacks, before any collective.
 template <class MakeGraph>
 std::vector<int> owners_of(MPI_Comm comm, Owners how, int n, MakeGraph &&graph) {
   if (how == Owners::metis && !has_metis())
     umesh::detail::fail("dist owners: METIS k-way asked for, but umesh was built without METIS");
+  if (how == Owners::ptscotch && !has_ptscotch())
+    umesh::detail::fail("dist owners: PT-Scotch asked for, but umesh was built without PT-Scotch");
   int size = 1;
   MPI_Comm_size(comm, &size);
   if (how == Owners::slabs || size == 1)
     return contiguous_owners(n, size);
+  if (how == Owners::ptscotch)
+    return ptscotch_owners(comm, n, graph);
   return broadcast_owners(comm, n, [&] { return partition_kway(graph(), size); });
 }
 } // namespace detail
 
 /// The rank of each of `num_points` points of one set, for the ranks of
-/// `comm` (collective): slabs of the points' numbering, or METIS k-way over
-/// the point graph (two points adjacent when an element of one of `maps`,
+/// `comm` (collective): slabs of the points' numbering, or METIS k-way or
+/// PT-Scotch over the point graph (two points adjacent when an element of one of `maps`,
 /// which all map `num_elements` elements into this set, references both;
 /// for miniAero's faces-to-cells map, the cells' face neighbours).
 inline std::vector<int> point_owners(MPI_Comm comm, Owners how, int num_points, int num_elements,
@@ -119,9 +137,9 @@ inline std::vector<int> point_owners(MPI_Comm comm, Owners how, int num_points, 
 }
 
 /// The rank of each of `num_elements` elements (collective): slabs of the
-/// elements' numbering, or METIS k-way over the element graph (adjacent
-/// when they share a point of one of `maps`; LULESH's hexes through their
-/// nodes).
+/// elements' numbering, or METIS k-way or PT-Scotch over the element graph
+/// (adjacent when they share a point of one of `maps`; LULESH's hexes
+/// through their nodes).
 inline std::vector<int> element_owners(MPI_Comm comm, Owners how, int num_elements,
                                        const std::vector<HostConnectivity> &maps) {
   return detail::owners_of(comm, how, num_elements,
