@@ -11,9 +11,10 @@
 #   four (slabs of its element order, NCCL), four also fenced;
 # - NCCL's own transfer between two GPUs (perf/probes/nccl_sendrecv_probe.cpp); the copy
 #   bandwidth.
-#   perf/device/scaling-x4.sh [N] [S] [full|focus]
+#   perf/device/scaling-x4.sh [N] [S] [full|focus|short]
 # focus: the exchange and LULESH only (miniAero at four GPUs, fenced and not, against one; LULESH
-# -s S and -s S+50 on one and four GPUs, and each loop's fenced time at -s S).
+# -s S and -s S+50 on one and four GPUs, and each loop's fenced time at -s S); short: focus
+# without -s S+50 and the loop timings (a call's last device minutes).
 . perf/device/env.sh
 n=${1:-256} s=${2:-250} mode=${3:-full}
 export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
@@ -59,7 +60,7 @@ run lulesh-r4 4 "$L" "${lcommon[@]}" --partition slabs
 run lulesh-r4-timed 4 "$L" "${lcommon[@]}" --partition slabs --timed-exchanges
 if [[ $mode == full ]]; then
   run weak-r4 4 "$M" "${common[@]/$n,$n,$n/$((2 * n)),$((2 * n)),$n}"
-else
+elif [[ $mode == focus ]]; then
   s2=$((s + 50))
   run lulesh-one-s$s2 1 "$L" -s $s2 -i 200 --exec atomic --layout soa
   run lulesh-r4-s$s2 4 "$L" -s $s2 -i 200 --exec atomic --layout soa --partition slabs
@@ -72,7 +73,7 @@ rc=0
 ((SECONDS < 550)) && mpicxx -O2 -std=c++17 -DOMPI_SKIP_MPICXX -I/usr/local/cuda/include \
   perf/probes/nccl_sendrecv_probe.cpp -L/usr/local/cuda/lib64 -lnccl -lcudart \
   -o /tmp/nccl_probe >"$R/probe-build.log" 2>&1 &&
-  timeout 30 mpirun -np 2 --bind-to none /tmp/nccl_probe 50 >"$R/probe.log" 2>&1 || rc=$?
+  timeout 30 mpirun -np 2 --bind-to none /tmp/nccl_probe 50 1133568 2359296 4718592 >"$R/probe.log" 2>&1 || rc=$?
 note "NCCL probe rc=$rc"
 cat "$R/probe.log" >>"$R/summary.txt" 2>/dev/null
 rc=0

@@ -107,7 +107,19 @@ int main(int argc, char **argv) {
   std::vector<char> host_out(most), host_in(most), check(most);
   cuda(cudaMemset(out, 1 + rank, most), "cudaMemset");
 
-  for (std::size_t bytes = 4096; bytes <= most; bytes *= 4) {
+  // Powers of four, and any sizes given after the rounds (and `legacy`),
+  // such as an exchange's bytes, to set beside it.
+  std::vector<std::size_t> sizes;
+  for (std::size_t bytes = 4096; bytes <= most; bytes *= 4)
+    sizes.push_back(bytes);
+  for (int a = legacy ? 3 : 2; a < argc; ++a) {
+    char *end = nullptr;
+    const unsigned long long b = std::strtoull(argv[a], &end, 10);
+    require(*argv[a] && !*end && b > 0 && b <= most, "sizes are bytes from 1 to 64 MiB");
+    sizes.push_back(std::size_t(b));
+  }
+  std::sort(sizes.begin(), sizes.end());
+  for (const std::size_t bytes : sizes) {
     const double nccl_us = median_us(reps, [&] {
       nccl(ncclGroupStart(), "ncclGroupStart");
       nccl(ncclRecv(in, bytes, ncclChar, peer, comm, stream), "ncclRecv");
