@@ -163,6 +163,76 @@ TEST(DistExchange, TimingOnTheDeviceKeepsResultsAndCountsTime) {
   EXPECT_LT(max_rel_diff(res_of[3], res_of[1]), 1e-12);
 }
 
+// Several exchanges under way at once (as an overlapped loop has them: one
+// per combined dat), each started before any finishes: every exchange's
+// buffers stay where MPI reads and writes them while the later ones take
+// theirs (a set of buffers that moved when the next was added freed the
+// host buffer MPI was still receiving into, under Kokkos 4: wrong halos and
+// a corrupted heap). Imports, then exports that add, each dat its own values.
+TEST(DistExchange, ManyExchangesUnderWayAtOnce) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(13, 11, {true, 4});
+  const auto s = shuffled_owners(m.edges.size(), size, 5);
+  dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, s.owner,
+                            {{"pecell", m.cells, 2, m.edge_cells}});
+  const auto &cells = part.part(m.cells);
+  const dist::Exchange &ex = *cells->halo;
+  const int n = cells->local.size(), owned = cells->owned, global = m.cells.size();
+  constexpr int dats = 9; // slots 1 -> 9: the slot table grows several times
+  auto value = [](int d, int g, int k) { return 1000.0 * d + 3.0 * g + k; };
+  std::vector<dist::Dat<double, 3, AoS, Mem>> q;
+  for (int d = 0; d < dats; ++d)
+    q.emplace_back(cells, "q" + std::to_string(d));
+  auto set = [&](int d, auto &&of) { // of(local point, k)
+    auto h = Kokkos::create_mirror_view(q[d].local().view());
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k)
+        h(i, k) = of(i, k);
+    Kokkos::deep_copy(q[d].local().view(), h);
+  };
+  auto run_all = [&](bool to_owners) {
+    std::vector<dist::Exchange::Pending> pending;
+    for (int d = 0; d < dats; ++d)
+      pending.push_back(ex.start(q[d].local(), to_owners, dist::Exchange::Combine::add));
+    for (int d = 0; d < dats; ++d)
+      ex.finish(q[d].local(), pending[d]);
+  };
+
+  // Imports: halo copies poisoned, owned points their values.
+  for (int d = 0; d < dats; ++d)
+    set(d,
+        [&](int i, int k) { return i < owned ? value(d, cells->global_ids[i], k) : std::nan(""); });
+  run_all(/*to_owners=*/false);
+  int wrong = 0;
+  for (int d = 0; d < dats; ++d) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q[d].local().view());
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 3; ++k)
+        wrong += !(h(i, k) == value(d, cells->global_ids[i], k));
+  }
+  EXPECT_EQ(wrong, 0) << "imports";
+
+  // Exports that add: owned points 0, halo copies their values; each owner
+  // then holds its value times the ranks that hold the point as halo.
+  std::vector<int> copies(global, 0);
+  for (int i = owned; i < n; ++i)
+    ++copies[cells->global_ids[i]];
+  MPI_Allreduce(MPI_IN_PLACE, copies.data(), global, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  for (int d = 0; d < dats; ++d)
+    set(d, [&](int i, int k) { return i < owned ? 0.0 : value(d, cells->global_ids[i], k); });
+  run_all(/*to_owners=*/true);
+  for (int d = 0; d < dats; ++d) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), q[d].local().view());
+    for (int i = 0; i < owned; ++i) {
+      const int g = cells->global_ids[i];
+      for (int k = 0; k < 3; ++k)
+        wrong += !(h(i, k) == copies[g] * value(d, g, k));
+    }
+  }
+  EXPECT_EQ(wrong, 0) << "exports";
+}
+
 // A reduction over a point set would count its halo copies twice: refused.
 TEST(DistPartition, ReductionOverHaloPointsIsAnError) {
   int size = 1;

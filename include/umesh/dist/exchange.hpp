@@ -166,7 +166,7 @@ public:
       phases_.skew += meet_neighbours();
     Kokkos::Timer timer;
     p.slot = take_slot();
-    Buffers &b = slots_[p.slot];
+    Buffers &b = *slots_[p.slot];
     const bool marked = p.device && time_on_device_;
     if (marked) {
       p.marked_at = std::chrono::steady_clock::now();
@@ -245,7 +245,7 @@ public:
     if (time_on_device_ && !marked)
       Kokkos::fence();
     if (marked)
-      mark(slots_[p.slot], 3);
+      mark(*slots_[p.slot], 3);
     Kokkos::Timer timer;
     const bool to_owners = p.to_owners;
     const Combine how = p.how;
@@ -254,7 +254,7 @@ public:
         MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     const double arrived_at = timer.seconds();
-    Buffers &b = slots_[p.slot];
+    Buffers &b = *slots_[p.slot];
     const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
     const std::size_t row = D * sizeof(T);
     const int in = int(in_at.back());
@@ -362,13 +362,19 @@ private:
   }
 
   // A free set of buffers for a new exchange (one more if all are in use).
+  // The new set must not move the others: MPI may be writing into a set's
+  // host_in (MPI_Irecv) or reading its host_out while its exchange is under
+  // way. Hence one allocation per set: a std::vector<Buffers> that grows
+  // moves its elements, or copies them where their move may throw (Kokkos
+  // 4's View declares a move constructor without noexcept), and a copy frees
+  // the host buffers that MPI still fills.
   int take_slot() const {
     int s = 0;
     while (s < int(busy_.size()) && busy_[s])
       ++s;
     if (s == int(busy_.size())) {
       busy_.push_back(0);
-      slots_.emplace_back();
+      slots_.push_back(std::make_unique<Buffers>());
     }
     busy_[s] = 1;
     return s;
@@ -430,7 +436,7 @@ private:
 #if defined(UMESH_HAS_NCCL)
     if constexpr (std::is_same<M, DeviceMemory>::value) {
       const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
-      Buffers &b = slots_[slot];
+      Buffers &b = *slots_[slot];
       const std::vector<std::size_t> &out_at = to_owners ? recv_at_ : send_at_;
       const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
       char *into = buffer<M>(b.in, in_at.back() * row_bytes).data();
@@ -489,8 +495,9 @@ private:
   std::vector<std::size_t> send_at_{0}, recv_at_{0};
   // Caches that grow inside const exchanges.
   mutable Kokkos::View<int *, DeviceMemory> send_dev_, recv_dev_; // the lists on the device
-  mutable std::vector<Buffers> slots_; // [slot]: one per exchange under way
-  mutable std::vector<char> busy_;     // [slot]: an exchange under way uses it
+  // [slot]: one per exchange under way, each where it was made (take_slot).
+  mutable std::vector<std::unique_ptr<Buffers>> slots_;
+  mutable std::vector<char> busy_; // [slot]: an exchange under way uses it
   mutable Phases phases_;
   mutable std::size_t exchanges_ = 0;
   mutable std::size_t bytes_sent_ = 0;
