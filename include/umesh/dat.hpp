@@ -17,8 +17,8 @@ namespace umesh {
 namespace detail {
 /// Rows a dat allocates for `n` points. SoA components after the first
 /// start on 128-byte boundaries: a component starting mid-sector makes every
-/// warp's access to it touch one more 32-byte sector and store partial ones
-/// (perf/results/dist-2gpu-aligned/). The extra rows are never part of the
+/// warp's access to it touch one more 32-byte sector and store partial ones.
+/// The extra rows are never part of the
 /// set.
 template <class T, int Dim, class Layout> constexpr std::size_t dat_rows(std::size_t n) {
   if constexpr (std::is_same<Layout, SoA>::value && Dim > 1) {
@@ -133,11 +133,9 @@ template <class T> struct FillFunctor {
 
 /// Sets every value of the contiguous View `v` (a dat's view(): padding
 /// rows too) to `value`, in order with the work on `space` and without the
-/// host waiting: one flat launch, eight values a thread. (On the H100 with
-/// Kokkos 3.4, LULESH -s 150's forces, 3.4M points x 3: Kokkos' fill of the
-/// two-dimensional View took 261 us, a multidimensional launch at 5%
-/// occupancy; its flat fill, or one value a thread, 99.5 us, blocks of 64
-/// threads at 22%; perf/results/lulesh-port-h100/.)
+/// host waiting: one flat launch, eight values a thread. (With Kokkos 3.4
+/// on the H100, its fill of a two-dimensional View was a multidimensional
+/// launch at low occupancy, and one value a thread ran in blocks of 64.)
 template <class Space, class View>
 void fill(const Space &space, const View &v, typename View::const_value_type &value) {
   static_assert(Kokkos::is_view<View>::value, "umesh::fill takes a Kokkos View (a dat's view())");

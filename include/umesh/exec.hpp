@@ -101,10 +101,9 @@ struct Hierarchical {
   /// threads). For blocks run one per team and combined by thread colours or
   /// scratch atomics: with gather, or several blocks per team where they
   /// pipeline, a budget is an Error. No value wins everywhere: on the H100
-  /// (older record h100-colour-bytes (perf/results/README.md, Older records)) 48 ran res_calc's
-  /// full staging 1.12x faster at block 256 (built-in blocks) and staged increments up to 1.05x
-  /// slower. Host backends run their one kernel whatever it says (the
-  /// errors still apply: register_budget_problem).
+  /// 48 ran res_calc's full staging faster at block 256 (built-in blocks) and
+  /// staged increments slower (docs/executors.md). Host backends run their one kernel whatever it
+  /// says (the errors still apply: register_budget_problem).
   int max_registers = 0;
   /// The budgets max_registers takes, the default first.
   static std::vector<int> register_budgets() { return {0, 48}; }
@@ -116,10 +115,9 @@ struct Hierarchical {
   /// one access only; others start at the identity whatever this says, and
   /// the results are the same either way up to the order of the additions.
   /// Not under staging 'increments': there the copies would be a block's only
-  /// loads before it computes (1.05x slower on the H100 for res_calc, AoS).
-  /// No value wins everywhere: on the H100 (perf/results/h100-preload, on
-  /// against off in one process) it ran full staging up to 1.07x faster, and
-  /// 1.05x slower for AoS built-in blocks under a register budget of 48.
+  /// loads before it computes (slower on the H100 for res_calc, AoS).
+  /// No value wins everywhere: on the H100 it ran full staging faster, and
+  /// AoS built-in blocks under a register budget of 48 slower.
   bool preload = true;
   /// When a loop's scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
@@ -202,10 +200,10 @@ struct WarpCombine {
   /// how many warps an SM keeps resident: 0 (the compiler's choice), 64
   /// (at least half of the SM's warps) or 40 (three quarters; blocks of at
   /// most 512). A body that needs more spills to local memory. No value
-  /// wins everywhere: on the H100 (perf/results/h100-warp/run6, best rows)
-  /// 64 ran the main job's face flux 1.13x faster than the compiler's choice,
-  /// res_calc 1.03x and integrate_stress 2.2x slower; 40 ran res_calc 1.04x
-  /// faster and the face flux 1.62x slower. Host backends ignore it.
+  /// wins everywhere: on the H100 64 ran the main job's face flux faster than
+  /// the compiler's choice and integrate_stress much slower; 40 ran res_calc
+  /// faster and the face flux slower (docs/executors.md). Host backends
+  /// ignore it.
   int max_registers = 0;
   /// Per loop: read every map the loop goes through as 16-bit offsets from a
   /// base per warp of 32 elements (the plan builds each map's compact form on

@@ -51,7 +51,7 @@ DatPtr<const T, Dim, L> read_ptr(const Dat<T, Dim, L, M> &d) {
 /// Point (e, slot) of a map of `arity`, in 32-bit arithmetic: validate()
 /// refuses maps of 2^32 or more entries, and the 64-bit index math (sign
 /// extensions, wide multiplies) cost every indirect argument several
-/// instructions per element (H100 SASS, perf/results/h100-warp).
+/// instructions per element (seen in the H100's SASS).
 KOKKOS_INLINE_FUNCTION int map_entry(const int *map, int e, int arity, int slot) {
   return map[unsigned(e) * unsigned(arity) + unsigned(slot)];
 }

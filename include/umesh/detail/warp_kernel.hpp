@@ -37,7 +37,7 @@ template <Access A, class T, int Dim> struct WarpBuffer : CombineBuffer<A, T, Di
 // The link is prefetched into L1 when the kernel is called, so that its
 // latency hides behind the kernel's own loads, and read after the kernel:
 // on the H100 this matched loading it before the kernel on res_calc and ran
-// the face flux 7% faster (perf/results/h100-warp/run4).
+// the face flux faster.
 // An indirect read through a WarpMap (plain or compact).
 template <class T, int Dim, class Layout, bool Compact> struct WarpReadDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;

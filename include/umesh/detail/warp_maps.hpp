@@ -3,8 +3,7 @@
 
 // exec::WarpCombine's compact maps: a map's entries as 16-bit offsets from
 // one 32-bit base per warp of 32 elements, half the bytes of the map. The
-// warp kernel of res_calc is bound by L2 traffic, a fifth of it map reads
-// (perf/results/h100-warp-groups).
+// warp kernel of res_calc is bound by L2 traffic, much of it map reads.
 
 #include <Kokkos_Core.hpp>
 
@@ -15,8 +14,8 @@ namespace umesh::detail {
 
 /// How a warp kernel finds point (e, slot) of a map: from the map itself,
 /// or from its compact form. Compile-time: a run-time choice in one kernel
-/// cost the H100 3-7% on res_calc's plain path and made integrate_stress
-/// spill (perf/results/h100-compact-maps).
+/// slowed res_calc's plain path on the H100 and made integrate_stress
+/// spill.
 template <bool Compact> struct WarpMap {
   const int *map = nullptr;
   int arity = 0;

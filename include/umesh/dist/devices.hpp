@@ -3,8 +3,8 @@
 
 // Which ranks share a GPU. Ranks on one GPU are separate processes with
 // separate CUDA contexts, which the GPU time-slices: on the H100, miniAero's
-// 1024-cell FlatPlate ran a step about 35x slower on two ranks sharing the
-// GPU than on one rank (older record h100-suite-final (perf/results/README.md, Older records)).
+// small FlatPlate ran a step many times slower on two ranks sharing the GPU
+// than on one rank.
 // Apps report it so a user sees why before timing anything.
 
 #include <Kokkos_Core.hpp>
