@@ -3,7 +3,7 @@
 
 // The main job's kernels, written once for every executor and layout.
 
-#include "lulesh/hex.hpp"
+#include "common/lulesh_hex.hpp"
 
 #include <umesh/umesh.hpp>
 
@@ -124,7 +124,7 @@ struct VolnaSpaceDiscretization {
 /// (the Jacobian determinant of its trilinear map) and adds to each of its
 /// eight nodes the force -stress x the node's normal, a quarter of the area
 /// vectors of the three element faces through the node. The geometry is
-/// umesh_lulesh's (apps/lulesh/hex.hpp).
+/// umesh_lulesh's (apps/common/lulesh_hex.hpp).
 struct IntegrateStress {
   template <class S, class D, class X, class F>
   KOKKOS_INLINE_FUNCTION void operator()(S sig, D determ, X x0, X x1, X x2, X x3, X x4, X x5, X x6,

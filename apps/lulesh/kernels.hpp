@@ -5,7 +5,7 @@
 // (x(k) reads component k, f(k) += v increments), so every executor and
 // layout runs the same body. The arithmetic is LULESH 2.0's, written anew.
 
-#include "hex.hpp"
+#include "common/lulesh_hex.hpp"
 #include "problem.hpp"
 
 #include <Kokkos_Core.hpp>

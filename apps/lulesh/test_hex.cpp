@@ -1,6 +1,6 @@
-// LULESH's hex geometry (hex.hpp) against exact values: affine images of the
+// LULESH's hex geometry (common/lulesh_hex.hpp) against exact values: affine images of the
 // unit cube, where volume and Jacobian are known, and finite differences.
-#include "hex.hpp"
+#include "common/lulesh_hex.hpp"
 
 #include <gtest/gtest.h>
 

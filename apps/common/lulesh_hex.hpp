@@ -1,6 +1,7 @@
-#ifndef UMESH_LULESH_HEX_HPP
-#define UMESH_LULESH_HEX_HPP
+#ifndef UMESH_APPS_COMMON_LULESH_HEX_HPP
+#define UMESH_APPS_COMMON_LULESH_HEX_HPP
 
+// Shared by umesh_lulesh and the main job's integrate_stress case (perf/).
 // Geometry of one trilinear hex in LULESH's node order (bottom face 0-3
 // counter-clockwise, top face 4-7 above them), coordinates component-major:
 // p[k][i] is component k of node i. The formulas are LULESH 2.0's
