@@ -7,21 +7,26 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <functional>
 #include <limits>
 #include <ostream>
+#include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace umesh::detail {
 
 namespace {
 
+void write_auto_decision(std::ostream &os, const std::vector<AutoCandidate> &cands,
+                         const AutoDecision &d);
+
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? std::numeric_limits<double>::quiet_NaN() : v[v.size() / 2];
 }
-
-} // namespace
 
 void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOptions &o,
                      const std::string &loop, AutoDecision &d,
@@ -114,6 +119,94 @@ void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOp
   d.winner = int(leaders[win]);
 }
 
+} // namespace
+
+AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate> candidates,
+                     std::string device, const std::function<std::string()> &fingerprint)
+    : options_(std::move(options)), candidates_(std::move(candidates)), device_(std::move(device)) {
+  keep_only(candidates_, options_.only);
+  if (options_.tuning_file.empty())
+    if (const char *env = std::getenv("UMESH_TUNING_FILE"))
+      options_.tuning_file = env;
+  if (!options_.tuning_file.empty()) { // hashing every index costs a pass: only for files
+    fingerprint_ = fingerprint();
+    table_ = read_tuning_file(options_.tuning_file);
+  }
+}
+
+const AutoDecision &AutoTuner::decision(const std::string &loop) const {
+  auto it = decisions_.find(loop);
+  if (it == decisions_.end())
+    fail("exec::Auto plan: loop '", loop, "' has not run");
+  return it->second;
+}
+
+const AutoCandidate &AutoTuner::choose(const std::string &name, const std::string &sig,
+                                       const std::function<void(std::size_t)> &warm_up,
+                                       const std::function<double(std::size_t)> &time,
+                                       const std::function<void()> &restore) {
+  auto it = decisions_.find(name);
+  if (it != decisions_.end()) {
+    if (it->second.signature != sig)
+      fail("loop '", name,
+           "' under exec::Auto ran before with another kernel or other "
+           "argument types (a layout, a dat's components); a decision holds for one of "
+           "them: give this loop its own name");
+    return candidates_[it->second.winner];
+  }
+  AutoDecision d;
+  d.signature = sig;
+  std::string key;
+  if (!options_.tuning_file.empty()) {
+    std::string clean = name;
+    std::replace_if(
+        clean.begin(), clean.end(), [](char c) { return c == '\t' || c == '\n' || c == '|'; }, ' ');
+    key = device_ + "|" + clean + "|" + fingerprint_ + "|" + sig;
+    auto found = table_.find(key);
+    if (found == table_.end()) { // another plan may have tuned it since this one was made
+      table_ = read_tuning_file(options_.tuning_file);
+      found = table_.find(key);
+    }
+    if (found != table_.end()) {
+      for (std::size_t c = 0; c < candidates_.size(); ++c)
+        if (candidates_[c].name == found->second)
+          d.winner = int(c);
+      if (d.winner < 0)
+        fail("tuning file '", options_.tuning_file, "' chose '", found->second, "' for loop '",
+             name,
+             "', which is not a candidate of this plan: delete the line or the file "
+             "to tune again");
+      d.from_file = true;
+      return candidates_[decisions_.emplace(name, d).first->second.winner];
+    }
+  }
+  const auto start = std::chrono::steady_clock::now();
+  tune_candidates(candidates_, options_, name, d, warm_up, time);
+  restore();
+  d.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Merged into the file as it is now: plans sharing a file (one per layout,
+  // say) must not drop each other's decisions.
+  if (!key.empty())
+    table_ = record_tuning_decision(options_.tuning_file, key, candidates_[d.winner].name);
+  return candidates_[decisions_.emplace(name, d).first->second.winner];
+}
+
+std::string AutoTuner::summary() const {
+  std::ostringstream os;
+  bool first = true;
+  for (const auto &[loop, d] : decisions_) {
+    os << (first ? "" : "\n") << "loop '" << loop << "': " << candidates_[d.winner].name;
+    first = false;
+    if (d.from_file)
+      os << " (from tuning file " << options_.tuning_file << ")";
+    else
+      write_auto_decision(os, candidates_, d);
+  }
+  return os.str();
+}
+
+namespace {
+
 void write_auto_decision(std::ostream &os, const std::vector<AutoCandidate> &cands,
                          const AutoDecision &d) {
   const bool finals = std::isfinite(d.final_ms[d.winner]);
@@ -142,5 +235,7 @@ void write_auto_decision(std::ostream &os, const std::vector<AutoCandidate> &can
     if (std::isfinite(d.final_ms[c]))
       os << " " << cands[c].name << " " << d.final_ms[c] << " ms";
 }
+
+} // namespace
 
 } // namespace umesh::detail

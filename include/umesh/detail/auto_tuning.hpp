@@ -7,13 +7,14 @@
 // cores shared with other work) does not crown a candidate 1.6x slower.
 
 #include <umesh/detail/auto_candidates.hpp>
+#include <umesh/detail/tuning_file.hpp>
 #include <umesh/exec_auto.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 #include <functional>
-#include <ostream>
+#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -43,21 +44,37 @@ struct AutoDecision {
   std::vector<std::string> notes; // per candidate: why not timed
 };
 
-/// Times the candidates into `d` and sets its winner: a warm-up round
-/// (warm_up(c) runs candidate c once untimed, so that plans built on first
-/// use are not counted, then time(c) runs it timed from the loop's saved
-/// outputs and returns milliseconds; an Error: it does not fit), pruning,
-/// trial rounds over all candidates in turn, then the finals.
-void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOptions &o,
-                     const std::string &loop, AutoDecision &d,
-                     const std::function<void(std::size_t)> &warm_up,
-                     const std::function<double(std::size_t)> &time);
+/// Everything of exec::Auto's plan that does not depend on the loop's types
+/// (compiled once, in src/auto_tuning.cpp): the candidates, the decisions,
+/// the tuning file, the report.
+class AutoTuner {
+public:
+  /// `device`: the tuning file's key prefix (device and backend);
+  /// `fingerprint`: of the maps, read only with a tuning file. Fails on bad
+  /// options or a name in `only` that is no candidate.
+  AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate> candidates, std::string device,
+            const std::function<std::string()> &fingerprint);
 
-/// The winner, its time and margin over the runner-up, the tuning time,
-/// every candidate's trial median (or why it was not timed) and the
-/// finalists' medians.
-void write_auto_decision(std::ostream &os, const std::vector<AutoCandidate> &cands,
-                         const AutoDecision &d);
+  const std::vector<AutoCandidate> &candidates() const { return candidates_; }
+  const std::string &tuning_file() const { return options_.tuning_file; }
+  /// The candidate loop `name` runs under, tuned by `tune` on its first call
+  /// (and recorded in the tuning file), or read from the file. `sig`: the
+  /// kernel's and arguments' types (another sig for the same name is an
+  /// Error). tune(warm_up, time) times the candidates (tune_candidates).
+  const AutoCandidate &choose(const std::string &name, const std::string &sig,
+                              const std::function<void(std::size_t)> &warm_up,
+                              const std::function<double(std::size_t)> &time,
+                              const std::function<void()> &restore);
+  const AutoDecision &decision(const std::string &loop) const;
+  std::string summary() const;
+
+private:
+  exec::AutoOptions options_;
+  std::vector<AutoCandidate> candidates_;
+  std::string device_, fingerprint_;
+  std::map<std::string, AutoDecision> decisions_;
+  TuningTable table_;
+};
 
 } // namespace umesh::detail
 

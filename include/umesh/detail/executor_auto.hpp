@@ -19,7 +19,6 @@
 #include <umesh/detail/executor_warp.hpp>
 #include <umesh/detail/loop_snapshot.hpp>
 #include <umesh/detail/plan_file.hpp>
-#include <umesh/detail/tuning_file.hpp>
 #include <umesh/exec_auto.hpp>
 #include <umesh/plan.hpp>
 
@@ -113,73 +112,69 @@ public:
   template <class... Maps>
   AutoPlan(const Space &space, Tag options, Set set, const Maps &...maps)
       : PlanBase<Space>(space, set, maps...), options_(std::move(options)),
-        slots_(AutoSlot<C, Space>(space, set, maps...)...) {
-    check_auto_options(options_);
-    constexpr bool host =
-        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
-    int slot = 0;
-    (add_auto_candidates(auto_kind<C>(), slot++, options_, host, candidates_), ...);
-    keep_only(candidates_, options_.only);
-    if (options_.tuning_file.empty())
-      if (const char *env = std::getenv("UMESH_TUNING_FILE"))
-        options_.tuning_file = env;
-    if (!options_.tuning_file.empty()) { // hashing every index costs a pass: only for files
-      const HostMaps host_maps = detail::host_maps(maps...);
-      std::ostringstream fp;
-      fp << std::hex << fingerprint(this->set_.size(), host_maps.maps);
-      fingerprint_ = fp.str();
-      table_ = read_tuning_file(options_.tuning_file);
-    }
-  }
+        slots_(AutoSlot<C, Space>(space, set, maps...)...),
+        tuner_(options_, candidates(options_), device_description<Space>() + "|" + Space::name(),
+               [&] {
+                 std::ostringstream fp;
+                 fp << std::hex << fingerprint(this->set_.size(), host_maps(maps...).maps);
+                 return fp.str();
+               }) {}
 
   const Tag &options() const { return options_; }
-  const std::vector<AutoCandidate> &candidates() const { return candidates_; }
+  const std::vector<AutoCandidate> &candidates() const { return tuner_.candidates(); }
 
   /// Name of the candidate `loop` runs under (an Error before its first call).
   const std::string &choice(const std::string &loop) const {
-    return candidates_[decision(loop).winner].name;
+    return candidates()[tuner_.decision(loop).winner].name;
   }
   /// Seconds `loop` spent tuning (0 when the decision came from the file).
-  double tuning_seconds(const std::string &loop) const { return decision(loop).seconds; }
-  bool from_tuning_file(const std::string &loop) const { return decision(loop).from_file; }
+  double tuning_seconds(const std::string &loop) const { return tuner_.decision(loop).seconds; }
+  bool from_tuning_file(const std::string &loop) const { return tuner_.decision(loop).from_file; }
 
   /// Per loop: every candidate's median (or why it was not timed), the
   /// finalists' medians, the winner and its margin over the runner-up, the
   /// tuning time.
-  std::string summary() const {
-    std::ostringstream os;
-    bool first = true;
-    for (const auto &[loop, d] : decisions_) {
-      os << (first ? "" : "\n") << "loop '" << loop << "': " << candidates_[d.winner].name;
-      first = false;
-      if (d.from_file)
-        os << " (from tuning file " << options_.tuning_file << ")";
-      else
-        write_auto_decision(os, candidates_, d);
-    }
-    return os.str();
-  }
+  std::string summary() const { return tuner_.summary(); }
 
   template <class Kernel, class... Args>
   void run(const Tag &, const std::string &name, const Kernel &kernel, const Args &...args) {
-    const std::string sig = signature<Kernel, Args...>();
-    auto it = decisions_.find(name);
-    if (it == decisions_.end())
-      it = decisions_.emplace(name, decide(name, sig, kernel, args...)).first;
-    else if (it->second.signature != sig)
-      fail("loop '", name,
-           "' under exec::Auto ran before with another kernel or other "
-           "argument types (a layout, a dat's components); a decision holds for one of "
-           "them: give this loop its own name");
-    run_candidate(candidates_[it->second.winner], name, kernel, args...);
+    // Outputs are saved only when the loop tunes (its first call).
+    std::unique_ptr<LoopSnapshot> snapshot;
+    auto save = [&] {
+      if (!snapshot)
+        snapshot = std::make_unique<LoopSnapshot>(args...);
+      snapshot->restore();
+    };
+    const AutoCandidate &c = tuner_.choose(
+        name, signature<Kernel, Args...>(),
+        [&](std::size_t i) { // a first run may build a plan: not timed
+          save();
+          run_candidate(candidates()[i], name, kernel, args...);
+        },
+        [&](std::size_t i) {
+          save();
+          Kokkos::fence();
+          Kokkos::Timer t;
+          run_candidate(candidates()[i], name, kernel, args...);
+          Kokkos::fence();
+          return t.seconds() * 1e3;
+        },
+        [&] {
+          if (snapshot)
+            snapshot->restore();
+        });
+    run_candidate(c, name, kernel, args...);
   }
 
 private:
-  const AutoDecision &decision(const std::string &loop) const {
-    auto it = decisions_.find(loop);
-    if (it == decisions_.end())
-      fail("exec::Auto plan: loop '", loop, "' has not run");
-    return it->second;
+  static std::vector<AutoCandidate> candidates(const exec::AutoOptions &o) {
+    check_auto_options(o);
+    constexpr bool host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+    std::vector<AutoCandidate> out;
+    int slot = 0;
+    (add_auto_candidates(auto_kind<C>(), slot++, o, host, out), ...);
+    return out;
   }
 
   // The kernel's and arguments' types (layouts, components, accesses), hashed:
@@ -194,14 +189,6 @@ private:
     return os.str();
   }
 
-  std::string tuning_key(const std::string &loop, const std::string &sig) const {
-    std::string clean = loop;
-    std::replace_if(
-        clean.begin(), clean.end(), [](char c) { return c == '\t' || c == '\n' || c == '|'; }, ' ');
-    return device_description<Space>() + "|" + Space::name() + "|" + clean + "|" + fingerprint_ +
-           "|" + sig;
-  }
-
   template <class Kernel, class... Args>
   void run_candidate(const AutoCandidate &c, const std::string &name, const Kernel &kernel,
                      const Args &...args) {
@@ -213,64 +200,9 @@ private:
     ((c.slot == int(I) ? std::get<I>(slots_).run(c, name, kernel, args...) : void()), ...);
   }
 
-  template <class Kernel, class... Args>
-  AutoDecision decide(const std::string &name, const std::string &sig, const Kernel &kernel,
-                      const Args &...args) {
-    AutoDecision d;
-    d.signature = sig;
-    const std::string key = options_.tuning_file.empty() ? "" : tuning_key(name, sig);
-    if (!key.empty()) {
-      auto found = table_.find(key);
-      if (found == table_.end()) { // another plan may have tuned it since this one was made
-        table_ = read_tuning_file(options_.tuning_file);
-        found = table_.find(key);
-      }
-      if (found != table_.end()) {
-        for (std::size_t c = 0; c < candidates_.size(); ++c)
-          if (candidates_[c].name == found->second)
-            d.winner = int(c);
-        if (d.winner < 0)
-          fail("tuning file '", options_.tuning_file, "' chose '", found->second, "' for loop '",
-               name,
-               "', which is not a candidate of this plan: delete the line or the file "
-               "to tune again");
-        d.from_file = true;
-        return d;
-      }
-    }
-    const LoopSnapshot snapshot(args...);
-    Kokkos::Timer total;
-    // A candidate's first run may build its plan (blocks, warp links): a
-    // one-time cost that pruning must not count against it.
-    const std::function<void(std::size_t)> warm = [&](std::size_t c) {
-      snapshot.restore();
-      run_candidate(candidates_[c], name, kernel, args...);
-    };
-    const std::function<double(std::size_t)> timed = [&](std::size_t c) {
-      snapshot.restore();
-      Kokkos::fence();
-      Kokkos::Timer t;
-      run_candidate(candidates_[c], name, kernel, args...);
-      Kokkos::fence();
-      return t.seconds() * 1e3;
-    };
-    tune_candidates(candidates_, options_, name, d, warm, timed);
-    snapshot.restore();
-    d.seconds = total.seconds();
-    if (!key.empty()) {
-      // Merged into the file as it is now: plans sharing a file (one per
-      // layout, say) must not drop each other's decisions.
-      table_ = record_tuning_decision(options_.tuning_file, key, candidates_[d.winner].name);
-    }
-    return d;
-  }
-
   Tag options_;
   std::tuple<AutoSlot<C, Space>...> slots_;
-  std::vector<AutoCandidate> candidates_;
-  std::map<std::string, AutoDecision> decisions_;
-  TuningTable table_;
-  std::string fingerprint_;
+  AutoTuner tuner_;
 };
 
 } // namespace detail
