@@ -121,9 +121,11 @@ void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOp
 
 } // namespace
 
-AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate> candidates,
-                     std::string device, const std::function<std::string()> &fingerprint)
-    : options_(std::move(options)), candidates_(std::move(candidates)), device_(std::move(device)) {
+AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate::Kind> kinds,
+                     std::vector<AutoCandidate> candidates, std::string device,
+                     const std::function<std::string()> &fingerprint)
+    : options_(std::move(options)), all_kinds_(std::move(kinds)),
+      candidates_(std::move(candidates)), device_(std::move(device)) {
   keep_only(candidates_, options_.only);
   if (options_.tuning_file.empty())
     if (const char *env = std::getenv("UMESH_TUNING_FILE"))
@@ -132,6 +134,22 @@ AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate> candi
     fingerprint_ = fingerprint();
     table_ = read_tuning_file(options_.tuning_file);
   }
+}
+
+// A list of fewer than every executor keys its decisions apart (a choice
+// among every executor may be no candidate of a shorter list); every
+// executor keeps the keys of the files written before lists existed.
+std::string AutoTuner::list_key() const {
+  const char *names[] = {"atomic",       "scatterview", "gather", "colour",
+                         "hierarchical", "segmented",   "warp"};
+  bool has[7] = {};
+  for (const auto &c : all_kinds_)
+    has[c] = true;
+  std::string out;
+  for (int k = 0; k < 7; ++k)
+    if (has[k])
+      out += std::string(out.empty() ? "" : ",") + names[k];
+  return all_kinds_.size() == 7 ? std::string() : "|" + out;
 }
 
 const AutoDecision &AutoTuner::decision(const std::string &loop) const {
@@ -161,7 +179,7 @@ const AutoCandidate &AutoTuner::choose(const std::string &name, const std::strin
     std::string clean = name;
     std::replace_if(
         clean.begin(), clean.end(), [](char c) { return c == '\t' || c == '\n' || c == '|'; }, ' ');
-    key = device_ + "|" + clean + "|" + fingerprint_ + "|" + sig;
+    key = device_ + "|" + clean + "|" + fingerprint_ + "|" + sig + list_key();
     auto found = table_.find(key);
     if (found == table_.end()) { // another plan may have tuned it since this one was made
       table_ = read_tuning_file(options_.tuning_file);

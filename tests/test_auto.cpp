@@ -230,6 +230,28 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
   std::remove(path.c_str());
 }
 
+// A tuning file shared by plans of other candidate lists: each list keeps
+// its own decision (every executor's choice may be no candidate of a
+// shorter list).
+TEST(AutoTuningFile, CandidateListsKeepTheirOwnDecisions) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  const std::string path = "test_auto_tuning_lists.txt";
+  std::remove(path.c_str());
+  Mesh<S, SoA> mesh;
+  Global<double> g("g");
+  const auto few = exec::Auto{}.with_trials(1).with_tuning_file(path);
+  for (int round = 0; round < 2; ++round) {
+    auto all = make_plan(S(), quick().with_tuning_file(path), mesh.m.edges, mesh.pecell,
+                         read_only(mesh.pedge));
+    auto def = make_plan(S(), few, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+    mesh.run(Full{}, all, g);
+    mesh.run(exec::Auto{}, def, g);
+    EXPECT_EQ(all.from_tuning_file("edge"), round == 1);
+    EXPECT_EQ(def.from_tuning_file("edge"), round == 1);
+  }
+  std::remove(path.c_str());
+}
+
 // One name, two layouts: a decision holds for one argument signature.
 TEST(AutoOptions, OneLoopNameWithOtherArgumentTypesIsAClearError) {
   using S = Kokkos::DefaultHostExecutionSpace;

@@ -49,10 +49,11 @@ struct AutoDecision {
 /// the tuning file, the report.
 class AutoTuner {
 public:
-  /// `device`: the tuning file's key prefix (device and backend);
+  /// `kinds`: the list's executors; `device`: the tuning file's key prefix (device and backend);
   /// `fingerprint`: of the maps, read only with a tuning file. Fails on bad
   /// options or a name in `only` that is no candidate.
-  AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate> candidates, std::string device,
+  AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate::Kind> kinds,
+            std::vector<AutoCandidate> candidates, std::string device,
             const std::function<std::string()> &fingerprint);
 
   const std::vector<AutoCandidate> &candidates() const { return candidates_; }
@@ -69,7 +70,10 @@ public:
   std::string summary() const;
 
 private:
+  std::string list_key() const;
+
   exec::AutoOptions options_;
+  std::vector<AutoCandidate::Kind> all_kinds_; // the list's executors
   std::vector<AutoCandidate> candidates_;
   std::string device_, fingerprint_;
   std::map<std::string, AutoDecision> decisions_;

@@ -113,8 +113,8 @@ public:
   AutoPlan(const Space &space, Tag options, Set set, const Maps &...maps)
       : PlanBase<Space>(space, set, maps...), options_(std::move(options)),
         slots_(AutoSlot<C, Space>(space, set, maps...)...),
-        tuner_(options_, candidates(options_), device_description<Space>() + "|" + Space::name(),
-               [&] {
+        tuner_(options_, {auto_kind<C>()...}, candidates(options_),
+               device_description<Space>() + "|" + Space::name(), [&] {
                  std::ostringstream fp;
                  fp << std::hex << fingerprint(this->set_.size(), host_maps(maps...).maps);
                  return fp.str();
