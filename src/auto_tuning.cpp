@@ -61,9 +61,15 @@ void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOp
         first_error = e.what();
     }
   }
+  // One slow warm-up may be the machine's noise (another job took the
+  // core): a candidate over the bound runs once more, and the faster of its
+  // two runs decides.
   for (std::size_t c = 0; c < n; ++c)
-    if (std::isfinite(warm[c]) && warm[c] > o.prune * best)
-      d.notes[c] = "pruned: warm-up " + std::to_string(warm[c]) + " ms";
+    if (std::isfinite(warm[c]) && warm[c] > o.prune * best) {
+      warm[c] = std::min(warm[c], time(c));
+      if (warm[c] > o.prune * best)
+        d.notes[c] = "pruned: warm-up " + std::to_string(warm[c]) + " ms";
+    }
   // Trial rounds over all candidates in turn, so that a machine whose speed
   // drifts during tuning slows every candidate alike.
   for (int r = 0; r < o.trials; ++r) {
@@ -74,25 +80,33 @@ void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOp
         ms[c].push_back(time(c));
   }
   std::vector<std::size_t> timed;
+  std::vector<double> fastest_ms(n, inf);
   for (std::size_t c = 0; c < n; ++c)
     if (!ms[c].empty()) {
       d.median_ms[c] = median_of(ms[c]);
+      fastest_ms[c] = *std::min_element(ms[c].begin(), ms[c].end());
       timed.push_back(c);
     }
   if (timed.empty())
     fail("loop '", loop, "' under exec::Auto: no candidate ran; the first said: ", first_error);
+  // Without finals, the best median wins.
+  d.winner = int(*std::min_element(timed.begin(), timed.end(), [&](std::size_t a, std::size_t b) {
+    return d.median_ms[a] < d.median_ms[b];
+  }));
+  // Finals: the leaders by their fastest trial (a host's noise only ever
+  // slows a run), those within the margin of the fastest, run in turns, each
+  // round in the opposite order to the last; each round's times are taken
+  // relative to the round's fastest, and the lowest median ratio wins (drift
+  // between rounds cancels).
   std::stable_sort(timed.begin(), timed.end(),
-                   [&](std::size_t a, std::size_t b) { return d.median_ms[a] < d.median_ms[b]; });
-  d.winner = int(timed.front());
-  // Finals: the leaders within the margin run in turns, each round in the
-  // opposite order to the last; each round's times are taken relative to the
-  // round's fastest, and the lowest median ratio wins (drift between rounds
-  // cancels).
+                   [&](std::size_t a, std::size_t b) { return fastest_ms[a] < fastest_ms[b]; });
   std::vector<std::size_t> leaders;
   for (std::size_t c : timed)
     if (leaders.size() < std::size_t(o.finalists) &&
-        d.median_ms[c] <= o.final_margin * d.median_ms[timed.front()])
+        fastest_ms[c] <= o.final_margin * fastest_ms[timed.front()])
       leaders.push_back(c);
+  if (leaders.size() == 1 && o.final_rounds > 0)
+    d.winner = int(leaders.front()); // alone within the margin: no final to run
   if (leaders.size() < 2 || o.final_rounds < 1 || elapsed() > o.time_limit)
     return;
   std::vector<std::vector<double>> final_ms(leaders.size()), ratios(leaders.size());

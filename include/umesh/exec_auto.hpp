@@ -33,14 +33,16 @@ struct AutoOptions {
   /// Hierarchical register budgets tried (Hierarchical::max_registers), on
   /// CUDA only, for one block per team without gather, blocks up to 640.
   std::vector<int> hier_registers = Hierarchical::register_budgets();
-  int trials = 3;     ///< timed runs per candidate (median), after one warm-up
-  double prune = 3.0; ///< a candidate whose warm-up takes this many times the fastest warm-up
-                      ///< is not timed further
-  /// After the trials, the candidates within this factor of the best median
-  /// (at most `finalists` of them) run again in turns, `final_rounds` times
-  /// (each round in the opposite order to the last), and the best median of
-  /// those rounds wins: on a small, noisy host three trials each cannot tell
-  /// candidates 10% apart.
+  int trials = 3; ///< timed runs per candidate (median), after one warm-up
+  /// A candidate whose warm-up (the faster of two, when the first is over)
+  /// takes this many times the fastest warm-up is not timed further.
+  double prune = 3.0;
+  /// After the trials, the candidates whose fastest trial is within this
+  /// factor of the fastest (at most `finalists` of them) run again in turns,
+  /// `final_rounds` times (each round in the opposite order to the last), and
+  /// the lowest median of their times relative to each round's fastest wins:
+  /// on a small, noisy host three trials each cannot tell candidates 10%
+  /// apart. 0 rounds: the best trial median wins.
   double final_margin = 1.3;
   int finalists = 3;
   int final_rounds = 9;
