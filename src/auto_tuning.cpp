@@ -41,6 +41,7 @@ void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOp
   const std::size_t n = cands.size();
   d.median_ms.assign(n, nan);
   d.final_ms.assign(n, nan);
+  d.final_ratio.assign(n, nan);
   d.notes.assign(n, "");
   std::vector<double> warm(n, inf);
   std::vector<std::vector<double>> ms(n);
@@ -127,6 +128,7 @@ void tune_candidates(const std::vector<AutoCandidate> &cands, const exec::AutoOp
   std::size_t win = 0;
   for (std::size_t i = 0; i < leaders.size(); ++i) {
     d.final_ms[leaders[i]] = median_of(final_ms[i]);
+    d.final_ratio[leaders[i]] = median_of(ratios[i]);
     if (median_of(ratios[i]) < median_of(ratios[win]))
       win = i;
   }
@@ -241,15 +243,17 @@ namespace {
 
 void write_auto_decision(std::ostream &os, const std::vector<AutoCandidate> &cands,
                          const AutoDecision &d) {
+  // After finals the margin is the runner-up's median ratio to each round's
+  // fastest over the winner's (what decided); without, the medians' ratio.
   const bool finals = std::isfinite(d.final_ms[d.winner]);
-  const std::vector<double> &ms = finals ? d.final_ms : d.median_ms;
+  const std::vector<double> &score = finals ? d.final_ratio : d.median_ms;
   double second = std::numeric_limits<double>::infinity();
-  for (std::size_t c = 0; c < ms.size(); ++c)
-    if (int(c) != d.winner && std::isfinite(ms[c]))
-      second = std::min(second, ms[c]);
-  os << ", " << ms[d.winner] << " ms";
+  for (std::size_t c = 0; c < score.size(); ++c)
+    if (int(c) != d.winner && std::isfinite(score[c]))
+      second = std::min(second, score[c]);
+  os << ", " << (finals ? d.final_ms : d.median_ms)[d.winner] << " ms";
   if (std::isfinite(second))
-    os << ", " << second / ms[d.winner] << "x ahead of the next"
+    os << ", " << second / score[d.winner] << "x ahead of the next"
        << (finals ? " in the finals" : "");
   os << "; tuned in " << d.seconds << " s:";
   for (std::size_t c = 0; c < cands.size(); ++c) {

@@ -38,10 +38,11 @@ struct AutoDecision {
   std::string signature; // the loop's kernel and argument types
   int winner = -1;
   bool from_file = false;
-  double seconds = 0;             // tuning time
-  std::vector<double> median_ms;  // per candidate, trial rounds; NaN: not timed
-  std::vector<double> final_ms;   // per candidate, final rounds; NaN: not a finalist
-  std::vector<std::string> notes; // per candidate: why not timed
+  double seconds = 0;              // tuning time
+  std::vector<double> median_ms;   // per candidate, trial rounds; NaN: not timed
+  std::vector<double> final_ms;    // per candidate, final rounds; NaN: not a finalist
+  std::vector<double> final_ratio; // per candidate, median of its time / each round's fastest
+  std::vector<std::string> notes;  // per candidate: why not timed
 };
 
 /// Everything of exec::Auto's plan that does not depend on the loop's types
