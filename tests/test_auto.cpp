@@ -1,12 +1,17 @@
 // exec::Auto: the tuned loop's result is one execution's on every space and
 // layout (outputs and reductions restored between trials); decisions are
 // remembered in a tuning file and reused without trials; a corrupt or stale
-// file is a clear error; candidates that do not fit are reported, not fatal.
+// file is a clear error; candidates that do not fit are reported, not fatal;
+// an explicit candidate list (exec::AutoOf) times its candidates only, and
+// exec::Auto's default list is the one documented per backend.
 #include "test_main.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace {
 using namespace umesh;
@@ -53,8 +58,11 @@ template <class S, class L> struct Mesh {
   }
 };
 
-exec::Auto quick() { // few candidates and trials: tests check behaviour, not speed
-  return exec::Auto{}.with_block_sizes({32}).with_trials(1);
+// Every executor a candidate (what the main job and the apps tune over).
+using Full = exec::AutoAll;
+
+Full quick() { // few candidates and trials: tests check behaviour, not speed
+  return Full{}.with_block_sizes({32}).with_trials(1);
 }
 
 TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
@@ -65,7 +73,7 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
   for (int call = 0; call < 2; ++call) { // the tuning call, then a tuned one
-    mesh.run(exec::Auto{}, plan, g);
+    mesh.run(Full{}, plan, g);
     ref.run(exec::Serial{}, serial, g_ref);
     EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "call " << call << "\n" << plan.summary();
     EXPECT_EQ(test::max_rel_err(mesh.mx, ref.mx), 0.0) << "call " << call;
@@ -100,11 +108,11 @@ TYPED_TEST(Auto, CandidatesThatDoNotFitAreReportedNotFatal) {
   Global<double> g("g"), g_ref("g");
   // Blocks far larger than any team's scratch: every staged variant fails
   // to fit; atomic still runs.
-  auto plan = make_plan(S(),
-                        exec::Auto{}.with_block_sizes({4096}).with_trials(1).with_candidates(
-                            {"atomic", "hier-all/b4096"}),
-                        mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-  mesh.run(exec::Auto{}, plan, g);
+  auto plan = make_plan(
+      S(),
+      Full{}.with_block_sizes({4096}).with_trials(1).with_candidates({"atomic", "hier-all/b4096"}),
+      mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  mesh.run(Full{}, plan, g);
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
   ref.run(exec::Serial{}, serial, g_ref);
   EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12);
@@ -120,7 +128,7 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   Global<double> g("g"), g_ref("g");
   auto opts = quick().with_tuning_file(path);
   auto first = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-  mesh.run(exec::Auto{}, first, g);
+  mesh.run(Full{}, first, g);
   EXPECT_FALSE(first.from_tuning_file("edge"));
   std::ifstream in(path);
   std::string header, line;
@@ -131,7 +139,7 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   EXPECT_NE(line.find("\t" + first.choice("edge")), std::string::npos) << line;
 
   auto second = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-  mesh.run(exec::Auto{}, second, g);
+  mesh.run(Full{}, second, g);
   EXPECT_TRUE(second.from_tuning_file("edge"));
   EXPECT_EQ(second.tuning_seconds("edge"), 0.0);
   EXPECT_EQ(second.choice("edge"), first.choice("edge"));
@@ -151,9 +159,8 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   Dat<double, 3, SoA, Kokkos::HostSpace> f2(cells2, "f");
   Dat<double, 1, SoA, Kokkos::HostSpace> m2(cells2, "m"), n2(edges2, "n");
   auto other = make_plan(S(), opts, edges2, pc2, read_only(pe2));
-  par_loop(exec::Auto{}, other, "edge", EdgeKernel{}, read(x2, pe2, 0), read(x2, pe2, 1),
-           inc(f2, pc2, 0), inc(f2, pc2, 1), max(m2, pc2, 0), max(m2, pc2, 1), inc(n2),
-           reduce_sum(g));
+  par_loop(Full{}, other, "edge", EdgeKernel{}, read(x2, pe2, 0), read(x2, pe2, 1), inc(f2, pc2, 0),
+           inc(f2, pc2, 1), max(m2, pc2, 0), max(m2, pc2, 1), inc(n2), reduce_sum(g));
   EXPECT_FALSE(other.from_tuning_file("edge"));
   std::remove(path.c_str());
 }
@@ -170,15 +177,15 @@ TEST(AutoTuningFile, PlansSharingAFileKeepEachOthersDecisions) {
   auto opts = quick().with_tuning_file(path);
   auto plan_aos = make_plan(S(), opts, aos.m.edges, aos.pecell, read_only(aos.pedge));
   auto plan_soa = make_plan(S(), opts, soa.m.edges, soa.pecell, read_only(soa.pedge));
-  aos.run(exec::Auto{}, plan_aos, g);
-  soa.run(exec::Auto{}, plan_soa, g);
+  aos.run(Full{}, plan_aos, g);
+  soa.run(Full{}, plan_soa, g);
   EXPECT_FALSE(plan_aos.from_tuning_file("edge"));
   EXPECT_FALSE(plan_soa.from_tuning_file("edge"));
 
   auto again_aos = make_plan(S(), opts, aos.m.edges, aos.pecell, read_only(aos.pedge));
   auto again_soa = make_plan(S(), opts, soa.m.edges, soa.pecell, read_only(soa.pedge));
-  aos.run(exec::Auto{}, again_aos, g);
-  soa.run(exec::Auto{}, again_soa, g);
+  aos.run(Full{}, again_aos, g);
+  soa.run(Full{}, again_soa, g);
   EXPECT_TRUE(again_aos.from_tuning_file("edge"));
   EXPECT_TRUE(again_soa.from_tuning_file("edge"));
   EXPECT_EQ(again_aos.choice("edge"), plan_aos.choice("edge"));
@@ -197,7 +204,7 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
     try {
       auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
       if (at_run)
-        mesh.run(exec::Auto{}, plan, g);
+        mesh.run(Full{}, plan, g);
       ADD_FAILURE() << "no error for:\n" << content;
     } catch (const Error &e) {
       const std::string msg = e.what();
@@ -211,7 +218,7 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
   std::remove(path.c_str());
   {
     auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-    mesh.run(exec::Auto{}, plan, g);
+    mesh.run(Full{}, plan, g);
   }
   std::ifstream in(path);
   std::string header, line;
@@ -223,6 +230,28 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
   std::remove(path.c_str());
 }
 
+// A tuning file shared by plans of other candidate lists: each list keeps
+// its own decision (every executor's choice may be no candidate of a
+// shorter list).
+TEST(AutoTuningFile, CandidateListsKeepTheirOwnDecisions) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  const std::string path = "test_auto_tuning_lists.txt";
+  std::remove(path.c_str());
+  Mesh<S, SoA> mesh;
+  Global<double> g("g");
+  const auto few = exec::Auto{}.with_trials(1).with_tuning_file(path);
+  for (int round = 0; round < 2; ++round) {
+    auto all = make_plan(S(), quick().with_tuning_file(path), mesh.m.edges, mesh.pecell,
+                         read_only(mesh.pedge));
+    auto def = make_plan(S(), few, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+    mesh.run(Full{}, all, g);
+    mesh.run(exec::Auto{}, def, g);
+    EXPECT_EQ(all.from_tuning_file("edge"), round == 1);
+    EXPECT_EQ(def.from_tuning_file("edge"), round == 1);
+  }
+  std::remove(path.c_str());
+}
+
 // One name, two layouts: a decision holds for one argument signature.
 TEST(AutoOptions, OneLoopNameWithOtherArgumentTypesIsAClearError) {
   using S = Kokkos::DefaultHostExecutionSpace;
@@ -230,13 +259,13 @@ TEST(AutoOptions, OneLoopNameWithOtherArgumentTypesIsAClearError) {
   Mesh<S, SoA> soa;
   Global<double> g("g");
   auto plan = make_plan(S(), quick(), aos.m.edges, aos.pecell, read_only(aos.pedge));
-  aos.run(exec::Auto{}, plan, g);
+  aos.run(Full{}, plan, g);
   // soa's maps are other Map objects on other sets: make it run on aos's.
   Dat<double, 2, SoA, Kokkos::HostSpace> x(aos.m.nodes, "x");
   Dat<double, 3, SoA, Kokkos::HostSpace> f(aos.m.cells, "f");
   Dat<double, 1, SoA, Kokkos::HostSpace> mx(aos.m.cells, "mx"), n(aos.m.edges, "n");
   try {
-    par_loop(exec::Auto{}, plan, "edge", EdgeKernel{}, read(x, aos.pedge, 0), read(x, aos.pedge, 1),
+    par_loop(Full{}, plan, "edge", EdgeKernel{}, read(x, aos.pedge, 0), read(x, aos.pedge, 1),
              inc(f, aos.pecell, 0), inc(f, aos.pecell, 1), max(mx, aos.pecell, 0),
              max(mx, aos.pecell, 1), inc(n), reduce_sum(g));
     ADD_FAILURE() << "no error";
@@ -250,27 +279,108 @@ TEST(AutoOptions, OneLoopNameWithOtherArgumentTypesIsAClearError) {
 TEST(AutoOptions, BadOptionsAreClearErrors) {
   using S = Kokkos::DefaultHostExecutionSpace;
   Mesh<S, AoS> mesh;
-  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_trials(0), mesh.m.edges, mesh.pecell), Error);
-  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_block_sizes({0}), mesh.m.edges, mesh.pecell),
+  EXPECT_THROW(make_plan(S(), Full{}.with_trials(0), mesh.m.edges, mesh.pecell), Error);
+  EXPECT_THROW(make_plan(S(), Full{}.with_block_sizes({0}), mesh.m.edges, mesh.pecell), Error);
+  EXPECT_THROW(make_plan(S(), Full{}.with_candidates({"fastest"}), mesh.m.edges, mesh.pecell),
                Error);
-  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_candidates({"fastest"}), mesh.m.edges, mesh.pecell),
-               Error);
-  EXPECT_THROW(make_plan(S(), exec::Auto{}.with_blocks_per_team({1, 0}), mesh.m.edges, mesh.pecell),
+  EXPECT_THROW(make_plan(S(), Full{}.with_blocks_per_team({1, 0}), mesh.m.edges, mesh.pecell),
                Error);
   EXPECT_NE(test::error_message([&] {
-              make_plan(S(), exec::Auto{}.with_warp_registers({0, 48}), mesh.m.edges, mesh.pecell);
+              make_plan(S(), Full{}.with_warp_registers({0, 48}), mesh.m.edges, mesh.pecell);
             }).find("warp register budget 48 is not 0, 40 or 64"),
             std::string::npos);
   EXPECT_NE(test::error_message([&] {
-              make_plan(S(), exec::Auto{}.with_warp_maps({32, 8}), mesh.m.edges, mesh.pecell);
+              make_plan(S(), Full{}.with_warp_maps({32, 8}), mesh.m.edges, mesh.pecell);
             }).find("warp map entries of 8 bits; 32 or 16"),
             std::string::npos);
   EXPECT_NE(test::error_message([&] {
-              make_plan(S(), exec::Auto{}.with_hier_registers({0, 40}), mesh.m.edges, mesh.pecell);
+              make_plan(S(), Full{}.with_hier_registers({0, 40}), mesh.m.edges, mesh.pecell);
             }).find("hierarchical register budget 40 is not 0 or 48"),
             std::string::npos);
   auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell);
   EXPECT_THROW(plan.choice("never ran"), Error);
+}
+
+// The default list per backend, as docs/executors.md and exec_auto.hpp say:
+// Atomic, GlobalColour and Gather on host backends; Atomic and WarpCombine
+// on GPUs. A loop under exec::Auto times those executors' variants only.
+TYPED_TEST(Auto, DefaultCandidatesAreTheDocumentedOnes) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  constexpr bool gpu =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
+  using Expected = std::conditional_t<gpu, exec::AutoOf<exec::Atomic, exec::WarpCombine>,
+                                      exec::AutoOf<exec::Atomic, exec::GlobalColour, exec::Gather>>;
+  static_assert(std::is_same<exec::AutoDefaults<S>, Expected>::value);
+  Mesh<S, L> mesh, ref;
+  Global<double> g("g"), g_ref("g");
+  auto plan = make_plan(S(), exec::Auto{}.with_block_sizes({32}).with_trials(1), mesh.m.edges,
+                        mesh.pecell, read_only(mesh.pedge));
+  std::vector<std::string> names;
+  for (const auto &c : plan.candidates())
+    names.push_back(c.name);
+  const std::vector<std::string> expected =
+      gpu ? std::vector<std::string>{"atomic",          "warp/b32",     "warp/r64/b32",
+                                     "warp/r40/b32",    "warp/m16/b32", "warp/r64/m16/b32",
+                                     "warp/r40/m16/b32"}
+          : std::vector<std::string>{"atomic", "colour", "gather"};
+  EXPECT_EQ(names, expected);
+  mesh.run(exec::Auto{}, plan, g);
+  auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
+  ref.run(exec::Serial{}, serial, g_ref);
+  EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << plan.summary();
+  EXPECT_NE(std::find(expected.begin(), expected.end(), plan.choice("edge")), expected.end());
+}
+
+// An explicit list: its executors' candidates only, in the list's order;
+// every leader within the margin runs in the finals.
+TYPED_TEST(Auto, ExplicitListTimesOnlyItsCandidates) {
+  using S = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Two = exec::AutoOf<exec::GlobalColour, exec::Atomic>;
+  Mesh<S, L> mesh, ref;
+  Global<double> g("g", 0.5), g_ref("g", 0.5);
+  auto options = Two{}.with_trials(1).with_final_rounds(3);
+  options.prune = 1e9; // both reach the finals
+  options.final_margin = 1e9;
+  auto plan = make_plan(S(), options, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  ASSERT_EQ(plan.candidates().size(), 2u);
+  EXPECT_EQ(plan.candidates()[0].name, "colour");
+  EXPECT_EQ(plan.candidates()[1].name, "atomic");
+  auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
+  for (int call = 0; call < 2; ++call) {
+    mesh.run(Two{}, plan, g);
+    ref.run(exec::Serial{}, serial, g_ref);
+    EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "call " << call;
+    EXPECT_NEAR(g.value(), g_ref.value(), 1e-10 * std::fabs(g_ref.value())) << "call " << call;
+  }
+  const std::string summary = plan.summary();
+  EXPECT_NE(summary.find("finals: colour"), std::string::npos) << summary;
+  for (const char *other : {"gather", "scatterview", "hier-", "segmented", "warp"})
+    EXPECT_EQ(summary.find(other), std::string::npos) << summary << "\n" << other;
+}
+
+// Options choose among the instantiated candidates only: a name outside
+// the list (or a variant this backend does not run) is refused, naming it.
+TEST(AutoOptions, NamingACandidateOutsideTheListIsAnError) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  Mesh<S, AoS> mesh;
+  using Two = exec::AutoOf<exec::Atomic, exec::GlobalColour>;
+  const std::string msg = test::error_message([&] {
+    make_plan(S(), Two{}.with_candidates({"atomic", "gather"}), mesh.m.edges, mesh.pecell);
+  });
+  EXPECT_NE(msg.find("candidate 'gather' is not one of this plan's"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("atomic, colour"), std::string::npos) << msg;
+  EXPECT_THROW(
+      make_plan(S(), exec::Auto{}.with_candidates({"hier-all/b128"}), mesh.m.edges, mesh.pecell),
+      Error);
+  // A GPU-only variant on the host: not run there, so not a candidate.
+  EXPECT_THROW(make_plan(S(), Full{}.with_candidates({"atomic", "warp/r64/b128"}), mesh.m.edges,
+                         mesh.pecell),
+               Error);
+  auto plan = make_plan(S(), Two{}.with_candidates({"colour"}), mesh.m.edges, mesh.pecell);
+  ASSERT_EQ(plan.candidates().size(), 1u);
+  EXPECT_EQ(plan.candidates()[0].name, "colour");
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
+#include <umesh/exec_auto.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -51,7 +52,7 @@ template <class F> bool with_executor(const std::string &name, F &&f) {
   else if (name == "warp")
     call(exec::WarpCombine{});
   else if (name == "auto")
-    call(exec::Auto{});
+    call(exec::AutoAll{}); // the apps tune over every executor: see app_built.hpp
   else
     return false;
   return true;
@@ -81,7 +82,7 @@ template <class Exec, class O> Exec executor_from(const O &o) {
     return o.hierarchical;
   else if constexpr (std::is_same<Exec, exec::WarpCombine>::value)
     return o.warp;
-  else if constexpr (std::is_same<Exec, exec::Auto>::value)
+  else if constexpr (std::is_same<Exec, exec::AutoAll>::value)
     return o.autotune;
   else
     return Exec{};

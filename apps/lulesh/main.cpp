@@ -256,7 +256,7 @@ int run(const Options &opt, int rank, int ranks) {
     ro.timed_exchanges = opt.timed_exchanges;
     ro.hierarchical = opt.hierarchical.options();
     ro.warp = opt.hierarchical.warp();
-    ro.autotune = umesh::exec::Auto{}
+    ro.autotune = umesh::exec::AutoAll{}
                       .with_block_sizes({opt.hierarchical.block})
                       .with_tuning_file(opt.tuning_file);
     int runs = 0;

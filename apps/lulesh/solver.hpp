@@ -38,7 +38,7 @@ using umesh::perf::LoopTimers;
 struct RunOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
   umesh::exec::WarpCombine warp;
-  umesh::exec::Auto autotune;
+  umesh::exec::AutoAll autotune;
   /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
   /// through the host (umesh::dist::Partition::use_nccl).
   bool nccl = false;
@@ -136,7 +136,7 @@ public:
 
   std::string summary() const override {
     if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value ||
-                  std::is_same<Exec, umesh::exec::Auto>::value) {
+                  std::is_same<Exec, umesh::exec::AutoAll>::value) {
       std::string s = scatter_plan_->summary();
       for (char &c : s)
         c = c == '\n' ? ' ' : c;

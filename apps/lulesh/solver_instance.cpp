@@ -73,7 +73,7 @@ template <class E>
 
 #if defined(LULESH_EXEC_ALL) // every executor tag the build keeps (common/app_built.hpp)
 #if !defined(UMESH_APP_WITHOUT_Auto)
-LULESH_INSTANCE(Auto)
+LULESH_INSTANCE(AutoAll) // CMake's Auto: common/app_built.hpp
 #endif
 #if !defined(UMESH_APP_WITHOUT_Hierarchical)
 LULESH_INSTANCE(Hierarchical)

@@ -282,7 +282,7 @@ int run(const Options &opt, int rank, int ranks) {
           so.partition = partition;
           so.hierarchical = opt.hierarchical.options();
           so.warp = opt.hierarchical.warp();
-          so.autotune = umesh::exec::Auto{}
+          so.autotune = umesh::exec::AutoAll{}
                             .with_block_sizes({opt.hierarchical.block})
                             .with_tuning_file(opt.tuning_file);
           if (!is_ref)

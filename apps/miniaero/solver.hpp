@@ -28,8 +28,9 @@ using umesh::perf::LoopTimers;
 struct SolverOptions {
   umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
   umesh::exec::WarpCombine warp;
-  /// exec::Auto: what it tries, and where it remembers its choices.
-  umesh::exec::Auto autotune;
+  /// exec::AutoAll (every executor a candidate: common/app_built.hpp): what it tries, and where it
+  /// remembers its choices.
+  umesh::exec::AutoAll autotune;
   umesh::Reorder reorder = umesh::Reorder::none;
   /// Stencil min/max per cell over a cell-to-cell map (no combining; the
   /// same numbers) instead of miniAero's loop over faces with min/max.
@@ -187,7 +188,7 @@ public:
   std::string summary() const override {
     std::string out = cell_neighbours_ ? "limiter stencil and limiter over cells" : "";
     if constexpr (std::is_same<Exec, umesh::exec::Hierarchical>::value ||
-                  std::is_same<Exec, umesh::exec::Auto>::value) {
+                  std::is_same<Exec, umesh::exec::AutoAll>::value) {
       std::string faces = face_plan_->summary();
       std::replace(faces.begin(), faces.end(), '\n', ' ');
       out += (out.empty() ? "" : "; ") + ("faces: " + faces);

@@ -80,7 +80,7 @@ dist_solver([[maybe_unused]] const Input &in, [[maybe_unused]] const Mesh &m,
 
 #if defined(MINIAERO_EXEC_ALL) // every executor tag the build keeps (common/app_built.hpp)
 #if !defined(UMESH_APP_WITHOUT_Auto)
-MINIAERO_INSTANCE(Auto)
+MINIAERO_INSTANCE(AutoAll) // CMake's Auto: common/app_built.hpp
 #endif
 #if !defined(UMESH_APP_WITHOUT_Hierarchical)
 MINIAERO_INSTANCE(Hierarchical)

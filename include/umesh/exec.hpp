@@ -219,49 +219,7 @@ struct WarpCombine {
   WarpCombine &with_compact_maps(bool c = true) { return compact_maps = c, *this; }
 };
 
-/// Measures, remembers, runs the fastest: on the first call of a loop it
-/// times every candidate strategy on the loop's real data (atomic,
-/// ScatterView, gather, global colour, and the hierarchical variants at each
-/// block size that fits), keeping the loop's outputs as they were between
-/// trials, then runs the winner -- so the first call's result is one
-/// execution's -- and the winner from then on. Decisions are kept in a tuning
-/// file when one is given (or set in $UMESH_TUNING_FILE), keyed by device,
-/// backend, loop name, a fingerprint of the maps and the kernel's and
-/// arguments' types, so a later run pays no tuning.
-struct Auto {
-  std::vector<int> block_sizes{128, 256}; ///< hierarchical block sizes tried
-  /// Blocks per team tried for the variants that pipeline (staging 'reads',
-  /// '/sa/ga'), on GPU backends only (host backends run one block per team).
-  std::vector<int> blocks_per_team{1, 2, 4};
-  /// Warp executor's register budgets tried (WarpCombine::max_registers), on
-  /// CUDA only (host backends have one kernel); 40 at blocks up to 512.
-  std::vector<int> warp_registers = WarpCombine::register_budgets();
-  /// Warp executor's map entries tried: 32 (the maps), 16 (compact maps,
-  /// WarpCombine::compact_maps; not run where a map does not fit).
-  std::vector<int> warp_maps{32, 16};
-  /// Hierarchical register budgets tried (Hierarchical::max_registers), on
-  /// CUDA only, for one block per team without gather, blocks up to 640.
-  std::vector<int> hier_registers = Hierarchical::register_budgets();
-  int trials = 3;         ///< timed runs per candidate (median), after one warm-up
-  double prune = 3.0;     ///< a candidate whose warm-up takes this many times the fastest warm-up
-                          ///< is not timed further
-  double time_limit = 60; ///< seconds of tuning per loop; then the best so far wins
-  /// Where decisions are remembered; empty: $UMESH_TUNING_FILE, else nowhere.
-  std::string tuning_file;
-  /// Only these candidates (names as in the plan's summary, e.g. "atomic",
-  /// "hier-inc/sa/ga/b256"); empty: all.
-  std::vector<std::string> only;
-
-  Auto &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
-  Auto &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
-  Auto &with_warp_registers(std::vector<int> r) { return warp_registers = std::move(r), *this; }
-  Auto &with_warp_maps(std::vector<int> bits) { return warp_maps = std::move(bits), *this; }
-  Auto &with_hier_registers(std::vector<int> r) { return hier_registers = std::move(r), *this; }
-  Auto &with_trials(int t) { return trials = t, *this; }
-  Auto &with_time_limit(double s) { return time_limit = s, *this; }
-  Auto &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }
-  Auto &with_candidates(std::vector<std::string> names) { return only = std::move(names), *this; }
-};
+// exec::Auto, the tuner over these: umesh/exec_auto.hpp.
 
 inline const char *partition_name(Partition p) {
   switch (p) {

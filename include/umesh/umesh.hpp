@@ -12,6 +12,7 @@
 #include <umesh/device_global.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
+#include <umesh/exec_auto.hpp>
 #include <umesh/global.hpp>
 #include <umesh/gmsh.hpp>
 #include <umesh/layout.hpp>

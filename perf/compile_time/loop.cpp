@@ -1,6 +1,7 @@
 // One user loop, the quickstart's six-argument edge loop, compiled under the
 // executor UMESH_COMPILE_TIME_EXEC names (Atomic, WarpCombine, Hierarchical,
-// Auto): what a user pays in compile time for choosing that executor.
+// Auto with its default candidates, AutoAll with every executor): what a
+// user pays in compile time for choosing that executor.
 // perf/compile_time/run.sh compiles it once per executor and prints the
 // seconds (issue 42).
 #include <umesh/umesh.hpp>

@@ -10,7 +10,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
+#include <cstring>
 #include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace umesh::detail {
@@ -41,13 +45,8 @@ private:
     restores_.push_back([global, before] { *global = before; });
   }
   template <Reduction R, class T, int D, class S> void save(const DeviceGlobalArg<R, T, D, S> &a) {
-    using Values = Kokkos::View<T *, typename S::memory_space, Kokkos::MemoryUnmanaged>;
-    const Values values(DeviceGlobalAccess::values(a.global), D);
-    Kokkos::View<T *, typename S::memory_space> copy(
-        Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Auto::saved_" + a.global.name()),
-        D);
-    Kokkos::deep_copy(copy, values);
-    restores_.push_back([values, copy] { Kokkos::deep_copy(values, copy); });
+    save_bytes<typename S::memory_space>(DeviceGlobalAccess::values(a.global), D * sizeof(T),
+                                         a.global.name());
   }
   template <class DatT> void save_dat(const DatT &d) {
     const void *key = d.view().data();
@@ -55,12 +54,27 @@ private:
       if (k == key)
         return;
     saved_.push_back(key);
+    // Dats are contiguous (padding included): their bytes are their values.
     using View = typename DatT::view_type;
-    View copy(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Auto::saved_" + d.name()),
-              d.view().extent(0));
-    Kokkos::deep_copy(copy, d.view());
-    const View view = d.view();
-    restores_.push_back([view, copy] { Kokkos::deep_copy(view, copy); });
+    save_bytes<typename View::memory_space>(
+        d.view().data(), d.view().span() * sizeof(typename View::value_type), d.name());
+  }
+  // Copies as bytes: at most one copy kernel per memory space (none on the
+  // host), not one per dat type, in what a loop under exec::Auto compiles.
+  template <class Mem>
+  void save_bytes(const void *data, std::size_t bytes, const std::string &name) {
+    unsigned char *at = static_cast<unsigned char *>(const_cast<void *>(data));
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible) {
+      auto copy = std::make_shared<std::vector<unsigned char>>(at, at + bytes);
+      restores_.push_back([at, copy] { std::memcpy(at, copy->data(), copy->size()); });
+    } else {
+      using Bytes = Kokkos::View<unsigned char *, Mem, Kokkos::MemoryUnmanaged>;
+      const Kokkos::View<unsigned char *, Mem> owner(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Auto::saved_" + name), bytes);
+      const Bytes view(at, bytes), copy(owner.data(), bytes);
+      Kokkos::deep_copy(copy, view);
+      restores_.push_back([view, copy, owner] { Kokkos::deep_copy(view, copy); });
+    }
   }
 
   std::vector<const void *> saved_;

@@ -1,0 +1,68 @@
+#ifndef UMESH_DETAIL_AUTO_CANDIDATES_HPP
+#define UMESH_DETAIL_AUTO_CANDIDATES_HPP
+
+// exec::Auto's candidates: each executor tag of the list contributes its
+// variants (named as the main job names its rows), and the options' `only`
+// must name some of them.
+
+#include <umesh/exec.hpp>
+#include <umesh/exec_auto.hpp>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace umesh::detail {
+
+struct AutoCandidate {
+  enum Kind { atomic, scatterview, gather, colour, hierarchical, segmented, warp } kind;
+  exec::Hierarchical loop_options; // hierarchical: staging, combine, writeback
+  int block_size = 0;
+  std::string name;
+  bool scratch_atomics = false; // segmented
+  int max_registers = 0;        // warp
+  bool compact_maps = false;    // warp
+  int slot = 0;                 // position of its executor in the candidate list
+};
+
+/// The kind of candidates executor tag E gives exec::Auto.
+template <class E> constexpr AutoCandidate::Kind auto_kind() {
+  using C = AutoCandidate;
+  if constexpr (std::is_same<E, exec::Atomic>::value)
+    return C::atomic;
+  else if constexpr (std::is_same<E, exec::ScatterView>::value)
+    return C::scatterview;
+  else if constexpr (std::is_same<E, exec::Gather>::value)
+    return C::gather;
+  else if constexpr (std::is_same<E, exec::GlobalColour>::value)
+    return C::colour;
+  else if constexpr (std::is_same<E, exec::Hierarchical>::value)
+    return C::hierarchical;
+  else if constexpr (std::is_same<E, exec::Segmented>::value)
+    return C::segmented;
+  else {
+    static_assert(std::is_same<E, exec::WarpCombine>::value,
+                  "exec::AutoOf: a candidate is one of exec::Atomic, ScatterView, Gather, "
+                  "GlobalColour, Hierarchical, Segmented, WarpCombine");
+    return C::warp;
+  }
+}
+
+/// Appends every candidate one executor of the list gives (kind), in the
+/// order the summary lists them, marked with its position `slot` in the
+/// list; `host`: a host backend (one kernel per executor: no register
+/// budgets, blocks per team or scratch atomics).
+void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
+                         std::vector<AutoCandidate> &out);
+
+/// Fails (umesh::Error) on the options' errors that do not depend on the
+/// candidates.
+void check_auto_options(const exec::AutoOptions &o);
+
+/// Keeps the candidates `only` names (all when empty); a name that is none
+/// of them is an Error listing what the plan has.
+void keep_only(std::vector<AutoCandidate> &all, const std::vector<std::string> &only);
+
+} // namespace umesh::detail
+
+#endif

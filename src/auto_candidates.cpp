@@ -1,0 +1,144 @@
+// exec::Auto's candidates from its executors and options
+// (umesh/detail/auto_candidates.hpp): compiled once here rather than in every
+// file that runs a loop under exec::Auto.
+#include <umesh/detail/auto_candidates.hpp>
+#include <umesh/error.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace umesh::detail {
+
+namespace {
+
+/// Hierarchical variants at block size b: every staging x combine x
+/// writeback that applies, blocks per team where they pipeline (GPUs),
+/// register budgets where they apply (GPUs).
+void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b,
+                                 std::vector<AutoCandidate> &out) {
+  for (auto staging :
+       {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
+    for (auto combine : exec::all_combines)
+      for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
+        if (!exec::stages_increments(staging) &&
+            (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))
+          continue;
+        const auto h =
+            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+                writeback);
+        for (int n : o.blocks_per_team) {
+          if (n > 1 && (host || !exec::pipelinable(h)))
+            continue; // would run one block per team: the n = 1 candidate
+          for (int r : host ? std::vector<int>{0} : o.hier_registers) {
+            const auto hn = exec::Hierarchical(h).with_blocks_per_team(n).with_max_registers(r);
+            if (!exec::register_budget_problem(hn, b).empty())
+              continue;
+            out.push_back({AutoCandidate::hierarchical, hn, b,
+                           exec::variant_name(hn) + "/b" + std::to_string(b)});
+          }
+        }
+      }
+}
+
+} // namespace
+
+void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
+                         std::vector<AutoCandidate> &out) {
+  using C = AutoCandidate;
+  const std::size_t first = out.size();
+  switch (kind) {
+  case C::atomic:
+    out.push_back({C::atomic, {}, 0, "atomic"});
+    break;
+  case C::scatterview:
+    out.push_back({C::scatterview, {}, 0, "scatterview"});
+    break;
+  case C::gather:
+    out.push_back({C::gather, {}, 0, "gather"});
+    break;
+  case C::colour:
+    out.push_back({C::colour, {}, 0, "colour"});
+    break;
+  case C::hierarchical:
+    for (int b : o.block_sizes)
+      add_hierarchical_candidates(o, host, b, out);
+    break;
+  case C::segmented:
+    // Per-point entries, and scratch atomics on GPU backends (host backends
+    // fold in place either way).
+    for (int b : o.block_sizes)
+      for (bool sa : {false, true})
+        if (!(sa && host))
+          out.push_back({C::segmented,
+                         {},
+                         b,
+                         std::string(sa ? "segmented/sa" : "segmented") + "/b" + std::to_string(b),
+                         sa});
+    break;
+  case C::warp:
+    // Whole warps only, under each register budget on GPU backends.
+    for (int b : o.block_sizes)
+      if (b % 32 == 0 && b <= 1024)
+        for (int bits : o.warp_maps)
+          for (int r : host ? std::vector<int>{0} : o.warp_registers)
+            if (r != 40 || b <= 512)
+              out.push_back({C::warp,
+                             {},
+                             b,
+                             std::string(r ? "warp/r" + std::to_string(r) : "warp") +
+                                 (bits == 16 ? "/m16" : "") + "/b" + std::to_string(b),
+                             false,
+                             r,
+                             bits == 16});
+    break;
+  }
+  for (std::size_t i = first; i < out.size(); ++i)
+    out[i].slot = slot;
+}
+
+void check_auto_options(const exec::AutoOptions &o) {
+  if (o.trials < 1)
+    fail("exec::Auto: trials must be at least 1, not ", o.trials);
+  if (o.final_rounds < 0 || o.finalists < 1 || !(o.final_margin >= 1))
+    fail("exec::Auto: final rounds ", o.final_rounds, " (at least 0), finalists ", o.finalists,
+         " (at least 1), final margin ", o.final_margin, " (at least 1)");
+  for (int b : o.block_sizes)
+    if (b < 1)
+      fail("exec::Auto: block size ", b, " (must be >= 1)");
+  for (int n : o.blocks_per_team)
+    if (n < 1)
+      fail("exec::Auto: blocks_per_team must be at least 1, got ", n);
+  for (int r : o.warp_registers)
+    if (!exec::WarpCombine::is_register_budget(r))
+      fail("exec::Auto: warp register budget ", r, " is not 0, 40 or 64");
+  for (int bits : o.warp_maps)
+    if (bits != 32 && bits != 16)
+      fail("exec::Auto: warp map entries of ", bits, " bits; 32 or 16");
+  for (int r : o.hier_registers)
+    if (!exec::Hierarchical::is_register_budget(r))
+      fail("exec::Auto: hierarchical register budget ", r, " is not 0 or 48");
+}
+
+void keep_only(std::vector<AutoCandidate> &all, const std::vector<std::string> &only) {
+  if (only.empty())
+    return;
+  for (const auto &name : only)
+    if (std::none_of(all.begin(), all.end(),
+                     [&](const AutoCandidate &c) { return c.name == name; })) {
+      std::string names;
+      for (const auto &c : all)
+        names += (names.empty() ? "" : ", ") + c.name;
+      fail("exec::Auto: candidate '", name,
+           "' is not one of this plan's (its executor is not in the plan's candidate list, or "
+           "this backend or these options do not run it); it has: ",
+           names);
+    }
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [&](const AutoCandidate &c) {
+                             return std::find(only.begin(), only.end(), c.name) == only.end();
+                           }),
+            all.end());
+}
+
+} // namespace umesh::detail
