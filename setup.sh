@@ -492,8 +492,12 @@ configure_and_build() {
   fi
   if [[ -n "$BUNDLE" ]]; then
     args+=(-DMETIS_ROOT="$DEPS_PREFIX/usr" -DSCOTCH_ROOT="$DEPS_PREFIX/usr")
-    if ptscotch_usable; then
-      args+=(-DPTSCOTCH_ROOT="$DEPS_PREFIX/usr")
+    # (ON said again: an OFF cached by an earlier configure of this folder
+    # would outlive a bundle that now serves PT-Scotch.)
+    if [[ $NO_PARTITIONERS == 1 ]]; then
+      :
+    elif ptscotch_usable; then
+      args+=(-DPTSCOTCH_ROOT="$DEPS_PREFIX/usr" -DUMESH_ENABLE_PTSCOTCH=ON)
     else
       args+=(-DUMESH_ENABLE_PTSCOTCH=OFF)
     fi

@@ -13,10 +13,26 @@ foreach(_lib ptscotch ptscotcherr scotch)
   find_library(PTSCOTCH_${_var}_LIBRARY ${_lib} HINTS ${PTSCOTCH_ROOT} ENV PTSCOTCH_ROOT
                PATH_SUFFIXES lib lib64 lib/x86_64-linux-gnu)
 endforeach()
+# umesh uses Scotch 7's contexts (SCOTCH_Context, deterministic threads):
+# an older PT-Scotch (6.x) is not found, rather than failing to compile.
+set(PTSCOTCH_VERSION "")
+if(PTSCOTCH_INCLUDE_DIR AND EXISTS "${PTSCOTCH_INCLUDE_DIR}/scotch.h")
+  file(STRINGS "${PTSCOTCH_INCLUDE_DIR}/scotch.h" _ptscotch_v REGEX "^#define SCOTCH_(VERSION|RELEASE) ")
+  string(REGEX REPLACE ".*SCOTCH_VERSION ([0-9]+).*" "\\1" _major "${_ptscotch_v}")
+  string(REGEX REPLACE ".*SCOTCH_RELEASE ([0-9]+).*" "\\1" _minor "${_ptscotch_v}")
+  if(_major MATCHES "^[0-9]+$" AND _minor MATCHES "^[0-9]+$")
+    set(PTSCOTCH_VERSION "${_major}.${_minor}")
+  endif()
+endif()
 include(FindPackageHandleStandardArgs)
 find_package_handle_standard_args(PTSCOTCH REQUIRED_VARS PTSCOTCH_PTSCOTCH_LIBRARY
                                   PTSCOTCH_PTSCOTCHERR_LIBRARY PTSCOTCH_SCOTCH_LIBRARY
-                                  PTSCOTCH_INCLUDE_DIR)
+                                  PTSCOTCH_INCLUDE_DIR VERSION_VAR PTSCOTCH_VERSION)
+if(PTSCOTCH_FOUND AND (NOT PTSCOTCH_VERSION OR PTSCOTCH_VERSION VERSION_LESS 7.0))
+  message(STATUS "umesh: PT-Scotch ${PTSCOTCH_VERSION} at ${PTSCOTCH_INCLUDE_DIR} is older than 7.0 "
+                 "(or its version unread): not used")
+  set(PTSCOTCH_FOUND FALSE)
+endif()
 if(PTSCOTCH_FOUND AND NOT TARGET PTSCOTCH::PTSCOTCH)
   find_package(Threads REQUIRED)
   find_package(ZLIB QUIET)

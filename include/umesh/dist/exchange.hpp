@@ -60,9 +60,11 @@ public:
   }
   bool uses_nccl() const { return bool(nccl_); }
 
-  /// On: each half of every exchange fences the device before and after,
-  /// so seconds() counts the device's packing, NCCL's transfers and the
-  /// unpacking, not only the host's part; before its timer starts, an
+  /// On: seconds() counts the device's packing, transfers and unpacking,
+  /// not only the host's part. Through the host each phase is fenced;
+  /// through NCCL the device is fenced before the exchange and after it,
+  /// its phases timed between by CUDA events on the stream. Before its
+  /// timer starts, an
   /// exchange also waits for its neighbour ranks to reach it, timed
   /// apart as Phases::skew (a rank whose loops ran longer is load imbalance,
   /// not exchange cost). For reports of the communication share of GPU
@@ -128,6 +130,7 @@ public:
     int slot = -1; ///< buffers in use; -1 when nothing is under way
     bool to_owners = false;
     bool device = false; ///< through NCCL
+    bool marked = false; ///< timed through CUDA events (NCCL, time_on_device)
     Combine how = Combine::add;
     std::vector<MPI_Request> requests;
     /// Timed through CUDA events (NCCL, time_on_device): when it began.
@@ -157,6 +160,7 @@ public:
     ++exchanges_;
     using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
     using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
+    check_sizes<T, D>(d.name());
     p.device = device_path<M>();
     // Host path: the loops before this one finish first (their time is not
     // exchange time). NCCL's sends follow them on the stream.
@@ -167,7 +171,8 @@ public:
     Kokkos::Timer timer;
     p.slot = take_slot();
     Buffers &b = *slots_[p.slot];
-    const bool marked = p.device && time_on_device_;
+    p.marked = p.device && time_on_device_;
+    const bool marked = p.marked;
     if (marked) {
       p.marked_at = std::chrono::steady_clock::now();
       mark(b, 0);
@@ -180,10 +185,6 @@ public:
     const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
     const std::size_t row = D * sizeof(T);
     const int out = int(out_at.back());
-    if (std::max(out_at.back(), in_at.back()) > std::size_t(std::numeric_limits<int>::max() / D))
-      detail::fail("dist: halo exchange of dat '", d.name(),
-                   "': ", std::max(out_at.back(), in_at.back()), " points of ", D,
-                   " values each are more than one exchange's int indices reach");
     if (!p.device) {
       b.host_in.resize(std::max(b.host_in.size(), in_at.back() * row));
       b.host_out.resize(std::max(b.host_out.size(), out_at.back() * row));
@@ -241,7 +242,7 @@ public:
     // Timed on the device: the loop an overlapped par_loop ran between the
     // halves finishes first (its time is not exchange time); through NCCL
     // the marks leave it out instead.
-    const bool marked = p.device && time_on_device_;
+    const bool marked = p.marked;
     if (time_on_device_ && !marked)
       Kokkos::fence();
     if (marked)
@@ -291,16 +292,17 @@ public:
     // next use of them follows on the stream.
     if (marked)
       mark(b, 4);
-    if (!p.device || time_on_device_)
+    if (!p.device || time_on_device_ || marked)
       Kokkos::fence();
+    // The slot is free before the marks are read (which may throw).
+    busy_[p.slot] = 0;
+    p.slot = -1;
     if (marked)
       add_marked_phases(b, p.marked_at);
     else {
       phases_.wait += arrived_at;
       phases_.unpack += timer.seconds() - arrived_at;
     }
-    busy_[p.slot] = 0;
-    p.slot = -1;
   }
 
 private:
@@ -333,6 +335,23 @@ private:
     if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: waiting for the neighbour ranks before a timed halo exchange failed");
     return timer.seconds();
+  }
+
+  // One exchange's values are indexed by int on the device, and its bytes
+  // to one neighbour counted by int in MPI: larger exchanges are refused
+  // before anything starts (on this rank: a neighbour with smaller totals
+  // may wait for it).
+  template <class T, int D> void check_sizes(const std::string &name) const {
+    constexpr std::size_t most = std::size_t(std::numeric_limits<int>::max());
+    std::size_t widest = 0;
+    for (std::size_t n = 0; n + 1 < send_at_.size(); ++n)
+      widest = std::max({widest, send_at_[n + 1] - send_at_[n], recv_at_[n + 1] - recv_at_[n]});
+    const std::size_t points = std::max(send_at_.back(), recv_at_.back());
+    if (points > most / D || widest > most / (D * sizeof(T)))
+      detail::fail("dist: halo exchange of dat '", name, "': ", points, " points of ", D,
+                   " values each (", widest,
+                   " with one neighbour) are more than one exchange's int indices and MPI "
+                   "counts reach");
   }
 
   // Mark `i` of a timed exchange through NCCL on the loops' stream (marks:

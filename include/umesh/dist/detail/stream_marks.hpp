@@ -18,9 +18,12 @@ class StreamMarks {
 public:
   static constexpr int count = 5;
   StreamMarks() {
-    for (cudaEvent_t &e : events_)
-      if (cudaEventCreate(&e) != cudaSuccess)
+    for (int i = 0; i < count; ++i)
+      if (cudaEventCreate(&events_[i]) != cudaSuccess) {
+        for (int j = 0; j < i; ++j)
+          cudaEventDestroy(events_[j]);
         fail("dist: cudaEventCreate failed (timing a halo exchange)");
+      }
   }
   StreamMarks(const StreamMarks &) = delete;
   StreamMarks &operator=(const StreamMarks &) = delete;
@@ -29,7 +32,10 @@ public:
       cudaEventDestroy(e);
   }
   /// Mark `i` when the stream gets there.
-  void record(int i) { cudaEventRecord(events_[i], Kokkos::DefaultExecutionSpace().cuda_stream()); }
+  void record(int i) {
+    if (cudaEventRecord(events_[i], Kokkos::DefaultExecutionSpace().cuda_stream()) != cudaSuccess)
+      fail("dist: cudaEventRecord failed (timing a halo exchange)");
+  }
   /// Seconds from mark `a` to mark `b` (both reached: after a fence).
   double seconds(int a, int b) const {
     float ms = 0;
