@@ -9,7 +9,8 @@
 // device with NCCL on the loops' stream.
 
 #include <umesh/dat.hpp>
-#include <umesh/dist/detail/stream_marks.hpp>
+#include <umesh/dist/detail/exchange_slots.hpp>
+#include <umesh/dist/detail/exchange_timing.hpp>
 #include <umesh/dist/nccl.hpp>
 #include <umesh/error.hpp>
 
@@ -37,7 +38,7 @@ public:
   void add_neighbour(int rank, const std::vector<int> &send, const std::vector<int> &recv) {
     if (send.empty() && recv.empty())
       return;
-    neighbours_.push_back({rank});
+    neighbours_.push_back(rank);
     send_all_.insert(send_all_.end(), send.begin(), send.end());
     recv_all_.insert(recv_all_.end(), recv.begin(), recv.end());
     send_at_.push_back(send_all_.size());
@@ -76,21 +77,9 @@ public:
   /// copies, MPI), for reports of the communication share. With NCCL, the
   /// host's time to launch the exchange's work (it waits for nothing)
   /// unless time_on_device() is on.
-  double seconds() const {
-    return phases_.pack + phases_.wait + phases_.unpack + phases_.final_wait;
-  }
-  /// Where those seconds went: packing on the device and copying to the
-  /// host; waiting for MPI (which counts a neighbour still busy with its own
-  /// loop) or, through NCCL and timed on the device, the transfers; copying
-  /// back and unpacking. skew: timed on the device only, the wait before
-  /// each exchange for the neighbour ranks' loops to end (not part of
-  /// seconds()). Through NCCL and timed on the device, the phases are timed
-  /// by CUDA events on the stream, with one host wait at the end of the
-  /// exchange (final_wait: from the unpacking's end to the host's return),
-  /// as the untimed exchange has none between its phases.
-  struct Phases {
-    double pack = 0, wait = 0, unpack = 0, skew = 0, final_wait = 0;
-  };
+  double seconds() const { return phases_.seconds(); }
+  /// Where those seconds went (umesh::detail::ExchangePhases).
+  using Phases = umesh::detail::ExchangePhases;
   Phases phases() const { return phases_; }
   /// Exchanges started so far (one per import or export of one dat with a
   /// neighbour), so reports can give the cost of one.
@@ -167,15 +156,15 @@ public:
     if (!p.device || time_on_device_)
       Kokkos::fence();
     if (time_on_device_)
-      phases_.skew += meet_neighbours();
+      phases_.skew += umesh::detail::meet_ranks(comm_, neighbours_);
     Kokkos::Timer timer;
-    p.slot = take_slot();
-    Buffers &b = *slots_[p.slot];
+    p.slot = slots_.take();
+    umesh::detail::ExchangeBuffers &b = slots_[p.slot];
     p.marked = p.device && time_on_device_;
     const bool marked = p.marked;
     if (marked) {
       p.marked_at = std::chrono::steady_clock::now();
-      mark(b, 0);
+      b.marks.record(0);
     }
     const auto v = d.view();
     const int tag = to_owners ? 702 : 701;
@@ -192,13 +181,14 @@ public:
       for (std::size_t n = 0; n < neighbours_.size(); ++n) {
         p.requests.emplace_back();
         MPI_Irecv(b.host_in.data() + in_at[n] * row, int((in_at[n + 1] - in_at[n]) * row), MPI_BYTE,
-                  neighbours_[n].rank, tag, comm_, &p.requests.back());
+                  neighbours_[n], tag, comm_, &p.requests.back());
       }
     }
     // Owned points sent to several neighbours are read more than once; each
     // halo point is sent to its one owner.
     const auto ids = indices<M>(/*send=*/!to_owners);
-    const Typed packed(reinterpret_cast<T *>(buffer<M>(b.out, out * row).data()), out, D);
+    const Typed packed(reinterpret_cast<T *>(umesh::detail::staging<M>(b.out, out * row).data()),
+                       out, D);
     // A thread a value, not a row: consecutive threads write consecutive
     // bytes, and D times the threads hide the gathers' latency.
     Kokkos::parallel_for(
@@ -208,19 +198,20 @@ public:
         });
     bytes_sent_ += std::size_t(out) * row;
     if (!p.device) {
-      Kokkos::deep_copy(host_bytes(b.host_out, out * row), bytes_of(packed, out * row));
+      Kokkos::deep_copy(umesh::detail::host_bytes(b.host_out, out * row),
+                        umesh::detail::bytes_of(packed, out * row));
       for (std::size_t n = 0; n < neighbours_.size(); ++n) {
         p.requests.emplace_back();
         MPI_Isend(b.host_out.data() + out_at[n] * row, int((out_at[n + 1] - out_at[n]) * row),
-                  MPI_BYTE, neighbours_[n].rank, tag, comm_, &p.requests.back());
+                  MPI_BYTE, neighbours_[n], tag, comm_, &p.requests.back());
       }
     }
     if (p.device) {
       if (marked) // the packing apart from NCCL's transfers; finish() reads the marks
-        mark(b, 1);
+        b.marks.record(1);
       send_through_nccl<M>(p.slot, to_owners, row);
       if (marked) {
-        mark(b, 2);
+        b.marks.record(2);
         return p;
       }
     } else if (time_on_device_) {
@@ -246,7 +237,7 @@ public:
     if (time_on_device_ && !marked)
       Kokkos::fence();
     if (marked)
-      mark(*slots_[p.slot], 3);
+      slots_[p.slot].marks.record(3);
     Kokkos::Timer timer;
     const bool to_owners = p.to_owners;
     const Combine how = p.how;
@@ -255,13 +246,14 @@ public:
         MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
       detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
     const double arrived_at = timer.seconds();
-    Buffers &b = *slots_[p.slot];
+    umesh::detail::ExchangeBuffers &b = slots_[p.slot];
     const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
     const std::size_t row = D * sizeof(T);
     const int in = int(in_at.back());
-    const Typed buf(reinterpret_cast<T *>(buffer<M>(b.in, in * row).data()), in, D);
+    const Typed buf(reinterpret_cast<T *>(umesh::detail::staging<M>(b.in, in * row).data()), in, D);
     if (!p.device)
-      Kokkos::deep_copy(bytes_of(buf, in * row), host_bytes(b.host_in, in * row));
+      Kokkos::deep_copy(umesh::detail::bytes_of(buf, in * row),
+                        umesh::detail::host_bytes(b.host_in, in * row));
     const auto ids = indices<M>(/*send=*/to_owners);
     // A thread a value, as in the packing.
     if (!to_owners) // each halo point from its one owner: all neighbours at once
@@ -291,14 +283,14 @@ public:
     // Host path: the buffers are free once the unpacking is done. NCCL's
     // next use of them follows on the stream.
     if (marked)
-      mark(b, 4);
+      b.marks.record(4);
     if (!p.device || time_on_device_ || marked)
       Kokkos::fence();
     // The slot is free before the marks are read (which may throw).
-    busy_[p.slot] = 0;
+    slots_.release(p.slot);
     p.slot = -1;
     if (marked)
-      add_marked_phases(b, p.marked_at);
+      b.marks.add_to(phases_, p.marked_at);
     else {
       phases_.wait += arrived_at;
       phases_.unpack += timer.seconds() - arrived_at;
@@ -307,35 +299,7 @@ public:
 
 private:
   using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
-  using Bytes = Kokkos::View<char *, DeviceMemory>;
-  // One exchange's buffers, every neighbour's rows in neighbour order,
-  // grown as needed.
-  struct Buffers {
-    Bytes out, in;                       // packed and arrived values on the device
-    std::vector<char> host_in, host_out; // MPI's buffers (host path)
-#if defined(UMESH_HAS_NCCL)
-    std::shared_ptr<umesh::detail::StreamMarks> marks; // timed exchanges through NCCL
-#endif
-  };
-  struct Neighbour {
-    int rank;
-  };
-
-  // Waits until every neighbour rank has reached this exchange too (an
-  // empty message each way); the seconds it took. Neighbours are mutual, and
-  // both sides of a pair start the same exchanges in the same order.
-  double meet_neighbours() const {
-    Kokkos::Timer timer;
-    std::vector<MPI_Request> requests(2 * neighbours_.size());
-    char none = 0, sink = 0;
-    for (std::size_t i = 0; i < neighbours_.size(); ++i) {
-      MPI_Irecv(&sink, 0, MPI_BYTE, neighbours_[i].rank, 703, comm_, &requests[2 * i]);
-      MPI_Isend(&none, 0, MPI_BYTE, neighbours_[i].rank, 703, comm_, &requests[2 * i + 1]);
-    }
-    if (MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-      detail::fail("dist: waiting for the neighbour ranks before a timed halo exchange failed");
-    return timer.seconds();
-  }
+  using Bytes = umesh::detail::DeviceBytes;
 
   // One exchange's values are indexed by int on the device, and its bytes
   // to one neighbour counted by int in MPI: larger exchanges are refused
@@ -352,51 +316,6 @@ private:
                    " values each (", widest,
                    " with one neighbour) are more than one exchange's int indices and MPI "
                    "counts reach");
-  }
-
-  // Mark `i` of a timed exchange through NCCL on the loops' stream (marks:
-  // 0 before the packing, 1 after it, 2 after the transfers, 3 and 4 around
-  // the unpacking).
-  static void mark([[maybe_unused]] Buffers &b, [[maybe_unused]] int i) {
-#if defined(UMESH_HAS_NCCL)
-    if (!b.marks)
-      b.marks = std::make_shared<umesh::detail::StreamMarks>();
-    b.marks->record(i);
-#endif
-  }
-  // The phases of a timed exchange through NCCL from its marks (after the
-  // fence that follows mark 4); what ran between the halves (2 to 3) is not
-  // the exchange's.
-  void add_marked_phases([[maybe_unused]] const Buffers &b,
-                         [[maybe_unused]] std::chrono::steady_clock::time_point began) const {
-#if defined(UMESH_HAS_NCCL)
-    const umesh::detail::StreamMarks &m = *b.marks;
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
-    phases_.pack += m.seconds(0, 1);
-    phases_.wait += m.seconds(1, 2);
-    phases_.unpack += m.seconds(3, 4);
-    phases_.final_wait += std::max(0.0, wall - m.seconds(0, 4));
-#endif
-  }
-
-  // A free set of buffers for a new exchange (one more if all are in use).
-  // The new set must not move the others: MPI may be writing into a set's
-  // host_in (MPI_Irecv) or reading its host_out while its exchange is under
-  // way. Hence one allocation per set: a std::vector<Buffers> that grows
-  // moves its elements, or copies them where their move may throw (Kokkos
-  // 4's View declares a move constructor without noexcept), and a copy frees
-  // the host buffers that MPI still fills.
-  int take_slot() const {
-    int s = 0;
-    while (s < int(busy_.size()) && busy_[s])
-      ++s;
-    if (s == int(busy_.size())) {
-      busy_.push_back(0);
-      slots_.push_back(std::make_unique<Buffers>());
-    }
-    busy_[s] = 1;
-    return s;
   }
 
   // Every neighbour's send (or receive) list, one after the other, in
@@ -418,28 +337,6 @@ private:
       return upload(Kokkos::View<int *, M>("umesh::dist::ids", ids.size()));
     }
   }
-  // A staging buffer of at least `bytes` in memory space M (cached for the
-  // default device).
-  template <class M> static Kokkos::View<char *, M> buffer(Bytes &cached, std::size_t bytes) {
-    if constexpr (std::is_same<M, DeviceMemory>::value) {
-      if (cached.extent(0) < bytes)
-        cached =
-            Bytes(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
-      return cached;
-    } else {
-      return Kokkos::View<char *, M>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::staging"), bytes);
-    }
-  }
-  static Kokkos::View<char *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>
-  host_bytes(std::vector<char> &v, std::size_t bytes) {
-    return Kokkos::View<char *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(v.data(), bytes);
-  }
-  template <class V> static auto bytes_of(const V &typed, std::size_t bytes) {
-    return Kokkos::View<char *, typename V::memory_space, Kokkos::MemoryUnmanaged>(
-        reinterpret_cast<char *>(typed.data()), bytes);
-  }
-
   // Whether dats in memory space M go through NCCL.
   template <class M> bool device_path() const {
 #if defined(UMESH_HAS_NCCL)
@@ -455,22 +352,11 @@ private:
 #if defined(UMESH_HAS_NCCL)
     if constexpr (std::is_same<M, DeviceMemory>::value) {
       const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
-      Buffers &b = *slots_[slot];
+      umesh::detail::ExchangeBuffers &b = slots_[slot];
       const std::vector<std::size_t> &out_at = to_owners ? recv_at_ : send_at_;
       const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
-      char *into = buffer<M>(b.in, in_at.back() * row_bytes).data();
-      NcclComm::check(ncclGroupStart(), "ncclGroupStart");
-      for (std::size_t n = 0; n < neighbours_.size(); ++n) {
-        const int rank = neighbours_[n].rank;
-        NcclComm::check(ncclRecv(into + in_at[n] * row_bytes, (in_at[n + 1] - in_at[n]) * row_bytes,
-                                 ncclChar, rank, nccl_->get(), stream),
-                        "ncclRecv");
-        NcclComm::check(ncclSend(b.out.data() + out_at[n] * row_bytes,
-                                 (out_at[n + 1] - out_at[n]) * row_bytes, ncclChar, rank,
-                                 nccl_->get(), stream),
-                        "ncclSend");
-      }
-      NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
+      char *into = umesh::detail::staging<M>(b.in, in_at.back() * row_bytes).data();
+      nccl_->send_recv(neighbours_, b.out.data(), out_at, into, in_at, row_bytes, stream);
     }
 #else
     (void)slot, (void)to_owners, (void)row_bytes;
@@ -488,35 +374,23 @@ private:
                     send_all_.size() * row + 1);
     const Bytes in(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::dist::connect"),
                    recv_all_.size() * row + 1);
-    const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
     Kokkos::fence();
-    NcclComm::check(ncclGroupStart(), "ncclGroupStart");
-    for (std::size_t n = 0; n < neighbours_.size(); ++n) {
-      NcclComm::check(ncclRecv(in.data() + recv_at_[n] * row, (recv_at_[n + 1] - recv_at_[n]) * row,
-                               ncclChar, neighbours_[n].rank, nccl_->get(), stream),
-                      "ncclRecv");
-      NcclComm::check(ncclSend(out.data() + send_at_[n] * row,
-                               (send_at_[n + 1] - send_at_[n]) * row, ncclChar, neighbours_[n].rank,
-                               nccl_->get(), stream),
-                      "ncclSend");
-    }
-    NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
+    nccl_->send_recv(neighbours_, out.data(), send_at_, in.data(), recv_at_, row,
+                     Kokkos::DefaultExecutionSpace().cuda_stream());
     Kokkos::fence();
 #endif
   }
 
   MPI_Comm comm_;
   std::shared_ptr<const NcclComm> nccl_;
-  std::vector<Neighbour> neighbours_;
+  std::vector<int> neighbours_; // ranks
   // Every neighbour's lists one after the other; neighbour n's rows are
   // [at[n], at[n + 1]) of them.
   std::vector<int> send_all_, recv_all_;
   std::vector<std::size_t> send_at_{0}, recv_at_{0};
   // Caches that grow inside const exchanges.
   mutable Kokkos::View<int *, DeviceMemory> send_dev_, recv_dev_; // the lists on the device
-  // [slot]: one per exchange under way, each where it was made (take_slot).
-  mutable std::vector<std::unique_ptr<Buffers>> slots_;
-  mutable std::vector<char> busy_; // [slot]: an exchange under way uses it
+  mutable umesh::detail::ExchangeSlots slots_;                    // one per exchange under way
   mutable Phases phases_;
   mutable std::size_t exchanges_ = 0;
   mutable std::size_t bytes_sent_ = 0;

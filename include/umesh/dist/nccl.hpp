@@ -13,6 +13,9 @@
 
 #include <mpi.h>
 
+#include <cstddef>
+#include <vector>
+
 #if defined(UMESH_HAS_NCCL)
 #include <nccl.h>
 #endif
@@ -71,6 +74,24 @@ public:
   static void check(ncclResult_t r, const char *what) {
     if (r != ncclSuccess)
       detail::fail("dist: ", what, " failed: ", ncclGetErrorString(r));
+  }
+  /// One group of sends and receives on `stream`, with each of `ranks`:
+  /// rank n gets rows [out_at[n], out_at[n + 1]) of `out` and sends rows
+  /// [in_at[n], in_at[n + 1]) of `in`, rows of `row` bytes.
+  void send_recv(const std::vector<int> &ranks, const char *out,
+                 const std::vector<std::size_t> &out_at, char *in,
+                 const std::vector<std::size_t> &in_at, std::size_t row,
+                 cudaStream_t stream) const {
+    check(ncclGroupStart(), "ncclGroupStart");
+    for (std::size_t n = 0; n < ranks.size(); ++n) {
+      check(ncclRecv(in + in_at[n] * row, (in_at[n + 1] - in_at[n]) * row, ncclChar, ranks[n],
+                     comm_, stream),
+            "ncclRecv");
+      check(ncclSend(out + out_at[n] * row, (out_at[n + 1] - out_at[n]) * row, ncclChar, ranks[n],
+                     comm_, stream),
+            "ncclSend");
+    }
+    check(ncclGroupEnd(), "ncclGroupEnd");
   }
 
 private:
