@@ -84,12 +84,11 @@ template <class... Candidates> struct AutoOf : AutoOptions {
   AutoOf &with_candidates(std::vector<std::string> names) { return only = std::move(names), *this; }
 };
 
-/// The backend's default candidates (exec::Auto): what wins in the records
-/// for a small compile. GPU backends: Atomic and WarpCombine (the H100's
-/// winners, perf/results/h100-auto-compact-maps); host backends: Atomic,
-/// GlobalColour and Gather (perf/results/cpu-auto). A loop under exec::Auto
-/// compiled in 1.5-1.7x its time under exec::Atomic with g++ on the host,
-/// 2.1x with nvcc for sm_90 (perf/results/compile-time).
+/// The backend's default candidates (exec::Auto): the executors that won
+/// most often in our measurements, few enough that a loop under exec::Auto
+/// compiles in about twice its time under exec::Atomic (docs/executors.md).
+/// GPU backends: Atomic and WarpCombine; host backends: Atomic,
+/// GlobalColour and Gather.
 template <class Space>
 using AutoDefaults = std::conditional_t<
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible,
