@@ -37,6 +37,9 @@ struct WeightedEdge {
 struct ReadsOnly {
   template <class A, class B> KOKKOS_INLINE_FUNCTION void operator()(A, B) const {}
 };
+struct ReadsBoth {
+  template <class A, class B> KOKKOS_INLINE_FUNCTION void operator()(A, A, B, B) const {}
+};
 
 enum class Deal { strips, shuffled };
 
@@ -277,6 +280,112 @@ TEST(DistOverlapErrors, MisuseIsAClearError) {
     const std::string nccl = error_of([&] { part.use_nccl(); });
     EXPECT_TRUE(contains(nccl, "NCCL exchange needs one rank per GPU")) << nccl;
   }
+}
+
+// Several dats exchanged as one ExchangeGroup (one NCCL launch where NCCL
+// runs): dats of both layouts and several widths, imports and adding
+// exports, counted as one exchange of their rows together; a dist::par_loop
+// that reads two stale dats imports them as one group too.
+TEST(DistExchangeGroup, SeveralDatsAsOneExchange) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(13, 11, {true, 4});
+  const auto s = shuffled_owners(m.edges.size(), size, 7);
+  std::vector<bool> transports{false};
+  if (dist::nccl_available() && dist::most_ranks_per_device(MPI_COMM_WORLD) == 1)
+    transports.push_back(true);
+  for (const bool nccl : transports)
+    for (const bool timed : {false, true}) {
+      const std::string how = std::string(nccl ? "nccl" : "host") + (timed ? ", timed" : "");
+      dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, s.owner,
+                                {{"pecell", m.cells, 2, m.edge_cells}});
+      if (nccl)
+        part.use_nccl();
+      part.time_exchanges_on_device(timed);
+      const auto &cells = part.part(m.cells);
+      const dist::Exchange &ex = *cells->halo;
+      const int n = cells->local.size(), owned = cells->owned, global = m.cells.size();
+      dist::Dat<double, 3, SoA, Mem> a(cells, "a");
+      dist::Dat<double, 2, AoS, Mem> b(cells, "b");
+      dist::Dat<double, 5, SoA, Mem> c(cells, "c");
+      auto value = [](int d, int g, int k) { return 1000.0 * d + 7.0 * g + k; };
+      auto set = [&](const auto &dat, int d, auto &&of) { // of(local point, k)
+        auto h = Kokkos::create_mirror_view(dat.local().view());
+        for (int i = 0; i < n; ++i)
+          for (int k = 0; k < int(h.extent(1)); ++k)
+            h(i, k) = of(d, i, k);
+        Kokkos::deep_copy(dat.local().view(), h);
+      };
+      // Each point of each dat (over `points` local points) as `want`.
+      auto count_wrong = [&](const auto &dat, int d, int points, auto &&want) {
+        auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dat.local().view());
+        int wrong = 0;
+        for (int i = 0; i < points; ++i)
+          for (int k = 0; k < int(h.extent(1)); ++k)
+            wrong += !(h(i, k) == want(d, i, k));
+        return wrong;
+      };
+      auto owned_only = [&](int d, int i, int k) {
+        return i < owned ? value(d, cells->global_ids[i], k) : std::nan("");
+      };
+      auto everywhere = [&](int d, int i, int k) { return value(d, cells->global_ids[i], k); };
+      const std::size_t before = ex.exchanges();
+      const auto rows_before = ex.rows();
+      set(a, 0, owned_only), set(b, 1, owned_only), set(c, 2, owned_only);
+      {
+        dist::ExchangeGroup g(ex);
+        g.start(a.local(), false, dist::Exchange::Combine::add);
+        g.start(b.local(), false, dist::Exchange::Combine::add);
+        g.start(c.local(), false, dist::Exchange::Combine::add);
+        g.finish();
+      }
+      EXPECT_EQ(count_wrong(a, 0, n, everywhere) + count_wrong(b, 1, n, everywhere) +
+                    count_wrong(c, 2, n, everywhere),
+                0)
+          << "imports, " << how;
+      const std::size_t row = (3 + 2 + 5) * sizeof(double);
+      EXPECT_EQ(ex.exchanges(), before + (size > 1 ? 1 : 0)) << how;
+      if (size > 1) {
+        EXPECT_EQ(ex.rows().at(row), (rows_before.count(row) ? rows_before.at(row) : 0) + 1) << how;
+        if (timed)
+          EXPECT_GT(ex.seconds(), 0.0) << how;
+      }
+
+      // Adding exports: owned points 0, halo copies their values; each owner
+      // then holds its value times the ranks that hold the point as halo.
+      std::vector<int> copies(global, 0);
+      for (int i = owned; i < n; ++i)
+        ++copies[cells->global_ids[i]];
+      MPI_Allreduce(MPI_IN_PLACE, copies.data(), global, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      auto halo_only = [&](int d, int i, int k) { return i < owned ? 0.0 : everywhere(d, i, k); };
+      set(a, 0, halo_only), set(b, 1, halo_only), set(c, 2, halo_only);
+      {
+        dist::ExchangeGroup g(ex);
+        g.start(a.local(), true, dist::Exchange::Combine::add);
+        g.start(b.local(), true, dist::Exchange::Combine::add);
+        g.start(c.local(), true, dist::Exchange::Combine::add);
+      } // finished by the destructor
+      auto times_copies = [&](int d, int i, int k) {
+        return copies[cells->global_ids[i]] * everywhere(d, i, k);
+      };
+      EXPECT_EQ(count_wrong(a, 0, owned, times_copies) + count_wrong(b, 1, owned, times_copies) +
+                    count_wrong(c, 2, owned, times_copies),
+                0)
+          << "exports, " << how;
+
+      // dist::par_loop: a loop reading two stale dats through the map
+      // imports both as one exchange.
+      set(a, 0, owned_only), set(b, 1, owned_only);
+      a.mark_halo_stale(), b.mark_halo_stale();
+      const std::size_t loop_before = ex.exchanges();
+      auto plan = make_plan(Space(), exec::Atomic{}, part.elements()->local);
+      const Map<Mem> &pc = part.map("pecell");
+      dist::par_loop(exec::Atomic{}, plan, "reads", ReadsBoth{}, dist::read(a, pc, 0),
+                     dist::read(a, pc, 1), dist::read(b, pc, 0), dist::read(b, pc, 1));
+      EXPECT_EQ(ex.exchanges(), loop_before + (size > 1 ? 1 : 0)) << how;
+      EXPECT_EQ(count_wrong(a, 0, n, everywhere) + count_wrong(b, 1, n, everywhere), 0)
+          << "a loop's imports, " << how;
+    }
 }
 
 } // namespace

@@ -297,10 +297,14 @@ int run(const Options &opt, int rank, int ranks) {
           std::printf("Setup (device data, plans; not in the elapsed time) = %.2f (s)%s\n", build_s,
                       exec == "auto" ? "; auto's tuning is, in the first cycle" : "");
         }
-        if (opt.distributed)
-          umesh::perf::print_exchange_report(solver->exchanges() - exchange_before, elapsed,
-                                             r.cycles, "cycle", opt.timed_exchanges,
-                                             opt.transport == "nccl");
+        if (opt.distributed) {
+          const umesh::perf::ExchangeTally d = solver->exchanges() - exchange_before;
+          // The baseline beside the exchanges timed on the device.
+          const bool baseline = opt.timed_exchanges && opt.transport == "nccl";
+          umesh::perf::print_exchange_report(d, elapsed, r.cycles, "cycle", opt.timed_exchanges,
+                                             opt.transport == "nccl",
+                                             baseline ? solver->nccl_same_bytes(d) : 0.0);
+        }
         const std::string summary = solver->summary();
         if (!summary.empty())
           std::printf("%s\n", summary.c_str());

@@ -67,6 +67,9 @@ public:
   /// Distributed runs: this rank's halo exchanges so far; none in one
   /// process.
   virtual umesh::perf::ExchangeTally exchanges() const { return {}; }
+  /// Distributed runs through NCCL: NCCL's own transfer of the bytes of the
+  /// exchanges `d` counts, seconds per exchange (collective); 0 otherwise.
+  virtual double nccl_same_bytes(const umesh::perf::ExchangeTally &) const { return 0; }
   const Clock &clock() const { return clock_; }
   LoopTimers &timers() { return timers_; }
 
@@ -132,6 +135,13 @@ public:
       return umesh::perf::exchange_tally(*parts_->partition);
     else
       return {};
+  }
+
+  double nccl_same_bytes(const umesh::perf::ExchangeTally &d) const override {
+    if constexpr (B::distributed)
+      return umesh::perf::nccl_same_bytes(*parts_->partition, d);
+    else
+      return 0;
   }
 
   std::string summary() const override {

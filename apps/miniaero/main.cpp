@@ -400,10 +400,14 @@ int run(const Options &opt, int rank, int ranks) {
                         "winner on the loop's first call, or plans the tuning file's choice), "
                         "the other %d steps %.2f s\n",
                         first_step, in.steps - 1, seconds - first_step);
-          if (opt.distributed)
-            umesh::perf::print_exchange_report(exchange_after - exchange_before, seconds, in.steps,
-                                               "step", opt.timed_exchanges,
-                                               opt.transport == "nccl");
+          if (opt.distributed) {
+            const ExchangeTally d = exchange_after - exchange_before;
+            // The baseline beside the exchanges timed on the device.
+            const bool baseline = opt.timed_exchanges && opt.transport == "nccl";
+            umesh::perf::print_exchange_report(d, seconds, in.steps, "step", opt.timed_exchanges,
+                                               opt.transport == "nccl",
+                                               baseline ? solver->nccl_same_bytes(d) : 0.0);
+          }
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());

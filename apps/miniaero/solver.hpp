@@ -77,6 +77,9 @@ public:
   /// run on the stream unless SolverOptions::timed_exchanges); none in one
   /// process.
   virtual ExchangeTally exchanges() const { return {}; }
+  /// Distributed runs through NCCL: NCCL's own transfer of the bytes of the
+  /// exchanges `d` counts, seconds per exchange (collective); 0 otherwise.
+  virtual double nccl_same_bytes(const ExchangeTally &) const { return 0; }
   /// Distributed runs: how the mesh was dealt to ranks (method, cut, a line
   /// per rank); empty in one process.
   virtual std::string layout() const { return {}; }
@@ -176,6 +179,13 @@ public:
       return B::exchanges(*parts_);
     else
       return {};
+  }
+
+  double nccl_same_bytes(const ExchangeTally &d) const override {
+    if constexpr (B::distributed)
+      return umesh::perf::nccl_same_bytes(*parts_->interior, d);
+    else
+      return 0;
   }
 
   std::string layout() const override {

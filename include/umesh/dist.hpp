@@ -8,6 +8,8 @@
 #include <umesh/dist/dat.hpp>
 #include <umesh/dist/devices.hpp>
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/exchange_baseline.hpp>
+#include <umesh/dist/exchange_group.hpp>
 #include <umesh/dist/graph_slice.hpp>
 #include <umesh/dist/nccl.hpp>
 #include <umesh/dist/overlap.hpp>

@@ -11,10 +11,14 @@
 #   four (slabs of its element order, NCCL), four also fenced;
 # - NCCL's own transfer between two GPUs (perf/probes/nccl_sendrecv_probe.cpp); the copy
 #   bandwidth.
-#   perf/device/scaling-x4.sh [N] [S] [full|focus|short]
+#   perf/device/scaling-x4.sh [N] [S] [full|focus|short|partitioners]
 # focus: the exchange and LULESH only (miniAero at four GPUs, fenced and not, against one; LULESH
 # -s S and -s S+50 on one and four GPUs, and each loop's fenced time at -s S); short: focus
-# without -s S+50 and the loop timings (a call's last device minutes).
+# without -s S+50 and the loop timings (a call's last device minutes); partitioners: short, then
+# test_distributed_overlap at 2 and 4 ranks (through NCCL too) and PT-Scotch's and METIS's parts
+# beside slabs and blocks (LULESH -s 150, miniAero 128^3).
+# With --timed-exchanges the apps also time NCCL alone moving the same bytes between the same
+# ranks (umesh::dist::nccl_transfer_seconds), the exchange's baseline, in the same run.
 . perf/device/env.sh
 n=${1:-256} s=${2:-250} mode=${3:-full}
 export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
@@ -27,8 +31,10 @@ export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBR
   mpirun --version | head -1
 } >"$R/env.txt" 2>&1
 rc=0
+targets=umesh_miniaero,umesh_lulesh
+[[ $mode == partitioners ]] && targets+=,test_distributed_overlap
 UMESH_CMAKE_ARGS="-DUMESH_APP_EXECUTORS=Atomic -DUMESH_APP_LAYOUTS=SoA" timeout 300 ./setup.sh \
-  --bundle "$PWD/.bundle" --backend cuda --jobs 64 --targets umesh_miniaero,umesh_lulesh build \
+  --bundle "$PWD/.bundle" --backend cuda --jobs 64 --targets "$targets" build \
   >"$R/build.log" 2>&1 || rc=$?
 note "CUDA build rc=$rc"
 b=$(ls -d "$HOME"/.cache/umesh/build/umesh-*-cuda-cxx17 | head -1)
@@ -60,6 +66,20 @@ run lulesh-r4 4 "$L" "${lcommon[@]}" --partition slabs
 run lulesh-r4-timed 4 "$L" "${lcommon[@]}" --partition slabs --timed-exchanges
 if [[ $mode == full ]]; then
   run weak-r4 4 "$M" "${common[@]/$n,$n,$n/$((2 * n)),$((2 * n)),$n}"
+elif [[ $mode == partitioners ]]; then
+  T=$b/tests/test_distributed_overlap
+  for np in 2 4; do
+    rc=0
+    timeout 60 mpirun -np $np --bind-to none "$T" --kokkos-num-devices=$np >"$R/test-overlap-np$np.log" 2>&1 || rc=$?
+    note "test_distributed_overlap np$np rc=$rc: $(grep -E -m1 'PASSED|FAILED' "$R/test-overlap-np$np.log" || true)"
+  done
+  for part in slabs metis ptscotch; do
+    run lulesh-s150-r4-$part 4 "$L" -s 150 -i 100 --exec atomic --layout soa --partition $part
+  done
+  m128=(--input "$inp" --mesh 128,128,128 --steps 20 --layout soa --reorder rcm --exec atomic)
+  for part in blocks metis ptscotch; do
+    run miniaero128-r4-$part 4 "$M" "${m128[@]}" --partition $part
+  done
 elif [[ $mode == focus ]]; then
   s2=$((s + 50))
   run lulesh-one-s$s2 1 "$L" -s $s2 -i 200 --exec atomic --layout soa
@@ -67,7 +87,7 @@ elif [[ $mode == focus ]]; then
   run lulesh-one-timers 1 "$L" -s "$s" -i 100 --exec atomic --layout soa --timers
   run lulesh-r4-timers 4 "$L" -s "$s" -i 100 --exec atomic --layout soa --partition slabs --timers
 fi
-grep -H "steps in\|mesh:\|halo exchange\|per exchange\|exchange:\|host memory\|limiter\|dealt\|Elapsed\|Grind\|Setup\|MPI tasks\|median ms\|per cycle" \
+grep -H "steps in\|mesh:\|halo exchange\|per exchange\|NCCL alone\|exchange:\|edge cut\|cut\|host memory\|limiter\|dealt\|Elapsed\|Grind\|Setup\|MPI tasks\|median ms\|per cycle" \
   "$R"/*.log >>"$R/summary.txt" 2>/dev/null || true
 rc=0
 ((SECONDS < 550)) && mpicxx -O2 -std=c++17 -DOMPI_SKIP_MPICXX -I/usr/local/cuda/include \

@@ -9,6 +9,8 @@
 // device with NCCL on the loops' stream.
 
 #include <umesh/dat.hpp>
+#include <umesh/dist/detail/exchange_lists.hpp>
+#include <umesh/dist/detail/exchange_pack.hpp>
 #include <umesh/dist/detail/exchange_slots.hpp>
 #include <umesh/dist/detail/exchange_timing.hpp>
 #include <umesh/dist/nccl.hpp>
@@ -20,7 +22,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -28,23 +32,16 @@
 
 namespace umesh::dist {
 
-class Exchange {
+class ExchangeGroup;
+
+class Exchange : private umesh::detail::ExchangeLists {
 public:
   explicit Exchange(MPI_Comm comm) : comm_(comm) {}
 
-  /// `send`: local ids of owned points that `rank` holds as halo; `recv`:
-  /// local ids of this rank's halo points that `rank` owns. Both in the
-  /// order the two ranks agree on (ascending global id).
-  void add_neighbour(int rank, const std::vector<int> &send, const std::vector<int> &recv) {
-    if (send.empty() && recv.empty())
-      return;
-    neighbours_.push_back(rank);
-    send_all_.insert(send_all_.end(), send.begin(), send.end());
-    recv_all_.insert(recv_all_.end(), recv.begin(), recv.end());
-    send_at_.push_back(send_all_.size());
-    recv_at_.push_back(recv_all_.size());
-    send_dev_ = recv_dev_ = {}; // uploaded again when next needed
-  }
+  using ExchangeLists::add_neighbour;
+  using ExchangeLists::halo_points;
+  using ExchangeLists::neighbours;
+  using ExchangeLists::sent_points;
 
   /// Sends and receives of dats in the default device's memory go through
   /// `nccl` (device to device, on the loops' stream, no host copies or
@@ -86,13 +83,10 @@ public:
   std::size_t exchanges() const { return exchanges_; }
   /// Bytes this rank sent in those exchanges, over all neighbours.
   std::size_t bytes_sent() const { return bytes_sent_; }
-  /// Neighbour ranks, for reports.
-  int neighbours() const { return int(neighbours_.size()); }
-  /// Halo points received per import, over all neighbours.
-  std::size_t halo_points() const { return recv_all_.size(); }
-  /// Owned points sent per import, over all neighbours (a point sent to
-  /// several counted for each).
-  std::size_t sent_points() const { return send_all_.size(); }
+  /// How many exchanges so far moved each size of row (bytes a point: the
+  /// sum of a group's dats'), for a baseline of the same bytes
+  /// (dist::nccl_transfer_seconds).
+  const std::map<std::size_t, std::size_t> &rows() const { return rows_; }
 
   /// What the values sent to owners do there.
   enum class Combine { add, min, max };
@@ -118,8 +112,9 @@ public:
   struct Pending {
     int slot = -1; ///< buffers in use; -1 when nothing is under way
     bool to_owners = false;
-    bool device = false; ///< through NCCL
-    bool marked = false; ///< timed through CUDA events (NCCL, time_on_device)
+    bool device = false;  ///< through NCCL
+    bool marked = false;  ///< timed through CUDA events (NCCL, time_on_device)
+    bool grouped = false; ///< one of an ExchangeGroup's: it sends, times and counts it
     Combine how = Combine::add;
     std::vector<MPI_Request> requests;
     /// Timed through CUDA events (NCCL, time_on_device): when it began.
@@ -137,36 +132,41 @@ public:
   /// First half of an exchange: packs what leaves this rank, copies it to
   /// the host and posts the sends and receives. Several exchanges (of
   /// different dats) may be under way at once; every rank starts and
-  /// finishes them in the same order. Public only because nvcc's device
-  /// lambdas cannot live in private member functions.
+  /// finishes them in the same order. `grouped`: one of an ExchangeGroup's
+  /// (which sends through NCCL, times and counts). Public only because nvcc's
+  /// device lambdas cannot live in private member functions.
   template <class T, int D, class L, class M>
-  Pending start(const Dat<T, D, L, M> &d, bool to_owners, Combine how) const {
+  Pending start(const Dat<T, D, L, M> &d, bool to_owners, Combine how, bool grouped = false) const {
     Pending p;
     p.to_owners = to_owners;
     p.how = how;
     if (neighbours_.empty())
       return p;
-    ++exchanges_;
-    using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
-    using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
     check_sizes<T, D>(d.name());
     p.device = device_path<M>();
+    p.grouped = grouped;
+    // A group's exchanges through NCCL are fenced, timed and counted by the
+    // group (ExchangeGroup).
+    const bool by_group = grouped && p.device;
+    if (!grouped) {
+      ++exchanges_;
+      ++rows_[D * sizeof(T)];
+    }
     // Host path: the loops before this one finish first (their time is not
     // exchange time). NCCL's sends follow them on the stream.
-    if (!p.device || time_on_device_)
+    if (!p.device || (time_on_device_ && !by_group))
       Kokkos::fence();
-    if (time_on_device_)
+    if (time_on_device_ && !by_group)
       phases_.skew += umesh::detail::meet_ranks(comm_, neighbours_);
     Kokkos::Timer timer;
     p.slot = slots_.take();
     umesh::detail::ExchangeBuffers &b = slots_[p.slot];
-    p.marked = p.device && time_on_device_;
+    p.marked = p.device && time_on_device_ && !grouped;
     const bool marked = p.marked;
     if (marked) {
       p.marked_at = std::chrono::steady_clock::now();
       b.marks.record(0);
     }
-    const auto v = d.view();
     const int tag = to_owners ? 702 : 701;
     // Import: owners send their points, the halo receives. Export: the
     // reverse. Every neighbour's rows in one buffer, in neighbour order.
@@ -184,29 +184,19 @@ public:
                   neighbours_[n], tag, comm_, &p.requests.back());
       }
     }
-    // Owned points sent to several neighbours are read more than once; each
-    // halo point is sent to its one owner.
-    const auto ids = indices<M>(/*send=*/!to_owners);
-    const Typed packed(reinterpret_cast<T *>(umesh::detail::staging<M>(b.out, out * row).data()),
-                       out, D);
-    // A thread a value, not a row: consecutive threads write consecutive
-    // bytes, and D times the threads hide the gathers' latency.
-    Kokkos::parallel_for(
-        "umesh::dist::pack", Kokkos::RangePolicy<Exec>(0, out * D), KOKKOS_LAMBDA(int t) {
-          const int j = t / D, k = t % D;
-          packed(j, k) = v(ids(j), k);
-        });
+    const auto packed = umesh::detail::staging<M>(b.out, out * row);
+    pack(d, packed, /*send=*/!to_owners, out);
     bytes_sent_ += std::size_t(out) * row;
     if (!p.device) {
       Kokkos::deep_copy(umesh::detail::host_bytes(b.host_out, out * row),
-                        umesh::detail::bytes_of(packed, out * row));
+                        Kokkos::subview(packed, std::make_pair(std::size_t(0), out * row)));
       for (std::size_t n = 0; n < neighbours_.size(); ++n) {
         p.requests.emplace_back();
         MPI_Isend(b.host_out.data() + out_at[n] * row, int((out_at[n + 1] - out_at[n]) * row),
                   MPI_BYTE, neighbours_[n], tag, comm_, &p.requests.back());
       }
     }
-    if (p.device) {
+    if (p.device && !grouped) {
       if (marked) // the packing apart from NCCL's transfers; finish() reads the marks
         b.marks.record(1);
       send_through_nccl<M>(p.slot, to_owners, row);
@@ -214,10 +204,11 @@ public:
         b.marks.record(2);
         return p;
       }
-    } else if (time_on_device_) {
+    } else if (time_on_device_ && !by_group) {
       Kokkos::fence();
     }
-    phases_.pack += timer.seconds();
+    if (!(by_group && time_on_device_))
+      phases_.pack += timer.seconds();
     return p;
   }
 
@@ -228,115 +219,79 @@ public:
   void finish(const Dat<T, D, L, M> &d, Pending &p) const {
     if (p.slot < 0)
       return;
-    using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
-    using Typed = Kokkos::View<T **, Kokkos::LayoutRight, M, Kokkos::MemoryUnmanaged>;
     // Timed on the device: the loop an overlapped par_loop ran between the
     // halves finishes first (its time is not exchange time); through NCCL
-    // the marks leave it out instead.
-    const bool marked = p.marked;
-    if (time_on_device_ && !marked)
+    // the marks leave it out instead (a group's marks for its exchanges).
+    const bool marked = p.marked, by_group = p.grouped && p.device;
+    if (time_on_device_ && !marked && !by_group)
       Kokkos::fence();
     if (marked)
       slots_[p.slot].marks.record(3);
     Kokkos::Timer timer;
-    const bool to_owners = p.to_owners;
-    const Combine how = p.how;
-    const auto v = d.view();
+    const std::string &name = d.name();
     if (!p.device &&
         MPI_Waitall(int(p.requests.size()), p.requests.data(), MPI_STATUSES_IGNORE) != MPI_SUCCESS)
-      detail::fail("dist: halo exchange of dat '", d.name(), "' failed in MPI_Waitall");
+      detail::fail("dist: halo exchange of dat '", name, "' failed in MPI_Waitall");
     const double arrived_at = timer.seconds();
     umesh::detail::ExchangeBuffers &b = slots_[p.slot];
-    const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
+    const std::vector<std::size_t> &in_at = p.to_owners ? send_at_ : recv_at_;
     const std::size_t row = D * sizeof(T);
-    const int in = int(in_at.back());
-    const Typed buf(reinterpret_cast<T *>(umesh::detail::staging<M>(b.in, in * row).data()), in, D);
+    const std::size_t in_bytes = in_at.back() * row;
+    const auto arrived = umesh::detail::staging<M>(b.in, in_bytes);
     if (!p.device)
-      Kokkos::deep_copy(umesh::detail::bytes_of(buf, in * row),
-                        umesh::detail::host_bytes(b.host_in, in * row));
-    const auto ids = indices<M>(/*send=*/to_owners);
-    // A thread a value, as in the packing.
-    if (!to_owners) // each halo point from its one owner: all neighbours at once
-      Kokkos::parallel_for(
-          "umesh::dist::unpack", Kokkos::RangePolicy<Exec>(0, in * D), KOKKOS_LAMBDA(int t) {
-            const int j = t / D, k = t % D;
-            v(ids(j), k) = buf(j, k);
-          });
-    // Exports one neighbour at a time: an owned point shared with several
-    // ranks is combined once per rank, never concurrently, in a fixed order.
-    for (std::size_t n = 0; to_owners && n < neighbours_.size(); ++n) {
-      const auto values = Kokkos::RangePolicy<Exec>(int(in_at[n]) * D, int(in_at[n + 1]) * D);
-      if (how == Combine::add)
-        Kokkos::parallel_for(
-            "umesh::dist::unpack_add", values, KOKKOS_LAMBDA(int t) {
-              const int j = t / D, k = t % D;
-              v(ids(j), k) += buf(j, k);
-            });
-      else
-        Kokkos::parallel_for(
-            "umesh::dist::unpack_minmax", values, KOKKOS_LAMBDA(int t) {
-              const int j = t / D, k = t % D;
-              const T x = buf(j, k), y = v(ids(j), k);
-              v(ids(j), k) = (how == Combine::min) == (x < y) ? x : y;
-            });
-    }
+      Kokkos::deep_copy(Kokkos::subview(arrived, std::make_pair(std::size_t(0), in_bytes)),
+                        umesh::detail::host_bytes(b.host_in, in_bytes));
+    unpack(d, arrived, p.to_owners, p.how);
     // Host path: the buffers are free once the unpacking is done. NCCL's
     // next use of them follows on the stream.
     if (marked)
       b.marks.record(4);
-    if (!p.device || time_on_device_ || marked)
+    if (!p.device || ((time_on_device_ || marked) && !by_group))
       Kokkos::fence();
     // The slot is free before the marks are read (which may throw).
     slots_.release(p.slot);
     p.slot = -1;
-    if (marked)
+    if (marked) {
       b.marks.add_to(phases_, p.marked_at);
-    else {
+    } else if (!(by_group && time_on_device_)) {
       phases_.wait += arrived_at;
       phases_.unpack += timer.seconds() - arrived_at;
     }
   }
 
+  // Packs this rank's values of `d` that leave it (the send lists, or the
+  // halo's for an export) into `packed` (detail/exchange_pack.hpp).
+  template <class T, int D, class L, class M, class Bytes>
+  void pack(const Dat<T, D, L, M> &d, const Bytes &packed, bool send, int rows) const {
+    using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
+    const umesh::detail::PackedIndex<M, umesh::detail::by_component<L>()> at{blocks<M>(send), D};
+    umesh::detail::pack_values<Exec>(d.view(), indices<M>(send), at, rows,
+                                     reinterpret_cast<T *>(packed.data()));
+  }
+  // Stores (import) or combines (export, `how`) what arrived in `arrived`.
+  template <class T, int D, class L, class M, class Bytes>
+  void unpack(const Dat<T, D, L, M> &d, const Bytes &arrived, bool to_owners, Combine how) const {
+    using Exec = typename Dat<T, D, L, M>::view_type::execution_space;
+    using umesh::detail::Fold;
+    const std::vector<std::size_t> &in_at = to_owners ? send_at_ : recv_at_;
+    const auto ids = indices<M>(/*send=*/to_owners);
+    const umesh::detail::PackedIndex<M, umesh::detail::by_component<L>()> at{blocks<M>(to_owners),
+                                                                             D};
+    const T *const buf = reinterpret_cast<const T *>(arrived.data());
+    if (!to_owners) // each halo point from its one owner: all neighbours at once
+      umesh::detail::unpack_values<Exec>(d.view(), ids, at, 0, int(in_at.back()) * D, buf,
+                                         Fold::store);
+    // Exports one neighbour at a time: an owned point shared with several
+    // ranks is combined once per rank, never concurrently, in a fixed order.
+    const Fold fold = how == Combine::add ? Fold::add : how == Combine::min ? Fold::min : Fold::max;
+    for (std::size_t n = 0; to_owners && n < neighbours_.size(); ++n)
+      umesh::detail::unpack_values<Exec>(d.view(), ids, at, int(in_at[n]) * D,
+                                         int(in_at[n + 1]) * D, buf, fold);
+  }
+
 private:
-  using DeviceMemory = Kokkos::DefaultExecutionSpace::memory_space;
   using Bytes = umesh::detail::DeviceBytes;
 
-  // One exchange's values are indexed by int on the device, and its bytes
-  // to one neighbour counted by int in MPI: larger exchanges are refused
-  // before anything starts (on this rank: a neighbour with smaller totals
-  // may wait for it).
-  template <class T, int D> void check_sizes(const std::string &name) const {
-    constexpr std::size_t most = std::size_t(std::numeric_limits<int>::max());
-    std::size_t widest = 0;
-    for (std::size_t n = 0; n + 1 < send_at_.size(); ++n)
-      widest = std::max({widest, send_at_[n + 1] - send_at_[n], recv_at_[n + 1] - recv_at_[n]});
-    const std::size_t points = std::max(send_at_.back(), recv_at_.back());
-    if (points > most / D || widest > most / (D * sizeof(T)))
-      detail::fail("dist: halo exchange of dat '", name, "': ", points, " points of ", D,
-                   " values each (", widest,
-                   " with one neighbour) are more than one exchange's int indices and MPI "
-                   "counts reach");
-  }
-
-  // Every neighbour's send (or receive) list, one after the other, in
-  // memory space M (cached for the default device; built per call
-  // elsewhere).
-  template <class M> Kokkos::View<const int *, M> indices(bool send) const {
-    const std::vector<int> &ids = send ? send_all_ : recv_all_;
-    auto &cached = send ? send_dev_ : recv_dev_;
-    auto upload = [&](auto view) {
-      Kokkos::deep_copy(view, Kokkos::View<const int *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
-                                  ids.data(), ids.size()));
-      return view;
-    };
-    if constexpr (std::is_same<M, DeviceMemory>::value) {
-      if (cached.extent(0) != ids.size() || !cached.data())
-        cached = upload(Kokkos::View<int *, DeviceMemory>("umesh::dist::ids", ids.size()));
-      return cached;
-    } else {
-      return upload(Kokkos::View<int *, M>("umesh::dist::ids", ids.size()));
-    }
-  }
   // Whether dats in memory space M go through NCCL.
   template <class M> bool device_path() const {
 #if defined(UMESH_HAS_NCCL)
@@ -381,16 +336,56 @@ private:
 #endif
   }
 
+  friend class ExchangeGroup;
+  friend inline double nccl_transfer_seconds(const Exchange &,
+                                             const std::map<std::size_t, std::size_t> &, int);
+  // A group of exchanges begins (ExchangeGroup): timed through NCCL, after
+  // a fence and the wait for the neighbours, at mark 0 of the group's
+  // marks. Whether those marks time the group.
+  bool open_group(bool device, std::chrono::steady_clock::time_point &began) const {
+    if (!device || !time_on_device_)
+      return false;
+    Kokkos::fence();
+    phases_.skew += umesh::detail::meet_ranks(comm_, neighbours_);
+    began = std::chrono::steady_clock::now();
+    group_marks_.record(0);
+    return true;
+  }
+  // The NCCL transfers of a group's exchanges (each a nested NCCL group), as
+  // one launch.
+  template <class Sends> void group_sends(const Sends &sends) const {
+#if defined(UMESH_HAS_NCCL)
+    NcclComm::check(ncclGroupStart(), "ncclGroupStart");
+    try {
+      for (const auto &send : sends)
+        send();
+    } catch (...) {
+      ncclGroupEnd();
+      throw;
+    }
+    NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
+#else
+    (void)sends;
+#endif
+  }
+  // A group's exchanges done: one exchange of rows of `row` bytes (their
+  // sum); timed by its marks, from mark 4 after the unpacking.
+  void close_group(bool marked, std::chrono::steady_clock::time_point began,
+                   std::size_t row) const {
+    ++exchanges_;
+    ++rows_[row];
+    if (!marked)
+      return;
+    group_marks_.record(4);
+    Kokkos::fence();
+    group_marks_.add_to(phases_, began);
+  }
+
   MPI_Comm comm_;
   std::shared_ptr<const NcclComm> nccl_;
-  std::vector<int> neighbours_; // ranks
-  // Every neighbour's lists one after the other; neighbour n's rows are
-  // [at[n], at[n + 1]) of them.
-  std::vector<int> send_all_, recv_all_;
-  std::vector<std::size_t> send_at_{0}, recv_at_{0};
-  // Caches that grow inside const exchanges.
-  mutable Kokkos::View<int *, DeviceMemory> send_dev_, recv_dev_; // the lists on the device
-  mutable umesh::detail::ExchangeSlots slots_;                    // one per exchange under way
+  mutable umesh::detail::ExchangeMarks group_marks_; // a timed ExchangeGroup's
+  mutable std::map<std::size_t, std::size_t> rows_;  // rows()
+  mutable umesh::detail::ExchangeSlots slots_;       // one per exchange under way
   mutable Phases phases_;
   mutable std::size_t exchanges_ = 0;
   mutable std::size_t bytes_sent_ = 0;

@@ -93,40 +93,24 @@ void check_direct(const DirectArg<A, DD> &a, const SetPart *elements, const std:
 }
 template <class A> void check_direct(const A &, const SetPart *, const std::string &) {}
 
-using Finishers = std::vector<std::function<void()>>;
-
-// Before the first piece: imports of stale halos start (once per dat: the
-// first marks the halo fresh) and the halo copies of combined dats take the
+// Before the first piece: imports of stale halos start (start_import, one
+// group per set) and the halo copies of combined dats take the
 // combination's identity.
-template <class A> void start_imports(const A &, Finishers &, Seen &) {}
+template <class A> void start_imports(const A &, ExchangeGroups &, Seen &) {}
 template <Access A, class DD, class MM>
-void start_imports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &filled) {
-  if constexpr (A == Access::read) {
-    if (!a.dat.halo_stale() || !through_halo(a))
-      return;
-    const Exchange &ex = *a.dat.part().halo;
-    auto pending = std::make_shared<Exchange::Pending>(
-        ex.start(a.dat.local(), /*to_owners=*/false, Exchange::Combine::add));
-    a.dat.mark_halo_fresh();
-    finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
-  } else {
-    before(a, filled); // zero or fill the halo
-  }
+void start_imports(const IndirectArg<A, DD, MM> &a, ExchangeGroups &groups, Seen &filled) {
+  start_import(a, groups);
+  before(a, filled); // zero or fill the halo (reads: already under way)
 }
 
 // After the boundary piece: exports of the combined halos start (once per
 // dat); they finish after the last piece.
-template <class A> void start_exports(const A &, Finishers &, Seen &) {}
+template <class A> void start_exports(const A &, ExchangeGroups &, Seen &) {}
 template <Access A, class DD, class MM>
-void start_exports(const IndirectArg<A, DD, MM> &a, Finishers &finish, Seen &seen) {
-  if constexpr (is_combining(A)) {
-    if (!export_due(a, seen))
-      return;
-    const Exchange &ex = *a.dat.part().halo;
-    auto pending = std::make_shared<Exchange::Pending>(
-        ex.start(a.dat.local(), /*to_owners=*/true, combine_of<A>()));
-    finish.push_back([&ex, d = a.dat.local(), pending] { ex.finish(d, *pending); });
-  }
+void start_exports(const IndirectArg<A, DD, MM> &a, ExchangeGroups &groups, Seen &seen) {
+  if constexpr (is_combining(A))
+    if (export_due(a, seen))
+      groups.of(*a.dat.part().halo).start(a.dat.local(), /*to_owners=*/true, combine_of<A>());
 }
 
 } // namespace detail
@@ -177,17 +161,15 @@ void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::strin
                  piece_args[p]);
   };
   auto saved = std::make_tuple(detail::before_global(args)...);
-  detail::Finishers imports, exports;
+  detail::ExchangeGroups imports, exports;
   detail::Seen filled, exported;
   (detail::start_imports(args, imports, filled), ...);
   run(0);
-  for (auto &f : imports)
-    f();
+  imports.finish();
   run(1);
   (detail::start_exports(args, exports, exported), ...);
   run(2);
-  for (auto &f : exports)
-    f();
+  exports.finish();
   std::apply([&](const auto &...s) { (detail::after_global(args, s, comm), ...); }, saved);
 }
 

@@ -13,6 +13,7 @@
 
 #include <umesh/access.hpp>
 #include <umesh/dist/dat.hpp>
+#include <umesh/dist/exchange_group.hpp>
 #include <umesh/par_loop.hpp>
 
 #include <mpi.h>
@@ -20,6 +21,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -81,6 +83,26 @@ inline bool first_time(Seen &seen, const void *key) {
   return true;
 }
 
+// A loop's exchanges, one ExchangeGroup per set exchanged (a loop's dats may
+// live on several sets).
+class ExchangeGroups {
+public:
+  ExchangeGroup &of(const Exchange &ex) {
+    for (auto &g : groups_)
+      if (&g->exchange() == &ex)
+        return *g;
+    groups_.push_back(std::make_unique<ExchangeGroup>(ex));
+    return *groups_.back();
+  }
+  void finish() {
+    for (auto &g : groups_)
+      g->finish();
+  }
+
+private:
+  std::vector<std::unique_ptr<ExchangeGroup>> groups_;
+};
+
 // Whether a loop through this argument's map may touch a halo copy on some
 // rank. One that reaches none (every rank agrees: Partition) needs no
 // import, no zeroing and no export.
@@ -103,7 +125,20 @@ template <Access A> constexpr Exchange::Combine combine_of() {
                             : Exchange::Combine::max;
 }
 
-// Before the loop: halo imports and zeroing (each once per dat, and only
+// Before the loop: the imports of stale halos start, one group per set
+// (each dat once: the first marks its halo fresh).
+template <class A> void start_import(const A &, ExchangeGroups &) {}
+template <Access A, class DD, class MM>
+void start_import(const IndirectArg<A, DD, MM> &a, ExchangeGroups &groups) {
+  if constexpr (A == Access::read) {
+    if (!a.dat.halo_stale() || !through_halo(a))
+      return;
+    groups.of(*a.dat.part().halo).start(a.dat.local(), /*to_owners=*/false, Exchange::Combine::add);
+    a.dat.mark_halo_fresh();
+  }
+}
+
+// Before the loop: halo imports (those start_import left) and zeroing (each once per dat, and only
 // through maps that reach a halo); a global sum's value before the loop is
 // kept and the loop's own starts from zero.
 template <Access A, class DD> Nothing before(const DirectArg<A, DD> &, Seen &) {
@@ -157,20 +192,24 @@ template <Reduction R, class T, int D, class S> auto local(const DeviceGlobalArg
   return g;
 }
 
-// After the loop: exports (once per dat, however many slots increment it),
-// stale halos, reductions over the ranks.
-template <Access A, class DD> void after(const DirectArg<A, DD> &a, Nothing, MPI_Comm, Seen &) {
+// After the loop: exports start (once per dat, however many slots
+// increment it; one group per set, finished after them all), stale halos,
+// reductions over the ranks.
+template <Access A, class DD>
+void after(const DirectArg<A, DD> &a, Nothing, MPI_Comm, Seen &, ExchangeGroups &) {
   if constexpr (A != Access::read)
     a.dat.mark_halo_stale();
 }
 template <Access A, class DD, class MM>
-void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Seen &exported) {
+void after(const IndirectArg<A, DD, MM> &a, Nothing, MPI_Comm, Seen &exported,
+           ExchangeGroups &groups) {
   if constexpr (is_combining(A))
     if (export_due(a, exported))
-      a.dat.part().halo->export_combine(a.dat.local(), combine_of<A>());
+      groups.of(*a.dat.part().halo).start(a.dat.local(), /*to_owners=*/true, combine_of<A>());
 }
 template <Reduction R, class T, int D, class Saved>
-void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen &) {
+void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen &,
+           ExchangeGroups &) {
   std::array<T, D> mine, all;
   for (int k = 0; k < D; ++k)
     mine[k] = (*g.global)[k];
@@ -181,7 +220,7 @@ void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen 
 }
 
 template <Reduction R, class T, int D, class S>
-void after(const DeviceGlobalArg<R, T, D, S> &, Nothing, MPI_Comm, Seen &) {}
+void after(const DeviceGlobalArg<R, T, D, S> &, Nothing, MPI_Comm, Seen &, ExchangeGroups &) {}
 
 // The global reductions' part of before() and after(), for loops that
 // handle their other arguments themselves (dist/overlap.hpp).
@@ -196,7 +235,8 @@ template <class A> void after_global(const A &, Nothing, MPI_Comm) {}
 template <Reduction R, class T, int D, class Saved>
 void after_global(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm) {
   Seen unused;
-  after(g, saved, comm, unused);
+  ExchangeGroups none;
+  after(g, saved, comm, unused, none);
 }
 
 template <Access A, class DD> MPI_Comm comm_of(const DirectArg<A, DD> &a) {
@@ -302,9 +342,17 @@ void par_loop(const Exec &exec, Plan &plan, const std::string &name, const Kerne
                         "': global reductions over a set with halo points are not supported; "
                         "reduce in a loop over the partitioned element set");
   detail::Seen filled, exported;
+  {
+    detail::ExchangeGroups imports;
+    (detail::start_import(args, imports), ...);
+    imports.finish();
+  }
   auto saved = std::make_tuple(detail::before(args, filled)...);
   umesh::par_loop(exec, plan, name, kernel, detail::local(args)...);
-  std::apply([&](const auto &...s) { (detail::after(args, s, comm, exported), ...); }, saved);
+  detail::ExchangeGroups exports;
+  std::apply([&](const auto &...s) { (detail::after(args, s, comm, exported, exports), ...); },
+             saved);
+  exports.finish();
 }
 
 } // namespace umesh::dist

@@ -103,6 +103,14 @@ public:
     events_->record(i);
 #endif
   }
+  /// Seconds from mark `a` to mark `b` (both reached: after a fence).
+  double seconds([[maybe_unused]] int a, [[maybe_unused]] int b) const {
+#if defined(UMESH_HAS_NCCL)
+    return events_->seconds(a, b);
+#else
+    return 0;
+#endif
+  }
   /// Adds the phases the marks give (after the fence that follows mark 4)
   /// to `phases`; what ran between the exchange's halves (marks 2 to 3) is
   /// not the exchange's. `began`: when the exchange started on the host.
