@@ -18,7 +18,7 @@ struct ExchangeTally {
   std::size_t count = 0;
   /// Where the seconds went (umesh::dist::Exchange::Phases), and the wait
   /// for the neighbours' loops when timed on the device.
-  double pack = 0, wait = 0, unpack = 0, skew = 0, final_wait = 0;
+  double pack = 0, wait = 0, unpack = 0, skew = 0, lead = 0;
   double bytes = 0; ///< sent, over all neighbours
   /// Per halo (in for_each_halo's order): exchanges per row size in bytes
   /// (dist::Exchange::rows).
@@ -27,7 +27,7 @@ struct ExchangeTally {
   ExchangeTally operator-(const ExchangeTally &o) const {
     ExchangeTally d = *this;
     d.seconds -= o.seconds, d.count -= o.count, d.pack -= o.pack, d.wait -= o.wait;
-    d.unpack -= o.unpack, d.skew -= o.skew, d.final_wait -= o.final_wait, d.bytes -= o.bytes;
+    d.unpack -= o.unpack, d.skew -= o.skew, d.lead -= o.lead, d.bytes -= o.bytes;
     for (std::size_t h = 0; h < d.rows.size() && h < o.rows.size(); ++h)
       for (const auto &[row, n] : o.rows[h])
         d.rows[h][row] -= n;
@@ -67,7 +67,7 @@ template <class PartitionT> ExchangeTally exchange_tally(const PartitionT &p) {
     t.wait += ph.wait;
     t.unpack += ph.unpack;
     t.skew += ph.skew;
-    t.final_wait += ph.final_wait;
+    t.lead += ph.lead;
     t.bytes += double(halo->bytes_sent());
   });
   return t;
@@ -101,21 +101,23 @@ template <class PartitionT> double nccl_same_bytes(const PartitionT &p, const Ex
 /// exchange (nccl_same_bytes), or 0 when not measured.
 inline void print_exchange_report(const ExchangeTally &d, double seconds, int steps,
                                   const char *per, bool timed, bool nccl, double nccl_same = 0) {
-  std::printf("    halo exchange %.2f s, %.1f%% of the %ss' time (rank 0's, %s): %zu "
+  // Timed through NCCL, the device's spins before the exchanges (the lead
+  // in which the host launches them) are not the steps' time.
+  const double steps_time = seconds - d.lead;
+  std::printf("    halo exchange %.2f s, %.1f%% of the %ss' time (rank 0's, %s%s): %zu "
               "exchanges, %.1f per %s, %.1f us each\n",
-              d.seconds, seconds > 0 ? 100 * d.seconds / seconds : 0.0, per,
-              timed ? "device fenced" : "host side", d.count,
+              d.seconds, steps_time > 0 ? 100 * d.seconds / steps_time : 0.0, per,
+              timed ? (nccl ? "the device's time" : "device fenced") : "host side",
+              d.lead > 0 ? ", the timing's leads left out" : "", d.count,
               steps > 0 ? double(d.count) / steps : 0.0, per,
               d.count > 0 ? 1e6 * d.seconds / double(d.count) : 0.0);
   if (timed && d.count > 0) {
-    // Through NCCL the phases are the device's (CUDA events), with one
-    // host wait at the end; through the host each is fenced.
+    // Through NCCL the phases are the device's (CUDA events); through the
+    // host each is fenced.
     const double each = 1e6 / double(d.count);
     std::printf("    per exchange: %.0f KiB sent; pack %.1f us, %s %.1f us, unpack %.1f us",
                 d.bytes / double(d.count) / 1024, each * d.pack, nccl ? "transfer" : "MPI wait",
                 each * d.wait, each * d.unpack);
-    if (nccl)
-      std::printf(", the host's final wait %.1f us", each * d.final_wait);
     std::printf("; waiting for the neighbours' loops before it %.1f us (not counted above)\n",
                 each * d.skew);
     if (nccl_same > 0)

@@ -117,8 +117,6 @@ public:
     bool grouped = false; ///< one of an ExchangeGroup's: it sends, times and counts it
     Combine how = Combine::add;
     std::vector<MPI_Request> requests;
-    /// Timed through CUDA events (NCCL, time_on_device): when it began.
-    std::chrono::steady_clock::time_point marked_at{};
   };
 
   /// import() (to_owners false) or an export (true, combined by `how`), in
@@ -163,10 +161,8 @@ public:
     umesh::detail::ExchangeBuffers &b = slots_[p.slot];
     p.marked = p.device && time_on_device_ && !grouped;
     const bool marked = p.marked;
-    if (marked) {
-      p.marked_at = std::chrono::steady_clock::now();
-      b.marks.record(0);
-    }
+    if (marked)
+      b.marks.begin();
     const int tag = to_owners ? 702 : 701;
     // Import: owners send their points, the halo receives. Export: the
     // reverse. Every neighbour's rows in one buffer, in neighbour order.
@@ -252,7 +248,7 @@ public:
     slots_.release(p.slot);
     p.slot = -1;
     if (marked) {
-      b.marks.add_to(phases_, p.marked_at);
+      b.marks.add_to(phases_);
     } else if (!(by_group && time_on_device_)) {
       phases_.wait += arrived_at;
       phases_.unpack += timer.seconds() - arrived_at;
@@ -342,13 +338,12 @@ private:
   // A group of exchanges begins (ExchangeGroup): timed through NCCL, after
   // a fence and the wait for the neighbours, at mark 0 of the group's
   // marks. Whether those marks time the group.
-  bool open_group(bool device, std::chrono::steady_clock::time_point &began) const {
+  bool open_group(bool device) const {
     if (!device || !time_on_device_)
       return false;
     Kokkos::fence();
     phases_.skew += umesh::detail::meet_ranks(comm_, neighbours_);
-    began = std::chrono::steady_clock::now();
-    group_marks_.record(0);
+    group_marks_.begin();
     return true;
   }
   // The NCCL transfers of a group's exchanges (each a nested NCCL group), as
@@ -370,15 +365,14 @@ private:
   }
   // A group's exchanges done: one exchange of rows of `row` bytes (their
   // sum); timed by its marks, from mark 4 after the unpacking.
-  void close_group(bool marked, std::chrono::steady_clock::time_point began,
-                   std::size_t row) const {
+  void close_group(bool marked, std::size_t row) const {
     ++exchanges_;
     ++rows_[row];
     if (!marked)
       return;
     group_marks_.record(4);
     Kokkos::fence();
-    group_marks_.add_to(phases_, began);
+    group_marks_.add_to(phases_);
   }
 
   MPI_Comm comm_;

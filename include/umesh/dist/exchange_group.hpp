@@ -6,7 +6,6 @@
 
 #include <umesh/dist/exchange.hpp>
 
-#include <chrono>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -43,7 +42,7 @@ public:
     if (ex_.neighbours_.empty())
       return;
     if (finishers_.empty())
-      marked_ = ex_.open_group(ex_.device_path<M>(), began_);
+      marked_ = ex_.open_group(ex_.device_path<M>());
     auto p = std::make_shared<Exchange::Pending>(ex_.start(d, to_owners, how, /*grouped=*/true));
     const std::size_t row = D * sizeof(T);
     row_ += row;
@@ -70,7 +69,7 @@ public:
       marks.record(2), marks.record(3);
     for (const auto &f : finishers)
       f();
-    ex_.close_group(marked_, began_, row);
+    ex_.close_group(marked_, row);
   }
 
 private:
@@ -78,7 +77,6 @@ private:
   std::vector<std::function<void()>> sends_, finishers_;
   bool marked_ = false;
   std::size_t row_ = 0;
-  std::chrono::steady_clock::time_point began_{};
 };
 
 } // namespace umesh::dist

@@ -14,7 +14,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -29,13 +28,13 @@ namespace umesh::detail {
 /// own loop) or, through NCCL and timed on the device, the transfers;
 /// copying back and unpacking. skew: timed on the device only, the wait
 /// before each exchange for the neighbour ranks' loops to end (not part of
-/// seconds()). Through NCCL and timed on the device, the phases are timed by
-/// CUDA events on the stream, with one host wait at the end of the exchange
-/// (final_wait: from the unpacking's end to the host's return), as the
-/// untimed exchange has none between its phases.
+/// seconds()). Through NCCL and timed on the device, the phases are the
+/// device's, timed by CUDA events on the stream (ExchangeMarks); lead: the
+/// device's spins before them (not part of seconds(), nor of an untimed
+/// run's time).
 struct ExchangePhases {
-  double pack = 0, wait = 0, unpack = 0, skew = 0, final_wait = 0;
-  double seconds() const { return pack + wait + unpack + final_wait; }
+  double pack = 0, wait = 0, unpack = 0, skew = 0, lead = 0;
+  double seconds() const { return pack + wait + unpack; }
 };
 
 /// Waits until every one of `ranks` has reached this exchange too (an empty
@@ -93,9 +92,34 @@ private:
 
 /// One exchange's marks through NCCL: 0 before the packing, 1 after it, 2
 /// after the transfers, 3 and 4 around the unpacking (made on first use; no
-/// marks without NCCL).
+/// marks without NCCL). begin() makes mark 0 after a lead: the device
+/// first spins for lead_seconds, in which the host launches the exchange's
+/// work, so the marks time the device's part alone, as in untimed runs,
+/// where the loops before an exchange keep the device busy while the host
+/// launches it (without the lead, the device would wait for each launch).
 class ExchangeMarks {
 public:
+  static constexpr double lead_seconds = 300e-6;
+
+  void begin() {
+#if defined(UMESH_HAS_NCCL)
+    const auto lead_ns = static_cast<unsigned long long>(lead_seconds * 1e9);
+    Kokkos::parallel_for(
+        "umesh::dist::timing_lead", Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>(0, 1),
+        KOKKOS_LAMBDA(int) {
+#if defined(__CUDA_ARCH__)
+          unsigned long long start, now;
+          asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+          do
+            asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+          while (now - start < lead_ns);
+#else
+          (void)lead_ns;
+#endif
+        });
+#endif
+    record(0);
+  }
   void record([[maybe_unused]] int i) {
 #if defined(UMESH_HAS_NCCL)
     if (!events_)
@@ -113,17 +137,14 @@ public:
   }
   /// Adds the phases the marks give (after the fence that follows mark 4)
   /// to `phases`; what ran between the exchange's halves (marks 2 to 3) is
-  /// not the exchange's. `began`: when the exchange started on the host.
-  void add_to([[maybe_unused]] ExchangePhases &phases,
-              [[maybe_unused]] std::chrono::steady_clock::time_point began) const {
+  /// not the exchange's.
+  void add_to([[maybe_unused]] ExchangePhases &phases) const {
 #if defined(UMESH_HAS_NCCL)
     const StreamMarks &m = *events_;
-    const double wall =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     phases.pack += m.seconds(0, 1);
     phases.wait += m.seconds(1, 2);
     phases.unpack += m.seconds(3, 4);
-    phases.final_wait += std::max(0.0, wall - m.seconds(0, 4));
+    phases.lead += lead_seconds;
 #endif
   }
 
