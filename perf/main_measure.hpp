@@ -109,7 +109,7 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
       [&](std::size_t i, std::size_t k) { return double(r(i, k)) - i0(i, k); });
   if (!(drift < (single ? 1e-4 : 1e-6)))
     row.note = "TIMED RUNS INCOMPLETE";
-  row.time_ms = median(times) * 1e3;
+  row.time_ms = apps::median(times) * 1e3;
   row.gbps = bytes / (row.time_ms * 1e-3) / 1e9;
   return row;
 }

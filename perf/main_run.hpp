@@ -278,7 +278,8 @@ inline void paired_auto(const Options &o, std::vector<Row> &rows,
       b.executor + (b.block_size > 0 ? " block " + std::to_string(b.block_size) : "");
   char note[320];
   std::snprintf(note, sizeof note, "; paired with %s over %d pairs: %+.1f%% (%.4f ms against %.4f)",
-                with.c_str(), o.paired, 100 * (median(ratio) - 1), median(t_auto), median(t_best));
+                with.c_str(), o.paired, 100 * (apps::median(ratio) - 1), apps::median(t_auto),
+                apps::median(t_best));
   rows[tuned].note += note;
 }
 

@@ -11,7 +11,7 @@
 
 #include <type_traits>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// True unless the build left executor (or layout) tag E out.
 template <class E> struct AppBuilt : std::true_type {};
@@ -61,6 +61,6 @@ inline const char *app_built_list() {
 #endif
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// A rank's halo exchanges so far: how many, and their seconds.
 struct ExchangeTally {
@@ -82,6 +82,6 @@ inline void print_exchange_report(const ExchangeTally &d, double seconds, int st
   }
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

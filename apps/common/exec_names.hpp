@@ -19,7 +19,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// Executors an app's '--exec all' runs, in order ('auto' is named apart).
 inline std::vector<std::string> executor_names() {
@@ -114,6 +114,6 @@ std::string expand_all_executors(std::vector<std::string> &execs,
   return {};
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

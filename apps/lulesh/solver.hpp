@@ -32,7 +32,7 @@
 
 namespace lulesh {
 
-using umesh::perf::LoopTimers;
+using umesh::apps::LoopTimers;
 
 /// How the scatter loops run (beyond the executor tag).
 struct RunOptions {
@@ -66,7 +66,7 @@ public:
   virtual std::string layout() const { return {}; }
   /// Distributed runs: this rank's halo exchanges so far; none in one
   /// process.
-  virtual umesh::perf::ExchangeTally exchanges() const { return {}; }
+  virtual umesh::apps::ExchangeTally exchanges() const { return {}; }
   const Clock &clock() const { return clock_; }
   LoopTimers &timers() { return timers_; }
 
@@ -127,9 +127,9 @@ public:
       return {};
   }
 
-  umesh::perf::ExchangeTally exchanges() const override {
+  umesh::apps::ExchangeTally exchanges() const override {
     if constexpr (B::distributed)
-      return umesh::perf::exchange_tally(*parts_->partition);
+      return umesh::apps::exchange_tally(*parts_->partition);
     else
       return {};
   }
@@ -167,7 +167,7 @@ private:
   std::unique_ptr<PlanT<Exec>> make_scatter_plan() const {
     return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), elems_, elem_nodes_));
   }
-  Exec exec() const { return umesh::perf::executor_from<Exec>(opt_); }
+  Exec exec() const { return umesh::apps::executor_from<Exec>(opt_); }
 
   // read, write, inc, ... unqualified: found by argument-dependent lookup in
   // umesh or umesh::dist, whichever the dats belong to.

@@ -22,7 +22,7 @@
 
 namespace miniaero {
 
-using umesh::perf::LoopTimers;
+using umesh::apps::LoopTimers;
 
 /// Options of a umesh run that are not in miniaero.inp.
 struct SolverOptions {
@@ -285,7 +285,7 @@ private:
       return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), set, map));
     }
   }
-  Exec exec() const { return umesh::perf::executor_from<Exec>(opt_); }
+  Exec exec() const { return umesh::apps::executor_from<Exec>(opt_); }
 
   template <class Kernel, class... Args>
   void loop(const char *timer, PlanT<Exec> &plan, const char *name, const Kernel &k,
