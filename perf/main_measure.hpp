@@ -83,8 +83,9 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   row.max_rel_err = max_rel_err(out, ref);
   if (o.check) // the quick run's check validates only: no timing
     return row;
-  const int repeats = executor == "serial" ? std::min(o.repeats, 3) : o.repeats;
-  const int warmup = executor == "serial" ? 1 : o.warmup;
+  const int repeats =
+      executor == exec::name_of_v<exec::Serial> ? std::min(o.repeats, 3) : o.repeats;
+  const int warmup = executor == exec::name_of_v<exec::Serial> ? 1 : o.warmup;
   for (int w = 0; w < warmup; ++w)
     run_once();
   Kokkos::fence();

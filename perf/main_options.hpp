@@ -5,6 +5,7 @@
 
 #include "common/cli.hpp"
 
+#include <umesh/exec_names.hpp>
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
@@ -30,8 +31,7 @@ inline std::vector<std::string> available_reorders() {
 
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial",       "atomic",    "gather", "colour", "scatterview",
-                                     "hierarchical", "segmented", "warp",   "auto"};
+  std::vector<std::string> executors = exec::names(exec::Every{});
   std::vector<int> blocks{128, 256};
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
@@ -87,7 +87,9 @@ inline constexpr bool main_on_gpu() {
 inline void quick_defaults(Options &o, const CLI::App &app) {
   const auto given = [&](const char *flag) { return app.count(flag) > 0; };
   if (!given("--executor"))
-    o.executors = {"atomic", "scatterview", "gather", "hierarchical", "segmented", "warp", "auto"};
+    o.executors =
+        exec::names(exec::List<exec::Atomic, exec::ScatterView, exec::Gather, exec::Hierarchical,
+                               exec::Segmented, exec::WarpCombine, exec::AutoAll>{});
   if (!given("--blocks"))
     o.blocks = {256};
   if (!given("--staging"))

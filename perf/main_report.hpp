@@ -49,7 +49,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
   auto atomic_ms = [&](const Row &r) {
     for (const auto &a : rows)
       if (a.kernel == r.kernel && a.layout == r.layout && a.reorder == r.reorder &&
-          a.executor == "atomic")
+          a.executor == exec::name_of_v<exec::Atomic>)
         return a.time_ms;
     return double(NAN);
   };
@@ -156,9 +156,9 @@ inline int report(const Options &o, const std::vector<Row> &rows,
           slot = &r;
       };
       take(best);
-      if (r.executor == "atomic")
+      if (r.executor == exec::name_of_v<exec::Atomic>)
         take(atomic);
-      if (r.executor == "gather")
+      if (r.executor == exec::name_of_v<exec::Gather>)
         take(gather);
     }
     if (!best)
@@ -190,11 +190,11 @@ inline int report(const Options &o, const std::vector<Row> &rows,
                   lose.reorder.c_str(), lose.time_ms);
     }
     for (const auto &r : rows) // each tuned row against the best of its layout and reordering
-      if (r.kernel == k && r.executor == "auto" && !std::isnan(r.time_ms)) {
+      if (r.kernel == k && r.executor == exec::name_of_v<exec::AutoAll> && !std::isnan(r.time_ms)) {
         double best_same = r.time_ms;
         for (const auto &q : rows)
           if (q.kernel == k && q.layout == r.layout && q.reorder == r.reorder &&
-              q.executor != "auto" && !std::isnan(q.time_ms))
+              q.executor != exec::name_of_v<exec::AutoAll> && !std::isnan(q.time_ms))
             best_same = std::min(best_same, q.time_ms);
         std::printf("  auto %s %s: %.4f ms, %+.1f%% against the best of that layout and "
                     "reordering (%s)\n",

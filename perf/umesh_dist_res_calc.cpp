@@ -17,6 +17,7 @@
 #include "dist_report.hpp"
 
 #include <umesh/dist.hpp>
+#include <umesh/exec_names.hpp>
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
@@ -35,9 +36,14 @@ using perf::report_devices;
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 
+// The executors --exec takes (the names: umesh/exec_names.hpp).
+using Executors = exec::List<exec::Atomic, exec::ScatterView, exec::Gather, exec::GlobalColour,
+                             exec::Hierarchical>;
+
 struct Options {
   int nx = 2400, ny = 1200, steps = 20, warmup = 3, block = 256;
-  std::vector<std::string> execs{"atomic", "hierarchical"};
+  std::vector<std::string> execs{exec::name_of_v<exec::Atomic>,
+                                 exec::name_of_v<exec::Hierarchical>};
   std::vector<std::string> overlaps{"off"};
   std::vector<std::string> transports{"host"};
   std::string layout = "soa", csv;
@@ -240,7 +246,7 @@ int run(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--exec", o.execs, "executors")
       ->delimiter(',')
-      ->check(CLI::IsMember({"atomic", "scatterview", "gather", "colour", "hierarchical"}))
+      ->check(CLI::IsMember(exec::names(Executors{})))
       ->capture_default_str();
   app.add_option("--layout", o.layout, "aos or soa")
       ->check(CLI::IsMember({"aos", "soa"}))
@@ -388,21 +394,16 @@ int run(int argc, char **argv) {
                         : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0, !described);
                 described = true;
               };
-              if (e == "atomic")
-                go(exec::Atomic{});
-              else if (e == "scatterview")
-                go(exec::ScatterView{});
-              else if (e == "gather")
-                go(exec::Gather{});
-              else if (e == "colour")
-                go(exec::GlobalColour{});
-              else
-                go(exec::Hierarchical{}
-                       .with_block_size(o.block)
-                       .with_staging(exec::Staging::increments)
-                       .with_combine(exec::Combine::gather)
-                       .with_writeback(exec::Writeback::atomic)
-                       .with_blocks_per_team(4));
+              exec::with_name(Executors{}, e, [&](auto tag) {
+                if constexpr (std::is_same<decltype(tag), exec::Hierarchical>::value)
+                  go(tag.with_block_size(o.block)
+                         .with_staging(exec::Staging::increments)
+                         .with_combine(exec::Combine::gather)
+                         .with_writeback(exec::Writeback::atomic)
+                         .with_blocks_per_team(4));
+                else
+                  go(tag);
+              });
               const bool bad = o.check && !(r.max_rel_err < 1e-12);
               failures += bad;
               if (rank == 0) {

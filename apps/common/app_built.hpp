@@ -33,6 +33,9 @@ template <> struct AppBuilt<exec::ScatterView> : std::false_type {};
 #if defined(UMESH_APP_WITHOUT_Hierarchical)
 template <> struct AppBuilt<exec::Hierarchical> : std::false_type {};
 #endif
+#if defined(UMESH_APP_WITHOUT_Segmented)
+template <> struct AppBuilt<exec::Segmented> : std::false_type {};
+#endif
 #if defined(UMESH_APP_WITHOUT_WarpCombine)
 template <> struct AppBuilt<exec::WarpCombine> : std::false_type {};
 #endif

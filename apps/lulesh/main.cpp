@@ -80,8 +80,9 @@ Options parse(int argc, char **argv) {
   exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--exec", o.execs,
                  "umesh executors of the scatter loops, or 'all': serial, atomic, gather "
-                 "(LULESH's own strategy), colour, scatterview, hierarchical, warp (warp "
-                 "pre-aggregation, --warp-block); also auto (each "
+                 "(LULESH's own strategy), colour, scatterview, hierarchical, segmented (block "
+                 "reduction over point segments), warp (warp pre-aggregation, --warp-block); "
+                 "also auto (each "
                  "loop times every strategy on its first call and keeps the fastest; not part "
                  "of 'all'). On a GPU backend 'all' leaves out serial (one GPU thread)")
       ->delimiter(',')

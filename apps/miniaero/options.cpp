@@ -35,8 +35,9 @@ Options parse(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--exec", o.execs,
                  "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
-                 "thread): serial, atomic, gather, colour, scatterview, hierarchical, warp (umesh "
-                 "executors; warp: warp pre-aggregation, --warp-block), miniaero-atomic, "
+                 "thread): serial, atomic, gather, colour, scatterview, hierarchical, segmented, "
+                 "warp (umesh executors; segmented: block reduction over point segments; warp: "
+                 "warp pre-aggregation, --warp-block), miniaero-atomic, "
                  "miniaero-cellflux (miniAero's own strategies); "
                  "also auto (umesh's tuner: each loop times every strategy on its first call "
                  "and keeps the fastest; not part of 'all')")
