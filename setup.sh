@@ -505,7 +505,7 @@ configure_and_build() {
   # Every executor, layout and test space unless UMESH_CMAKE_ARGS says
   # otherwise (a restriction cached by an earlier configure must not outlive
   # its call).
-  args+=("-DUMESH_APP_EXECUTORS=Auto;Hierarchical;WarpCombine;ScatterView;GlobalColour;Gather;Atomic;Serial"
+  args+=("-DUMESH_APP_EXECUTORS=Auto;Hierarchical;WarpCombine;Segmented;ScatterView;GlobalColour;Gather;Atomic;Serial"
          "-DUMESH_APP_LAYOUTS=AoS;SoA" "-DUMESH_TEST_SPACES=")
   if [[ -n "${UMESH_CMAKE_ARGS:-}" ]]; then
     local extra

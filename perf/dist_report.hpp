@@ -64,7 +64,7 @@ inline std::string device_label() {
 // Every rank's device and copy bandwidth, printed by rank 0 in rank order;
 // returns the lowest bandwidth (the yardstick for the slowest rank).
 inline double report_devices(int rank, int size) {
-  const double gbps = copy_bandwidth_gbps();
+  const double gbps = apps::copy_bandwidth_gbps();
   const std::string label = device_label();
   char line[256];
   std::snprintf(line, sizeof line, "rank %d: %s, copy bandwidth %.1f GB/s", rank, label.c_str(),

@@ -27,7 +27,7 @@
 
 namespace {
 
-using umesh::perf::ResultFile;
+using umesh::apps::ResultFile;
 
 // cuda_fot's files, and the manifest that says they are one mesh's.
 constexpr const char *kNames[8] = {"mesh_res", "mesh_q", "mesh_adt", "mesh_x",
@@ -60,24 +60,24 @@ int run(int argc, char **argv) {
   CLI::App app("Writes the main job's res_calc mesh and data (natural numbering) in the text "
                "format of cuda_fot's res_calc, for perf/cuda_fot/run.sh",
                "umesh_export_cuda_fot");
-  umesh::perf::add_version(app);
+  umesh::apps::add_version(app);
   app.add_option("--nx", nx, "quads along x")->required()->check(CLI::Range(1, 100000));
   app.add_option("--ny", ny, "quads along y")->required()->check(CLI::Range(1, 100000));
   app.add_option("--out", dir, "folder to write mesh_* and data_* into (must exist)")
       ->required()
-      ->check(umesh::perf::output_folder());
-  umesh::perf::parse_or_exit(app, argc, argv);
+      ->check(umesh::apps::output_folder());
+  umesh::apps::parse_or_exit(app, argc, argv);
   {
     const std::int64_t x = nx, y = ny, cells = x * y, nodes = (x + 1) * (y + 1),
                        edges = (x - 1) * y + x * (y - 1);
     const std::string given = "--nx " + std::to_string(nx) + " --ny " + std::to_string(ny);
-    umesh::perf::check_counts(given, {{"nodes", nodes},
+    umesh::apps::check_counts(given, {{"nodes", nodes},
                                       {"cells", cells},
                                       {"edges", edges},
                                       {"edge-to-node map entries", 2 * edges}});
-    umesh::perf::check_memory(given, 16 * nodes + 88 * cells + 16 * edges);
-    umesh::perf::check_interior_edges(given, x, y, "cuda_fot's res_calc");
-    umesh::perf::set_size_options(given);
+    umesh::apps::check_memory(given, 16 * nodes + 88 * cells + 16 * edges);
+    umesh::apps::check_interior_edges(given, x, y, "cuda_fot's res_calc");
+    umesh::apps::set_size_options(given);
   }
   // Every file opened (and its path checked) before the mesh is built, and
   // all renamed into place at the end, then a manifest naming the mesh
@@ -158,5 +158,5 @@ int run(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
-  return umesh::perf::run_main("umesh_export_cuda_fot", [&] { return run(argc, argv); });
+  return umesh::apps::run_main("umesh_export_cuda_fot", [&] { return run(argc, argv); });
 }

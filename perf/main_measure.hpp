@@ -83,8 +83,9 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   row.max_rel_err = max_rel_err(out, ref);
   if (o.check) // the quick run's check validates only: no timing
     return row;
-  const int repeats = executor == "serial" ? std::min(o.repeats, 3) : o.repeats;
-  const int warmup = executor == "serial" ? 1 : o.warmup;
+  const int repeats =
+      executor == exec::name_of_v<exec::Serial> ? std::min(o.repeats, 3) : o.repeats;
+  const int warmup = executor == exec::name_of_v<exec::Serial> ? 1 : o.warmup;
   for (int w = 0; w < warmup; ++w)
     run_once();
   Kokkos::fence();
@@ -109,7 +110,7 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
       [&](std::size_t i, std::size_t k) { return double(r(i, k)) - i0(i, k); });
   if (!(drift < (single ? 1e-4 : 1e-6)))
     row.note = "TIMED RUNS INCOMPLETE";
-  row.time_ms = median(times) * 1e3;
+  row.time_ms = apps::median(times) * 1e3;
   row.gbps = bytes / (row.time_ms * 1e-3) / 1e9;
   return row;
 }

@@ -5,6 +5,7 @@
 
 #include "common/cli.hpp"
 
+#include <umesh/exec_names.hpp>
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
@@ -30,8 +31,7 @@ inline std::vector<std::string> available_reorders() {
 
 struct Options {
   int nx = 600, ny = 300, n3 = 48;
-  std::vector<std::string> executors{"serial",       "atomic",    "gather", "colour", "scatterview",
-                                     "hierarchical", "segmented", "warp",   "auto"};
+  std::vector<std::string> executors = exec::names(exec::Every{});
   std::vector<int> blocks{128, 256};
   std::vector<exec::Staging> stagings{exec::Staging::all, exec::Staging::increments,
                                       exec::Staging::none};
@@ -67,7 +67,7 @@ struct Options {
 /// no folder of results beside it (a name such as /dev/null_plans.csv
 /// would be a file created in /dev).
 inline std::string plans_csv(const std::string &csv) {
-  return result_target(csv).empty() ? std::string() : sibling_path(csv, "_plans.csv");
+  return apps::result_target(csv).empty() ? std::string() : apps::sibling_path(csv, "_plans.csv");
 }
 
 /// Whether the main job runs on a GPU: blocks per team, team sizes and
@@ -87,7 +87,9 @@ inline constexpr bool main_on_gpu() {
 inline void quick_defaults(Options &o, const CLI::App &app) {
   const auto given = [&](const char *flag) { return app.count(flag) > 0; };
   if (!given("--executor"))
-    o.executors = {"atomic", "scatterview", "gather", "hierarchical", "segmented", "warp", "auto"};
+    o.executors =
+        exec::names(exec::List<exec::Atomic, exec::ScatterView, exec::Gather, exec::Hierarchical,
+                               exec::Segmented, exec::WarpCombine, exec::AutoAll>{});
   if (!given("--blocks"))
     o.blocks = {256};
   if (!given("--staging"))
@@ -142,7 +144,7 @@ inline Passes parse(int argc, char **argv) {
                "the winning executors and variants timed, every other configuration of the "
                "sweep validated once on the tiny meshes; options given narrow or widen both",
                "umesh_main");
-  add_version(app);
+  apps::add_version(app);
   std::string size, layout = "all";
   std::vector<std::string> stagings, combines, writebacks;
   app.add_flag("--full", o.full,
@@ -157,7 +159,7 @@ inline Passes parse(int argc, char **argv) {
   app.add_option("--ny", o.ny, "quads along y (2D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--n3", o.n3, "hexes along each side (3D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--mesh", o.mesh, "a Gmsh file (2.2 or 4.1) instead of the generated meshes")
-      ->check(input_file());
+      ->check(apps::input_file());
   app.add_flag("--skip-mesh-checks", o.skip_mesh_checks,
                "trust the --mesh file: skip the checks of its cells on load (duplicate, "
                "inverted or degenerate cells; they cost a fraction of the read)");
@@ -267,14 +269,14 @@ inline Passes parse(int argc, char **argv) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   app.add_option("--out", o.out, "results folder (created)")
-      ->check(output_folder())
+      ->check(apps::output_folder())
       ->capture_default_str();
   app.add_option("--csv", o.csv,
                  "results file (default: <out>/results.csv); the hierarchical plans' metrics go "
                  "beside it, <name>_plans.csv")
-      ->check(output_file());
+      ->check(apps::output_file());
   app.footer("Kokkos' own --kokkos-* arguments are passed to Kokkos.");
-  parse_or_exit(app, argc, argv);
+  apps::parse_or_exit(app, argc, argv);
 
   const auto refuse = [&](const std::string &what) {
     std::fprintf(stderr, "umesh_main: %s\n", what.c_str());
@@ -317,7 +319,7 @@ inline Passes parse(int argc, char **argv) {
     o.kernels = o.kernels_asked;
   if (!app.count("--csv"))
     o.csv = (std::filesystem::path(o.out) / "results.csv").string();
-  if (const std::string why = clashing_files(
+  if (const std::string why = apps::clashing_files(
           {{"--csv", o.csv}, {"its plans table", plans_csv(o.csv)}}, {{"--mesh", o.mesh}});
       !why.empty())
     refuse(why);

@@ -42,14 +42,14 @@ struct PlanRow {
 /// when nothing was validated (then no CSV is written and the previous ones
 /// stay). Throws ResourceError when a write fails.
 inline int report(const Options &o, const std::vector<Row> &rows,
-                  const std::vector<PlanRow> &plan_rows, double copy_gbps, ResultFile &csv,
+                  const std::vector<PlanRow> &plan_rows, double copy_gbps, apps::ResultFile &csv,
                   const std::vector<std::string> &closing = {}) {
   // Speedup against the atomic executor of the same kernel, layout and
   // reordering.
   auto atomic_ms = [&](const Row &r) {
     for (const auto &a : rows)
       if (a.kernel == r.kernel && a.layout == r.layout && a.reorder == r.reorder &&
-          a.executor == "atomic")
+          a.executor == exec::name_of_v<exec::Atomic>)
         return a.time_ms;
     return double(NAN);
   };
@@ -92,21 +92,21 @@ inline int report(const Options &o, const std::vector<Row> &rows,
   if (ran == 0) { // "every executor validated" would be a lie
     std::printf("\nNOTHING WAS VALIDATED: no configuration ran (%d did not fit this device or "
                 "these options); %s is not written\n",
-                skipped, absolute_path(o.csv).c_str());
-    return exit_check_failed;
+                skipped, apps::absolute_path(o.csv).c_str());
+    return apps::exit_check_failed;
   }
   if (empty == ran) {
     std::printf("\nNOTHING WAS VALIDATED: every loop ran over no elements (the mesh has no "
                 "interior edges or faces); %s is not written\n",
-                absolute_path(o.csv).c_str());
-    return exit_check_failed;
+                apps::absolute_path(o.csv).c_str());
+    return apps::exit_check_failed;
   }
   if (!plan_rows.empty() && plans_csv(o.csv).empty())
     std::printf("\nhierarchical plans' table not written: --csv %s is written in place\n",
                 o.csv.c_str());
   if (!plan_rows.empty() && !plans_csv(o.csv).empty()) {
     const std::string metrics = plans_csv(o.csv);
-    ResultFile pcsv(metrics);
+    apps::ResultFile pcsv(metrics);
     pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
             "reuse,staged_points_per_block,cache_lines_per_block,reorder_seconds,plan_seconds,"
             "plan_phases\n";
@@ -128,7 +128,7 @@ inline int report(const Options &o, const std::vector<Row> &rows,
            << pr.reorder_seconds << ',' << p.build_seconds << ",\"" << format(p.phases) << "\"\n";
     }
     pcsv.commit();
-    std::printf("wrote %s\n", absolute_path(metrics).c_str());
+    std::printf("wrote %s\n", apps::absolute_path(metrics).c_str());
   }
   csv.commit();
   if (skipped)
@@ -156,9 +156,9 @@ inline int report(const Options &o, const std::vector<Row> &rows,
           slot = &r;
       };
       take(best);
-      if (r.executor == "atomic")
+      if (r.executor == exec::name_of_v<exec::Atomic>)
         take(atomic);
-      if (r.executor == "gather")
+      if (r.executor == exec::name_of_v<exec::Gather>)
         take(gather);
     }
     if (!best)
@@ -190,11 +190,11 @@ inline int report(const Options &o, const std::vector<Row> &rows,
                   lose.reorder.c_str(), lose.time_ms);
     }
     for (const auto &r : rows) // each tuned row against the best of its layout and reordering
-      if (r.kernel == k && r.executor == "auto" && !std::isnan(r.time_ms)) {
+      if (r.kernel == k && r.executor == exec::name_of_v<exec::AutoAll> && !std::isnan(r.time_ms)) {
         double best_same = r.time_ms;
         for (const auto &q : rows)
           if (q.kernel == k && q.layout == r.layout && q.reorder == r.reorder &&
-              q.executor != "auto" && !std::isnan(q.time_ms))
+              q.executor != exec::name_of_v<exec::AutoAll> && !std::isnan(q.time_ms))
             best_same = std::min(best_same, q.time_ms);
         std::printf("  auto %s %s: %.4f ms, %+.1f%% against the best of that layout and "
                     "reordering (%s)\n",
@@ -206,13 +206,13 @@ inline int report(const Options &o, const std::vector<Row> &rows,
     std::printf("%s\n", line.c_str());
   std::printf("tables: %s (hierarchical plan metrics: %s); charts: perf/plot %s draws them "
               "(./setup.sh main does)\n%s\n",
-              absolute_path(o.csv).c_str(),
-              plan_rows.empty() ? "none" : absolute_path(plans_csv(o.csv)).c_str(),
-              absolute_path(o.csv).c_str(),
+              apps::absolute_path(o.csv).c_str(),
+              plan_rows.empty() ? "none" : apps::absolute_path(plans_csv(o.csv)).c_str(),
+              apps::absolute_path(o.csv).c_str(),
               ok      ? "every executor validated against the serial reference"
               : empty ? "SOME LOOPS RAN OVER NO ELEMENTS AND VALIDATED NOTHING"
                       : "SOME EXECUTORS FAILED VALIDATION");
-  return ok ? exit_ok : exit_check_failed;
+  return ok ? apps::exit_ok : apps::exit_check_failed;
 }
 
 } // namespace umesh::perf

@@ -12,6 +12,7 @@
 #include "main_options.hpp"
 #include "main_report.hpp"
 
+#include <umesh/exec_names.hpp>
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
@@ -21,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace umesh::perf {
@@ -53,8 +55,9 @@ inline double main_elapsed() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-inline bool wants(const Options &o, const std::string &executor) {
-  return std::count(o.executors.begin(), o.executors.end(), executor) > 0;
+/// Whether the options ask for executor E.
+template <class E> bool wants(const Options &o) {
+  return std::count(o.executors.begin(), o.executors.end(), exec::name_of_v<E>) > 0;
 }
 
 // `inc_map` is incremented through; `reads` are only read through. Maps are
@@ -78,20 +81,20 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
           {}};
   p.colour_seconds = p.colour.build_seconds();
   p.gather_seconds = p.gather.build_seconds();
-  if (wants(o, "auto"))
+  if (wants<exec::AutoAll>(o))
     for (const auto &l : o.layouts)
       p.autotune.emplace(l == "aos" ? "AoS" : "SoA",
                          Plan<exec::AutoAll, Space>(space,
                                                     exec::AutoAll{}.with_block_sizes(o.blocks), set,
                                                     inc_map, read_only(reads)...));
-  if (wants(o, "segmented"))
+  if (wants<exec::Segmented>(o))
     for (int b : o.blocks) {
       p.segmented.emplace_back(space, exec::Segmented{}.with_block_size(b), set, inc_map);
       if (!o.check)
         std::printf("  segmented plan: %s (%.2f s)\n", p.segmented.back().summary().c_str(),
                     p.segmented.back().build_seconds());
     }
-  if (wants(o, "warp"))
+  if (wants<exec::WarpCombine>(o))
     for (int b : o.blocks) {
       if (b % 32 != 0) {
         if (!o.check)
@@ -100,7 +103,7 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
       }
       p.warp.emplace_back(space, exec::WarpCombine{}.with_block_size(b), set, inc_map);
     }
-  if (!wants(o, "hierarchical"))
+  if (!wants<exec::Hierarchical>(o))
     return p;
   auto add = [&](exec::Hierarchical options) {
     p.hier.emplace_back(space, options, set, inc_map, read_only(reads)...);
@@ -139,7 +142,7 @@ inline void progress(const std::string &label, const char *layout, const std::st
     failed += !(r.max_rel_err < r.tolerance);
     if (!best || r.time_ms < best->time_ms)
       best = &r;
-    if (r.executor == "atomic")
+    if (r.executor == exec::name_of_v<exec::Atomic>)
       atomic = &r;
   }
   std::printf("  [%4.0f s] %s %s %s: %zu rows", main_elapsed(), label.c_str(), layout,
@@ -245,7 +248,7 @@ inline void paired_auto(const Options &o, std::vector<Row> &rows,
   for (std::size_t i = 0; i < rows.size(); ++i) {
     if (std::isnan(rows[i].time_ms) || !again.count(i))
       continue;
-    if (rows[i].executor == "auto")
+    if (rows[i].executor == exec::name_of_v<exec::AutoAll>)
       tuned = i;
     else if (best == rows.size() || rows[i].time_ms < rows[best].time_ms)
       best = i;
@@ -278,7 +281,8 @@ inline void paired_auto(const Options &o, std::vector<Row> &rows,
       b.executor + (b.block_size > 0 ? " block " + std::to_string(b.block_size) : "");
   char note[320];
   std::snprintf(note, sizeof note, "; paired with %s over %d pairs: %+.1f%% (%.4f ms against %.4f)",
-                with.c_str(), o.paired, 100 * (median(ratio) - 1), median(t_auto), median(t_best));
+                with.c_str(), o.paired, 100 * (apps::median(ratio) - 1), apps::median(t_auto),
+                apps::median(t_best));
   rows[tuned].note += note;
 }
 
@@ -297,90 +301,80 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
     again[rows.size() - 1] = [&loop, exec, &plan] { loop(exec, plan); };
     return &rows.back();
   };
-  for (const auto &name : o.executors) {
-    if (name == "serial" && host) // one GPU thread would take minutes at these sizes
-      one(name, exec::Serial{}, plans.serial);
-    else if (name == "atomic")
-      one(name, exec::Atomic{}, plans.atomic);
-    else if (name == "gather")
-      one(name, exec::Gather{}, plans.gather);
-    else if (name == "colour")
-      one(name, exec::GlobalColour{}, plans.colour)->note =
-          std::to_string(plans.colour.num_colours()) + " colours";
-    else if (name == "scatterview")
-      one(name, exec::ScatterView{}, plans.scatter);
-    else if (name == "auto") {
-      // The first (validation) run tunes: its result is checked like any
-      // other; the timed runs use the winner. Tuning time is reported apart.
-      auto &plan = plans.autotune.at(layout);
-      Row *r = one(name, exec::AutoAll{}, plan);
-      char note[256];
-      std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
-                    plan.choice(kernel).c_str());
+  // A team executor's variant, labelled by its name; one that does not fit
+  // this device (scratch or team size) is reported, not timed (nullptr).
+  auto variant = [&](const auto &tag, auto &plan, const std::string &note) -> Row * {
+    const std::string label = exec::variant_name(tag);
+    const int block = plan.options().block_size;
+    try {
+      Row *r = one(label, tag, plan);
+      r->block_size = block;
+      r->scratch = plan.scratch_bytes(kernel);
       r->note = note;
-    } else if (name == "segmented") {
-      // Per-point entries, then scratch atomics (the same on host backends).
-      for (auto &plan : plans.segmented)
-        for (bool sa : host ? std::vector<bool>{false} : std::vector<bool>{false, true}) {
-          const int block = plan.options().block_size;
-          const std::string label = sa ? "segmented/sa" : "segmented";
-          try {
-            Row *r = one(label, exec::Segmented{}.with_scratch_atomics(sa), plan);
-            r->block_size = block;
-            r->scratch = plan.scratch_bytes(kernel);
-            r->note = "1 launch";
-          } catch (const Error &e) {
-            // Does not fit this device (scratch or team size): reported, not timed.
-            rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
-          }
-        }
-    } else if (name == "warp") {
-      // Register budgets are launch bounds: host backends have one kernel.
-      const std::vector<int> budgets = host ? std::vector<int>{0} : o.warp_registers;
-      for (auto &plan : plans.warp)
-        for (int bits : o.warp_maps)
-          for (int registers : budgets) {
-            const int block = plan.options().block_size;
-            const std::string label =
-                (registers ? "warp/r" + std::to_string(registers) : std::string("warp")) +
-                (bits == 16 ? "/m16" : "");
-            try {
-              Row *r = one(
-                  label,
-                  exec::WarpCombine{}.with_max_registers(registers).with_compact_maps(bits == 16),
-                  plan);
-              r->block_size = block;
-              r->scratch = plan.scratch_bytes(kernel);
-              r->note = "1 launch";
-              if (registers == budgets.front() && bits == o.warp_maps.back() && !o.check)
+      return r;
+    } catch (const Error &e) {
+      rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
+      return nullptr;
+    }
+  };
+  // The names are exec::Every's (umesh/exec_names.hpp).
+  for (const auto &name : o.executors)
+    exec::with_name(exec::Every{}, name, [&](auto tag) {
+      using E = decltype(tag);
+      if constexpr (std::is_same<E, exec::Serial>::value) {
+        if (host) // one GPU thread would take minutes at these sizes
+          one(name, tag, plans.serial);
+      } else if constexpr (std::is_same<E, exec::Atomic>::value)
+        one(name, tag, plans.atomic);
+      else if constexpr (std::is_same<E, exec::Gather>::value)
+        one(name, tag, plans.gather);
+      else if constexpr (std::is_same<E, exec::GlobalColour>::value)
+        one(name, tag, plans.colour)->note =
+            std::to_string(plans.colour.num_colours()) + " colours";
+      else if constexpr (std::is_same<E, exec::ScatterView>::value)
+        one(name, tag, plans.scatter);
+      else if constexpr (std::is_same<E, exec::AutoAll>::value) {
+        // The first (validation) run tunes: its result is checked like any
+        // other; the timed runs use the winner. Tuning time is reported apart.
+        auto &plan = plans.autotune.at(layout);
+        Row *r = one(name, tag, plan);
+        char note[256];
+        std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
+                      plan.choice(kernel).c_str());
+        r->note = note;
+      } else if constexpr (std::is_same<E, exec::Segmented>::value) {
+        // Per-point entries, then scratch atomics (the same on host backends).
+        for (auto &plan : plans.segmented)
+          for (bool sa : host ? std::vector<bool>{false} : std::vector<bool>{false, true})
+            variant(exec::Segmented{}.with_scratch_atomics(sa), plan, "1 launch");
+      } else if constexpr (std::is_same<E, exec::WarpCombine>::value) {
+        // Register budgets are launch bounds: host backends have one kernel.
+        const std::vector<int> budgets = host ? std::vector<int>{0} : o.warp_registers;
+        for (auto &plan : plans.warp)
+          for (int bits : o.warp_maps)
+            for (int registers : budgets) {
+              const auto w =
+                  exec::WarpCombine{}.with_max_registers(registers).with_compact_maps(bits == 16);
+              if (variant(w, plan, "1 launch") && registers == budgets.front() &&
+                  bits == o.warp_maps.back() && !o.check)
                 std::printf("  warp plan: %s (%.2f s)\n", plan.summary().c_str(),
                             plan.build_seconds());
-            } catch (const Error &e) {
-              rows.push_back({kernel, label, layout, block, NAN, NAN, NAN, 0, e.what(), -1});
             }
+      } else {
+        static_assert(std::is_same<E, exec::Hierarchical>::value, "an executor left out here");
+        for (auto &plan : plans.hier)
+          for (const auto &h : hierarchical_variants(o, host, plan.options().block_size)) {
+            // Team sizes apply on GPUs, below a block's threads.
+            const int block_threads = (plan.options().block_size + 31) / 32 * 32;
+            if (h.team_size > 0 && (host || h.team_size >= block_threads))
+              continue;
+            variant(h, plan,
+                    h.writeback == exec::Writeback::atomic
+                        ? "1 launch"
+                        : std::to_string(plan.num_block_colours()) + " block colours");
           }
-    } else if (name == "hierarchical")
-      for (auto &plan : plans.hier)
-        for (const auto &variant : hierarchical_variants(o, host, plan.options().block_size)) {
-          // Team sizes apply on GPUs, below a block's threads.
-          const int block_threads = (plan.options().block_size + 31) / 32 * 32;
-          if (variant.team_size > 0 && (host || variant.team_size >= block_threads))
-            continue;
-          const std::string label = exec::variant_name(variant);
-          try {
-            Row *r = one(label, variant, plan);
-            r->block_size = plan.options().block_size;
-            r->scratch = plan.scratch_bytes(kernel);
-            r->note = variant.writeback == exec::Writeback::atomic
-                          ? "1 launch"
-                          : std::to_string(plan.num_block_colours()) + " block colours";
-          } catch (const Error &e) {
-            // Does not fit this device (scratch or team size): reported, not timed.
-            Row r{kernel, label, layout, plan.options().block_size, NAN, NAN, NAN, 0, e.what(), -1};
-            rows.push_back(r);
-          }
-        }
-  }
+      }
+    });
   if (o.paired > 0)
     paired_auto(o, rows, again);
   return rows;

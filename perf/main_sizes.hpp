@@ -23,7 +23,7 @@ namespace umesh::perf {
 /// out-of-memory message names.
 inline void check_sizes(const Options &o) {
   if (!o.mesh.empty()) {
-    size_options() = {"--mesh " + o.mesh, "the mesh (a coarser --mesh file)"};
+    apps::size_options() = {"--mesh " + o.mesh, "the mesh (a coarser --mesh file)"};
     return;
   }
   auto wants = [&](const char *k) { return std::count(o.kernels.begin(), o.kernels.end(), k) > 0; };
@@ -32,9 +32,11 @@ inline void check_sizes(const Options &o) {
   const std::string cube = "--n3 " + std::to_string(n3);
   const bool flat_kernels = wants("res_calc") || wants("getacc") || wants("volna"),
              cube_kernels = wants("face_flux") || wants("integrate_stress");
-  set_size_options(flat_kernels && cube_kernels ? flat + " " + cube : flat_kernels ? flat : cube);
+  apps::set_size_options(flat_kernels && cube_kernels ? flat + " " + cube
+                         : flat_kernels               ? flat
+                                                      : cube);
   if (wants("res_calc"))
-    check_interior_edges(flat, nx, ny, "res_calc");
+    apps::check_interior_edges(flat, nx, ny, "res_calc");
   if (wants("face_flux") && n3 == 1)
     throw Error(cube + ": face_flux loops over interior faces, and one hex has none (nothing "
                        "would be checked): give --n3 2 or more");
@@ -61,36 +63,36 @@ inline void check_sizes(const Options &o) {
   if (wants("res_calc") || wants("getacc")) {
     const std::int64_t nodes = (nx + 1) * (ny + 1), cells = nx * ny,
                        edges = (nx - 1) * ny + nx * (ny - 1);
-    check_counts(flat, {{"nodes", nodes},
-                        {"cells", cells},
-                        {"edges", edges},
-                        {"cell-to-node map entries", 4 * cells},
-                        {"edge-to-node map entries", 2 * edges}});
+    apps::check_counts(flat, {{"nodes", nodes},
+                              {"cells", cells},
+                              {"edges", edges},
+                              {"cell-to-node map entries", 4 * cells},
+                              {"edge-to-node map entries", 2 * edges}});
     need("res_calc", flat, 200 * edges, 16 * nodes + 16 * cells + 16 * edges);
     need("getacc", flat, 530 * cells, 16 * nodes + 16 * cells);
   }
   if (wants("volna")) {
     const std::int64_t cells = 2 * nx * ny, edges = 3 * nx * ny; // at most
-    check_counts(flat, {{"triangles", cells},
-                        {"triangle edges (at most)", edges},
-                        {"triangle-to-node map entries", 3 * cells},
-                        {"edge-to-cell map entries", 2 * edges}});
+    apps::check_counts(flat, {{"triangles", cells},
+                              {"triangle edges (at most)", edges},
+                              {"triangle-to-node map entries", 3 * cells},
+                              {"edge-to-cell map entries", 2 * edges}});
     need("volna", flat, 290 * cells, 12 * cells + 40 * edges);
   }
   if (wants("face_flux") || wants("integrate_stress")) {
     const std::int64_t nodes = (n3 + 1) * (n3 + 1) * (n3 + 1), cells = n3 * n3 * n3,
                        faces = 3 * n3 * n3 * (n3 - 1);
-    check_counts(cube, {{"nodes", nodes},
-                        {"hexes", cells},
-                        {"faces", faces},
-                        {"hex-to-node map entries", 8 * cells},
-                        {"face-to-cell map entries", 2 * faces}});
+    apps::check_counts(cube, {{"nodes", nodes},
+                              {"hexes", cells},
+                              {"faces", faces},
+                              {"hex-to-node map entries", 8 * cells},
+                              {"face-to-cell map entries", 2 * faces}});
     need("face_flux", cube, 610 * cells, 24 * nodes + 32 * cells + 32 * faces);
     need("integrate_stress", cube, 400 * cells, 24 * nodes + 32 * cells);
   }
   if (!kernel.empty())
-    check_memory(largest, bytes, "",
-                 kernel + (host_runs ? "'s lightest run" : "'s mesh on the host"));
+    apps::check_memory(largest, bytes, "",
+                       kernel + (host_runs ? "'s lightest run" : "'s mesh on the host"));
 }
 
 } // namespace umesh::perf

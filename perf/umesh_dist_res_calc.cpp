@@ -17,6 +17,7 @@
 #include "dist_report.hpp"
 
 #include <umesh/dist.hpp>
+#include <umesh/exec_names.hpp>
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
@@ -35,9 +36,14 @@ using perf::report_devices;
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 
+// The executors --exec takes (the names: umesh/exec_names.hpp).
+using Executors = exec::List<exec::Atomic, exec::ScatterView, exec::Gather, exec::GlobalColour,
+                             exec::Hierarchical>;
+
 struct Options {
   int nx = 2400, ny = 1200, steps = 20, warmup = 3, block = 256;
-  std::vector<std::string> execs{"atomic", "hierarchical"};
+  std::vector<std::string> execs{exec::name_of_v<exec::Atomic>,
+                                 exec::name_of_v<exec::Hierarchical>};
   std::vector<std::string> overlaps{"off"};
   std::vector<std::string> transports{"host"};
   std::string layout = "soa", csv;
@@ -231,7 +237,7 @@ int run(int argc, char **argv) {
                "strips, halo exchange around every loop; checked against the serial reference, "
                "then timed",
                "umesh_dist_res_calc");
-  umesh::perf::add_version(app);
+  umesh::apps::add_version(app);
   app.add_option("--nx", o.nx, "quads along x")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
@@ -240,7 +246,7 @@ int run(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--exec", o.execs, "executors")
       ->delimiter(',')
-      ->check(CLI::IsMember({"atomic", "scatterview", "gather", "colour", "hierarchical"}))
+      ->check(CLI::IsMember(exec::names(Executors{})))
       ->capture_default_str();
   app.add_option("--layout", o.layout, "aos or soa")
       ->check(CLI::IsMember({"aos", "soa"}))
@@ -277,7 +283,7 @@ int run(int argc, char **argv) {
           if (!umesh::reorder_available(umesh::parse_reorder(r)))
             return "--reorder " + r + ": not built in (METIS or Scotch missing)";
         } catch (const umesh::Error &e) {
-          return umesh::perf::without_program_prefix(e.what(), "");
+          return umesh::apps::without_program_prefix(e.what(), "");
         }
         return {};
       })
@@ -291,7 +297,7 @@ int run(int argc, char **argv) {
         try {
           umesh::dist::parse_owners(p);
         } catch (const umesh::Error &e) {
-          return umesh::perf::without_program_prefix(e.what(), "");
+          return umesh::apps::without_program_prefix(e.what(), "");
         }
         return {};
       });
@@ -304,8 +310,8 @@ int run(int argc, char **argv) {
   app.add_option("--csv", o.csv,
                  "write a row per executor to this file (rank 0; in place when the run ends, "
                  "the previous file kept until then)")
-      ->check(umesh::perf::output_file());
-  umesh::perf::parse_or_exit(app, argc, argv); // before MPI: --help and bad values exit here
+      ->check(umesh::apps::output_file());
+  umesh::apps::parse_or_exit(app, argc, argv); // before MPI: --help and bad values exit here
   o.check = !no_check;
 #if !defined(UMESH_HAS_NCCL)
   // Refused now, not when its turn comes after the host runs.
@@ -317,37 +323,37 @@ int run(int argc, char **argv) {
     const std::int64_t x = o.nx, y = o.ny, cells = x * y, nodes = (x + 1) * (y + 1),
                        edges = (x - 1) * y + x * (y - 1);
     const std::string given = "--nx " + std::to_string(o.nx) + " --ny " + std::to_string(o.ny);
-    umesh::perf::check_counts(given, {{"nodes", nodes},
+    umesh::apps::check_counts(given, {{"nodes", nodes},
                                       {"cells", cells},
                                       {"edges", edges},
                                       {"edge-to-node map entries", 2 * edges}});
-    umesh::perf::check_memory(given, 16 * nodes + 80 * cells + 16 * edges);
-    umesh::perf::check_interior_edges(given, x, y, "res_calc");
-    umesh::perf::set_size_options(given);
+    umesh::apps::check_memory(given, 16 * nodes + 80 * cells + 16 * edges);
+    umesh::apps::check_interior_edges(given, x, y, "res_calc");
+    umesh::apps::set_size_options(given);
   }
   MPI_Init(&argc, &argv);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int failures = 0, status = umesh::perf::exit_ok;
+  int failures = 0, status = umesh::apps::exit_ok;
   {
     Kokkos::ScopeGuard guard(argc, argv);
     const std::string program = "umesh_dist_res_calc rank " + std::to_string(rank);
-    std::unique_ptr<umesh::perf::ResultFile> csv; // rank 0 writes; fails now, not after the run
+    std::unique_ptr<umesh::apps::ResultFile> csv; // rank 0 writes; fails now, not after the run
     try {
       if (!o.csv.empty() && rank == 0) {
-        csv = std::make_unique<umesh::perf::ResultFile>(o.csv);
+        csv = std::make_unique<umesh::apps::ResultFile>(o.csv);
         *csv << "exec,layout,ranks,nx,ny,edges,step_ms,exchange_share,max_rel_err,copy_gbps,"
                 "pack_share,wait_share,unpack_share,overlap,transport\n";
       }
     } catch (...) {
-      status = umesh::perf::report_exception(program);
+      status = umesh::apps::report_exception(program);
     }
     // Every rank stops when rank 0 cannot write (the others would wait in
     // the partition's collectives for it).
     int worst = status;
     MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (worst == umesh::perf::exit_ok)
+    if (worst == umesh::apps::exit_ok)
       try {
         const QuadMesh m = make_quad_mesh(o.nx, o.ny);
         // METIS k-way or PT-Scotch over the edges' graph, or contiguous
@@ -388,21 +394,16 @@ int run(int argc, char **argv) {
                         : run<AoS>(o, m, owner, tag, nccl, overlap, q0, adt0, !described);
                 described = true;
               };
-              if (e == "atomic")
-                go(exec::Atomic{});
-              else if (e == "scatterview")
-                go(exec::ScatterView{});
-              else if (e == "gather")
-                go(exec::Gather{});
-              else if (e == "colour")
-                go(exec::GlobalColour{});
-              else
-                go(exec::Hierarchical{}
-                       .with_block_size(o.block)
-                       .with_staging(exec::Staging::increments)
-                       .with_combine(exec::Combine::gather)
-                       .with_writeback(exec::Writeback::atomic)
-                       .with_blocks_per_team(4));
+              exec::with_name(Executors{}, e, [&](auto tag) {
+                if constexpr (std::is_same<decltype(tag), exec::Hierarchical>::value)
+                  go(tag.with_block_size(o.block)
+                         .with_staging(exec::Staging::increments)
+                         .with_combine(exec::Combine::gather)
+                         .with_writeback(exec::Writeback::atomic)
+                         .with_blocks_per_team(4));
+                else
+                  go(tag);
+              });
               const bool bad = o.check && !(r.max_rel_err < 1e-12);
               failures += bad;
               if (rank == 0) {
@@ -430,13 +431,13 @@ int run(int argc, char **argv) {
         if (csv)
           csv->commit();
       } catch (...) {
-        status = umesh::perf::report_exception(program);
+        status = umesh::apps::report_exception(program);
       }
     else
       status = worst;
   }
-  if (status == umesh::perf::exit_ok && failures > 0)
-    status = umesh::perf::exit_check_failed;
+  if (status == umesh::apps::exit_ok && failures > 0)
+    status = umesh::apps::exit_check_failed;
   int worst = status; // every rank exits alike
   MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
@@ -446,5 +447,5 @@ int run(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
-  return umesh::perf::run_main("umesh_dist_res_calc", [&] { return run(argc, argv); });
+  return umesh::apps::run_main("umesh_dist_res_calc", [&] { return run(argc, argv); });
 }

@@ -45,7 +45,7 @@ int run(int &argc, char **argv);
 } // namespace
 
 int main(int argc, char **argv) {
-  return run_main("umesh_main", [&] { return run(argc, argv); });
+  return apps::run_main("umesh_main", [&] { return run(argc, argv); });
 }
 
 namespace {
@@ -62,7 +62,7 @@ int run(int &argc, char **argv) {
   // A results path that cannot be written fails now, not after the run; the
   // file is locked until the run ends, and the previous results stay until
   // the new ones are complete.
-  ResultFile csv(o.csv);
+  apps::ResultFile csv(o.csv);
   std::printf("umesh main job (git %s, Kokkos %d, execution space %s, C++%ld)\n", UMESH_GIT_HASH,
               KOKKOS_VERSION, Space::name(), __cplusplus / 100 - 2000);
   std::ostringstream config;
@@ -98,7 +98,7 @@ int run(int &argc, char **argv) {
                     : k == "face_flux" ? "tets or hexes"
                                        : "quads (or they bound 3D cells)");
   }
-  const double copy_gbps = copy_bandwidth_gbps();
+  const double copy_gbps = apps::copy_bandwidth_gbps();
   std::printf(
       "device: %s; concurrency %d; copy bandwidth %.1f GB/s (device-to-device, read+write)\n",
       device.c_str(), Space().concurrency(), copy_gbps);
@@ -195,7 +195,7 @@ int run(int &argc, char **argv) {
     closing.push_back(line);
   }
   const int status = report(o, rows, plan_rows, copy_gbps, csv, closing);
-  return status == exit_ok && check_failed ? exit_check_failed : status;
+  return status == apps::exit_ok && check_failed ? apps::exit_check_failed : status;
 }
 
 } // namespace

@@ -39,7 +39,7 @@ Options parse(int argc, char **argv) {
       "umesh planning benchmark: reorders shuffled meshes with each method and builds the "
       "hierarchical plan on the result; prints planning time per phase and the plan's quality",
       "umesh_plan");
-  perf::add_version(app);
+  apps::add_version(app);
   app.add_option("--elements", o.elements, "elements per mesh (comma-separated)")
       ->delimiter(',')
       ->check(CLI::Range(1L, 2000000000L))
@@ -57,9 +57,9 @@ Options parse(int argc, char **argv) {
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
   app.add_option("--csv", o.csv, "results file (its folder is created)")
-      ->check(perf::output_file())
+      ->check(apps::output_file())
       ->capture_default_str();
-  perf::parse_or_exit(app, argc, argv);
+  apps::parse_or_exit(app, argc, argv);
   return o;
 }
 
@@ -76,22 +76,22 @@ void check_sizes(const Options &o) {
   std::string all = "--elements ";
   for (long n : o.elements)
     all += (all.back() == ' ' ? "" : ",") + std::to_string(n);
-  perf::set_size_options(all);
+  apps::set_size_options(all);
   for (long n : o.elements) {
     const std::string given = "--elements " + std::to_string(n);
     for (const auto &kernel : o.kernels)
       if (kernel == "res_calc") {
         const std::int64_t nx = quad_side(n), cells = nx * nx, nodes = (nx + 1) * (nx + 1),
                            edges = 2 * nx * (nx - 1);
-        perf::check_counts(given, {{"edges", edges}, {"edge-to-node map entries", 2 * edges}});
-        perf::check_memory(given, 16 * nodes + 16 * cells + 16 * edges);
+        apps::check_counts(given, {{"edges", edges}, {"edge-to-node map entries", 2 * edges}});
+        apps::check_memory(given, 16 * nodes + 16 * cells + 16 * edges);
       } else {
         const std::int64_t n3 = hex_side(n), cells = n3 * n3 * n3,
                            nodes = (n3 + 1) * (n3 + 1) * (n3 + 1), faces = 3 * n3 * n3 * (n3 - 1);
-        perf::check_counts(given, {{"faces", faces},
+        apps::check_counts(given, {{"faces", faces},
                                    {"hex-to-node map entries", 8 * cells},
                                    {"face-to-cell map entries", 2 * faces}});
-        perf::check_memory(given, 24 * nodes + 32 * cells + 32 * faces);
+        apps::check_memory(given, 24 * nodes + 32 * cells + 32 * faces);
       }
   }
 }
@@ -140,7 +140,7 @@ int run(int &argc, char **argv) {
   Kokkos::ScopeGuard guard(argc, argv);
   // Opened before the work, so that a bad path fails at once; the previous
   // results stay until the new ones are complete.
-  perf::ResultFile csv(o.csv);
+  apps::ResultFile csv(o.csv);
   std::printf("umesh planning benchmark (host: %s, concurrency %d); block size %d; meshes "
               "randomly renumbered\n",
               Host::name(), Host().concurrency(), o.block);
@@ -208,12 +208,12 @@ int run(int &argc, char **argv) {
                       b.kernel.c_str(), b.elements, 100 * b.plan.reuse / m.plan.reuse,
                       m.reorder_s / b.reorder_s);
   csv.commit();
-  std::printf("wrote %s\n", perf::absolute_path(o.csv).c_str());
+  std::printf("wrote %s\n", apps::absolute_path(o.csv).c_str());
   return 0;
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  return umesh::perf::run_main("umesh_plan", [&] { return run(argc, argv); });
+  return umesh::apps::run_main("umesh_plan", [&] { return run(argc, argv); });
 }

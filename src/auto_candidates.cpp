@@ -3,6 +3,7 @@
 // file that runs a loop under exec::Auto.
 #include <umesh/detail/auto_candidates.hpp>
 #include <umesh/error.hpp>
+#include <umesh/exec_names.hpp>
 
 #include <algorithm>
 #include <string>
@@ -49,16 +50,16 @@ void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOpt
   const std::size_t first = out.size();
   switch (kind) {
   case C::atomic:
-    out.push_back({C::atomic, {}, 0, "atomic"});
+    out.push_back({C::atomic, {}, 0, exec::name_of_v<exec::Atomic>});
     break;
   case C::scatterview:
-    out.push_back({C::scatterview, {}, 0, "scatterview"});
+    out.push_back({C::scatterview, {}, 0, exec::name_of_v<exec::ScatterView>});
     break;
   case C::gather:
-    out.push_back({C::gather, {}, 0, "gather"});
+    out.push_back({C::gather, {}, 0, exec::name_of_v<exec::Gather>});
     break;
   case C::colour:
-    out.push_back({C::colour, {}, 0, "colour"});
+    out.push_back({C::colour, {}, 0, exec::name_of_v<exec::GlobalColour>});
     break;
   case C::hierarchical:
     for (int b : o.block_sizes)
@@ -73,7 +74,8 @@ void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOpt
           out.push_back({C::segmented,
                          {},
                          b,
-                         std::string(sa ? "segmented/sa" : "segmented") + "/b" + std::to_string(b),
+                         exec::variant_name(exec::Segmented{}.with_scratch_atomics(sa)) + "/b" +
+                             std::to_string(b),
                          sa});
     break;
   case C::warp:
@@ -83,14 +85,16 @@ void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOpt
         for (int bits : o.warp_maps)
           for (int r : host ? std::vector<int>{0} : o.warp_registers)
             if (r != 40 || b <= 512)
-              out.push_back({C::warp,
-                             {},
-                             b,
-                             std::string(r ? "warp/r" + std::to_string(r) : "warp") +
-                                 (bits == 16 ? "/m16" : "") + "/b" + std::to_string(b),
-                             false,
-                             r,
-                             bits == 16});
+              out.push_back(
+                  {C::warp,
+                   {},
+                   b,
+                   exec::variant_name(
+                       exec::WarpCombine{}.with_max_registers(r).with_compact_maps(bits == 16)) +
+                       "/b" + std::to_string(b),
+                   false,
+                   r,
+                   bits == 16});
     break;
   }
   for (std::size_t i = first; i < out.size(); ++i)

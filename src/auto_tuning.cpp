@@ -1,8 +1,10 @@
 // exec::Auto's timing of its candidates and its report
 // (umesh/detail/auto_tuning.hpp): compiled once here rather than in every
 // file that runs a loop under exec::Auto.
+#include <umesh/detail/auto_candidates.hpp>
 #include <umesh/detail/auto_tuning.hpp>
 #include <umesh/error.hpp>
+#include <umesh/exec_names.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -156,16 +158,15 @@ AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate::Kind>
 // among every executor may be no candidate of a shorter list); every
 // executor keeps the keys of the files written before lists existed.
 std::string AutoTuner::list_key() const {
-  const char *names[] = {"atomic",       "scatterview", "gather", "colour",
-                         "hierarchical", "segmented",   "warp"};
-  bool has[7] = {};
+  const std::vector<std::string> names = exec::names(AutoKinds{}); // in Kind's order
+  std::vector<bool> has(names.size());
   for (const auto &c : all_kinds_)
     has[c] = true;
   std::string out;
-  for (int k = 0; k < 7; ++k)
+  for (std::size_t k = 0; k < names.size(); ++k)
     if (has[k])
       out += std::string(out.empty() ? "" : ",") + names[k];
-  return all_kinds_.size() == 7 ? std::string() : "|" + out;
+  return all_kinds_.size() == names.size() ? std::string() : "|" + out;
 }
 
 const AutoDecision &AutoTuner::decision(const std::string &loop) const {

@@ -275,7 +275,7 @@ TYPED_TEST(MixedGlobals, LaunchCounterSeesTheWaits) {
   umesh::DeviceGlobalStore<double, Space> store("counted");
   auto dmx = store.max("max", -2);
   auto dsum = store.sum("sum", 0.0);
-  perf::LaunchCounter counter;
+  apps::LaunchCounter counter;
   counter.start();
   par_loop(Space(), exec::Atomic{}, cells, "host", SumAndMax{}, read(x), reduce_sum(s),
            reduce_max(dmx));

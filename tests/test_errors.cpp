@@ -48,7 +48,7 @@ TEST(Errors, ProfilingRegionClosedByAnException) {
   try {
     const detail::ProfilingRegion region("umesh::test");
     EXPECT_EQ(region_depth, 1);
-    detail::fail("thrown inside the region");
+    fail("thrown inside the region");
   } catch (const Error &) {
   }
   EXPECT_EQ(region_depth, 0);

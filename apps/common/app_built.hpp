@@ -11,7 +11,7 @@
 
 #include <type_traits>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// True unless the build left executor (or layout) tag E out.
 template <class E> struct AppBuilt : std::true_type {};
@@ -32,6 +32,9 @@ template <> struct AppBuilt<exec::ScatterView> : std::false_type {};
 #endif
 #if defined(UMESH_APP_WITHOUT_Hierarchical)
 template <> struct AppBuilt<exec::Hierarchical> : std::false_type {};
+#endif
+#if defined(UMESH_APP_WITHOUT_Segmented)
+template <> struct AppBuilt<exec::Segmented> : std::false_type {};
 #endif
 #if defined(UMESH_APP_WITHOUT_WarpCombine)
 template <> struct AppBuilt<exec::WarpCombine> : std::false_type {};
@@ -61,6 +64,6 @@ inline const char *app_built_list() {
 #endif
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

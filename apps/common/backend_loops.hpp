@@ -12,7 +12,7 @@
 
 #include <utility>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// One process: umesh::par_loop, nothing to track.
 struct LocalLoops {
@@ -47,6 +47,6 @@ struct DistLoops {
 };
 #endif
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// Median (0 for no samples).
 inline double median(std::vector<double> v) {
@@ -56,6 +56,6 @@ inline double copy_bandwidth_gbps() {
   return 2.0 * double(n) * sizeof(double) / median(t) / 1e9;
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

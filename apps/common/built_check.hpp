@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// Why one of `execs` (names an app's --exec takes; those that are not
 /// umesh executors are the app's own, always built) or `layouts` ("aos",
@@ -30,6 +30,6 @@ inline std::string left_out_problem(const std::vector<std::string> &execs,
   return {};
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -13,7 +13,7 @@
 
 #include <unistd.h>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 namespace cleanup_detail {
 constexpr int slots = 64, longest = 4096;
@@ -75,6 +75,6 @@ inline void forget_on_signal(int slot) {
     cleanup_detail::table().used[slot] = 0;
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

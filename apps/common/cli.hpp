@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 #ifndef UMESH_VERSION
 #define UMESH_VERSION "unknown"
@@ -199,6 +199,6 @@ inline std::string rank_partition(const std::string &program, const std::string 
   return !app_default.empty() ? app_default : has_metis() ? "metis" : "slabs";
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -10,7 +10,7 @@
 #include <memory>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// A rank's halo exchanges so far: how many, and their seconds.
 struct ExchangeTally {
@@ -127,6 +127,6 @@ inline void print_exchange_report(const ExchangeTally &d, double seconds, int st
   }
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -1,14 +1,15 @@
 #ifndef UMESH_APPS_COMMON_EXEC_NAMES_HPP
 #define UMESH_APPS_COMMON_EXEC_NAMES_HPP
 
-// The executors' names on the apps' command lines, and the dispatch from a
-// name to its tag type (the apps instantiate their solvers per tag).
+// The apps' executors (names from umesh/exec_names.hpp), and the dispatch
+// from a name to its tag type (the apps instantiate their solvers per tag).
 
 #include "common/app_built.hpp"
 
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>
+#include <umesh/exec_names.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -19,43 +20,30 @@
 #include <type_traits>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
+
+/// The executors the apps dispatch to: every one (umesh/exec_names.hpp),
+/// "auto" over every other (exec::AutoAll: see app_built.hpp).
+using AppExecutors = exec::Every;
 
 /// Executors an app's '--exec all' runs, in order ('auto' is named apart).
 inline std::vector<std::string> executor_names() {
-  return {"serial", "atomic", "gather", "colour", "scatterview", "hierarchical", "warp"};
+  std::vector<std::string> out = exec::names(AppExecutors{});
+  out.erase(std::remove(out.begin(), out.end(), exec::name_of_v<exec::AutoAll>), out.end());
+  return out;
 }
 
 /// Calls f(tag) with the tag of the executor called `name` (one of
 /// executor_names() or "auto"); false when `name` is none of them. Fails
 /// (umesh::Error) when this build left that executor out (UMESH_APP_EXECUTORS).
 template <class F> bool with_executor(const std::string &name, F &&f) {
-  const auto call = [&](auto tag) {
+  return exec::with_name(AppExecutors{}, name, [&](auto tag) {
     if constexpr (AppBuilt<decltype(tag)>::value)
       f(tag);
     else
       throw umesh::Error("executor '" + name + "' was left out of this build (it has " +
                          app_built_list() + "; CMake option UMESH_APP_EXECUTORS)");
-  };
-  if (name == "serial")
-    call(exec::Serial{});
-  else if (name == "atomic")
-    call(exec::Atomic{});
-  else if (name == "gather")
-    call(exec::Gather{});
-  else if (name == "colour")
-    call(exec::GlobalColour{});
-  else if (name == "scatterview")
-    call(exec::ScatterView{});
-  else if (name == "hierarchical")
-    call(exec::Hierarchical{});
-  else if (name == "warp")
-    call(exec::WarpCombine{});
-  else if (name == "auto")
-    call(exec::AutoAll{}); // the apps tune over every executor: see app_built.hpp
-  else
-    return false;
-  return true;
+  });
 }
 
 /// Calls f(layout) with umesh::SoA{} or umesh::AoS{}; fails (umesh::Error)
@@ -114,6 +102,6 @@ std::string expand_all_executors(std::vector<std::string> &execs,
   return {};
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

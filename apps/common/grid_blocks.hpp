@@ -11,7 +11,7 @@
 #include <limits>
 #include <string>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 struct GridBlocks {
   std::array<int, 3> cells{1, 1, 1};  ///< nx, ny, nz
@@ -71,6 +71,6 @@ inline GridBlocks grid_blocks(int nx, int ny, int nz, int ranks) {
   return best;
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

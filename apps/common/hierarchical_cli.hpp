@@ -12,7 +12,7 @@
 
 #include <string>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 struct HierarchicalCli {
   int block = 256, blocks_per_team = 1, team_size = 0;
@@ -118,6 +118,6 @@ struct HierarchicalCli {
   }
 };
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// Threads Kokkos' OpenMP backend can hold (OpenMPExec::MAX_THREAD_COUNT in
 /// Kokkos 3.4, OpenMPInternal's in 4.x; not public).
@@ -120,6 +120,6 @@ inline std::string kokkos_default_threads_problem() {
   return {};
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

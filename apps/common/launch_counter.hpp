@@ -24,7 +24,7 @@
 #include <cstring>
 #include <string>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// The apps' timers' region (fences inside it are not counted).
 inline const std::string &timer_region() {
@@ -133,6 +133,6 @@ private:
   int quiet_depth_ = 0; // inside a region whose waits are counted already, or not at all
 };
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 class LoopTimers {
 public:
@@ -63,6 +63,6 @@ private:
   std::map<std::string, std::vector<double>> samples_;
 };
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// `path` made absolute, for messages that tell the user where to look.
 inline std::string absolute_path(const std::string &path) {
@@ -370,6 +370,6 @@ private:
   int fd_ = -1, slot_ = -1;
 };
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -19,7 +19,7 @@
 
 #include <unistd.h>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 class Ranks {
 public:
@@ -183,6 +183,6 @@ int run_on_ranks(int &argc, char **&argv, Options opt, Run run) {
   return ranks.agree(status, ranks.size > 1 && status >= exit_bad_input);
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// Exit statuses of the umesh programs (see the comment above).
 enum ExitStatus : int {
@@ -187,6 +187,6 @@ template <class Body> int run_main(const std::string &program, Body &&body) noex
   }
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

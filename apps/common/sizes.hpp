@@ -21,7 +21,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-namespace umesh::perf {
+namespace umesh::apps {
 
 /// One count of a problem: how many of what ("edges", "cell-to-node map
 /// entries").
@@ -114,6 +114,6 @@ inline void check_memory(const std::string &given, std::int64_t bytes, std::stri
                         (lower.empty() ? option_names(given) : lower));
 }
 
-} // namespace umesh::perf
+} // namespace umesh::apps
 
 #endif

@@ -35,7 +35,7 @@ using MapT = umesh::Map<Mem>;
 enum class On { nodes, elems, neighbour_elems };
 
 /// One process: the whole mesh.
-struct LocalBackend : umesh::perf::LocalLoops {
+struct LocalBackend : umesh::apps::LocalLoops {
   template <class T, int D, class L> using Dat = umesh::Dat<T, D, L, Mem>;
 
   struct Parts {
@@ -88,7 +88,7 @@ struct LocalBackend : umesh::perf::LocalLoops {
 /// element that reaches it; halos of nodes (positions, velocities, forces)
 /// and of neighbouring elements (the monotonic Q's gradients) exchanged by
 /// the loops as their accesses need.
-struct DistBackend : umesh::perf::DistLoops {
+struct DistBackend : umesh::apps::DistLoops {
   template <class T, int D, class L> using Dat = umesh::dist::Dat<T, D, L, Mem>;
   using PartitionT = umesh::dist::Partition<Mem>;
 

@@ -35,7 +35,7 @@ using namespace lulesh;
 struct Options {
   Params params;
   std::vector<std::string> execs{"atomic"}, layouts{"soa"};
-  umesh::perf::HierarchicalCli hierarchical;
+  umesh::apps::HierarchicalCli hierarchical;
   std::string tuning_file, csv;
   int expect_cycles = -1; // -1: no check
   double expect_energy = 0, energy_rtol = 1e-6;
@@ -49,7 +49,7 @@ struct Options {
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
 // forces stored, then summed per node over its elements' corners).
-const std::vector<std::string> kAllExecs = umesh::perf::executor_names();
+const std::vector<std::string> kAllExecs = umesh::apps::executor_names();
 
 [[noreturn]] void refuse(const std::string &why) {
   std::fprintf(stderr, "umesh_lulesh: %s\nrun 'umesh_lulesh --help' for the options\n",
@@ -64,7 +64,7 @@ Options parse(int argc, char **argv) {
                "-q) and closing report; the stress and hourglass forces are scattered to the "
                "nodes by the chosen umesh executors and layouts",
                "umesh_lulesh");
-  umesh::perf::add_version(app);
+  umesh::apps::add_version(app);
   app.add_option("-s,--size", p.size, "elements along each side of the cube")
       ->capture_default_str();
   app.add_option("-i,--iterations", p.iterations, "cycle limit (the run also stops at t = 0.01)")
@@ -80,8 +80,9 @@ Options parse(int argc, char **argv) {
   exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--exec", o.execs,
                  "umesh executors of the scatter loops, or 'all': serial, atomic, gather "
-                 "(LULESH's own strategy), colour, scatterview, hierarchical, warp (warp "
-                 "pre-aggregation, --warp-block); also auto (each "
+                 "(LULESH's own strategy), colour, scatterview, hierarchical, segmented (block "
+                 "reduction over point segments), warp (warp pre-aggregation, --warp-block); "
+                 "also auto (each "
                  "loop times every strategy on its first call and keeps the fastest; not part "
                  "of 'all'). On a GPU backend 'all' leaves out serial (one GPU thread)")
       ->delimiter(',')
@@ -94,7 +95,7 @@ Options parse(int argc, char **argv) {
   o.hierarchical.add_to(app);
   app.add_option("--tuning-file", o.tuning_file,
                  "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
-      ->check(umesh::perf::output_file());
+      ->check(umesh::apps::output_file());
   app.add_option("--expect-cycles", o.expect_cycles,
                  "check: every run must end after this many cycles (exit 1 otherwise)")
       ->check(CLI::Range(0, INT_MAX));
@@ -122,7 +123,7 @@ Options parse(int argc, char **argv) {
   app.add_option("--csv", o.csv,
                  "write a row per run (times, grind time, FOM) to this file (in place when every "
                  "run has ended; until then the previous file is kept)")
-      ->check(umesh::perf::output_file());
+      ->check(umesh::apps::output_file());
   app.add_flag("--distributed", o.distributed,
                "run over the MPI ranks (umesh::dist) even on one rank; on more than one rank "
                "('mpirun -np N umesh_lulesh ...') it always does: elements in contiguous slabs "
@@ -144,7 +145,7 @@ Options parse(int argc, char **argv) {
                "distributed runs: fence the device around each halo exchange, so the exchange "
                "time printed after each run counts the GPU's packing, transfers and unpacking, "
                "not only the host's part (slower: no loop overlaps an exchange)");
-  umesh::perf::parse_or_exit(app, argc, argv);
+  umesh::apps::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
     refuse(why);
@@ -154,26 +155,26 @@ Options parse(int argc, char **argv) {
   if (o.check_energy && o.expect_energy == 0)
     refuse("--expect-energy 0: the check is relative to the energy expected; give a non-zero "
            "energy");
-  umesh::perf::set_size_options("-s " + std::to_string(p.size));
+  umesh::apps::set_size_options("-s " + std::to_string(p.size));
   // The host mesh alone (coordinates, element nodes, neighbours, flags,
   // regions): refused past this machine's memory before it is built.
   {
     const std::int64_t s = p.size, elems = s * s * s, nodes = (s + 1) * (s + 1) * (s + 1);
-    umesh::perf::check_memory(umesh::perf::size_options().given, 72 * elems + 28 * nodes);
+    umesh::apps::check_memory(umesh::apps::size_options().given, 72 * elems + 28 * nodes);
   }
   if (const std::string why = o.hierarchical.problem(); !why.empty())
     refuse(why);
-  if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
+  if (const std::string why = umesh::apps::expand_all_executors<Mem>(o.execs, kAllExecs);
       !why.empty())
     refuse(why);
   // Those given (a left-out default fails at the first run, losing none).
-  if (const std::string why = umesh::perf::left_out_problem(
+  if (const std::string why = umesh::apps::left_out_problem(
           app.count("--exec") ? o.execs : std::vector<std::string>{},
           app.count("--layout") ? o.layouts : std::vector<std::string>{});
       !why.empty())
     refuse(why);
   if (const std::string why =
-          umesh::perf::clashing_files({{"--csv", o.csv}, {"--tuning-file", o.tuning_file}}, {});
+          umesh::apps::clashing_files({{"--csv", o.csv}, {"--tuning-file", o.tuning_file}}, {});
       !why.empty())
     refuse(why);
   return o;
@@ -182,8 +183,8 @@ Options parse(int argc, char **argv) {
 std::unique_ptr<SolverBase> make(const std::string &exec, bool soa, bool distributed, const Mesh &m,
                                  const Params &p, const RunOptions &ro) {
   std::unique_ptr<SolverBase> out;
-  if (!umesh::perf::with_executor(exec, [&](auto tag) {
-        umesh::perf::with_layout(soa, [&](auto layout) {
+  if (!umesh::apps::with_executor(exec, [&](auto tag) {
+        umesh::apps::with_layout(soa, [&](auto layout) {
           out = make_solver<decltype(tag), decltype(layout)>(distributed, m, p, ro);
         });
       }))
@@ -200,8 +201,8 @@ int run(const Options &opt, int rank, int ranks);
 
 int main(int argc, char **argv) {
   // Options before MPI: --help and bad values exit here.
-  return umesh::perf::run_main("umesh_lulesh", [&] {
-    return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+  return umesh::apps::run_main("umesh_lulesh", [&] {
+    return umesh::apps::run_on_ranks(argc, argv, parse(argc, argv), run);
   });
 }
 
@@ -215,7 +216,7 @@ int run(const Options &opt, int rank, int ranks) {
       throw umesh::Error("umesh_lulesh: --transport nccl is for distributed runs (several ranks "
                          "or --distributed)");
     const std::string partition =
-        umesh::perf::rank_partition("umesh_lulesh", opt.partition, opt.distributed);
+        umesh::apps::rank_partition("umesh_lulesh", opt.partition, opt.distributed);
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --timed-exchanges is for distributed runs (several ranks "
                          "or --distributed)");
@@ -223,9 +224,9 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.distributed)
       throw umesh::Error("umesh_lulesh was built without MPI: --distributed is not available");
 #endif
-    std::unique_ptr<umesh::perf::ResultFile> csv;
+    std::unique_ptr<umesh::apps::ResultFile> csv;
     if (!opt.csv.empty() && rank == 0) { // one rank writes; a bad path fails now
-      csv = std::make_unique<umesh::perf::ResultFile>(opt.csv);
+      csv = std::make_unique<umesh::apps::ResultFile>(opt.csv);
       csv->stream().precision(17); // energies and times whole, not to six digits
       *csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps,"
               "launches_per_cycle,host_syncs_per_cycle";
@@ -247,7 +248,7 @@ int run(const Options &opt, int rank, int ranks) {
       std::printf("mesh: %d nodes, %d elements, %zu regions (%.2f s)\n", mesh.num_nodes,
                   mesh.num_elems, mesh.regions.size(), setup.seconds());
     // The device's copy bandwidth beside the timings, for comparisons.
-    const double copy_gbps = opt.timers ? umesh::perf::copy_bandwidth_gbps() : 0.0;
+    const double copy_gbps = opt.timers ? umesh::apps::copy_bandwidth_gbps() : 0.0;
     if (opt.timers)
       std::printf("device copy bandwidth: %.1f GB/s\n", copy_gbps);
     RunOptions ro;
@@ -276,10 +277,10 @@ int run(const Options &opt, int rank, int ranks) {
         solver->timers().enable(opt.timers);
         Kokkos::fence();
         const double build_s = build.seconds();
-        umesh::perf::LaunchCounter counter;
+        umesh::apps::LaunchCounter counter;
         if (opt.timers)
           counter.start();
-        const umesh::perf::ExchangeTally exchange_before = solver->exchanges();
+        const umesh::apps::ExchangeTally exchange_before = solver->exchanges();
         Kokkos::Timer run;
         while (solver->clock().time < solver->clock().stoptime &&
                solver->clock().cycle < p.iterations) {
@@ -298,10 +299,10 @@ int run(const Options &opt, int rank, int ranks) {
                       exec == "auto" ? "; auto's tuning is, in the first cycle" : "");
         }
         if (opt.distributed) {
-          const umesh::perf::ExchangeTally d = solver->exchanges() - exchange_before;
+          const umesh::apps::ExchangeTally d = solver->exchanges() - exchange_before;
           // The baseline beside the exchanges timed on the device.
           const bool baseline = opt.timed_exchanges && opt.transport == "nccl";
-          umesh::perf::print_exchange_report(d, elapsed, r.cycles, "cycle", opt.timed_exchanges,
+          umesh::apps::print_exchange_report(d, elapsed, r.cycles, "cycle", opt.timed_exchanges,
                                              opt.transport == "nccl",
                                              baseline ? solver->nccl_same_bytes(d) : 0.0);
         }
@@ -315,7 +316,7 @@ int run(const Options &opt, int rank, int ranks) {
         if (opt.timers) {
           std::printf("median ms per call:");
           for (const auto &l : kLoops) {
-            loop_ms.push_back(umesh::perf::median(solver->timers().samples(l)) * 1e3);
+            loop_ms.push_back(umesh::apps::median(solver->timers().samples(l)) * 1e3);
             std::printf(" %s %.3f", l.c_str(), loop_ms.back());
           }
           std::printf(" (fenced)\n");
@@ -361,15 +362,15 @@ int run(const Options &opt, int rank, int ranks) {
       }
     if (csv) {
       csv->commit();
-      std::printf("\nwrote %s\n", umesh::perf::absolute_path(opt.csv).c_str());
+      std::printf("\nwrote %s\n", umesh::apps::absolute_path(opt.csv).c_str());
     }
     if (opt.expect_cycles >= 0 || opt.check_energy)
       std::printf("%d of %d runs pass the checks\n", runs - failures, runs);
   } catch (...) {
-    return umesh::perf::report_exception(ranks > 1 ? "umesh_lulesh rank " + std::to_string(rank)
+    return umesh::apps::report_exception(ranks > 1 ? "umesh_lulesh rank " + std::to_string(rank)
                                                    : "umesh_lulesh");
   }
-  return failures == 0 ? umesh::perf::exit_ok : umesh::perf::exit_check_failed;
+  return failures == 0 ? umesh::apps::exit_ok : umesh::apps::exit_check_failed;
 }
 
 } // namespace

@@ -32,7 +32,7 @@
 
 namespace lulesh {
 
-using umesh::perf::LoopTimers;
+using umesh::apps::LoopTimers;
 
 /// How the scatter loops run (beyond the executor tag).
 struct RunOptions {
@@ -66,10 +66,10 @@ public:
   virtual std::string layout() const { return {}; }
   /// Distributed runs: this rank's halo exchanges so far; none in one
   /// process.
-  virtual umesh::perf::ExchangeTally exchanges() const { return {}; }
+  virtual umesh::apps::ExchangeTally exchanges() const { return {}; }
   /// Distributed runs through NCCL: NCCL's own transfer of the bytes of the
   /// exchanges `d` counts, seconds per exchange (collective); 0 otherwise.
-  virtual double nccl_same_bytes(const umesh::perf::ExchangeTally &) const { return 0; }
+  virtual double nccl_same_bytes(const umesh::apps::ExchangeTally &) const { return 0; }
   const Clock &clock() const { return clock_; }
   LoopTimers &timers() { return timers_; }
 
@@ -130,16 +130,16 @@ public:
       return {};
   }
 
-  umesh::perf::ExchangeTally exchanges() const override {
+  umesh::apps::ExchangeTally exchanges() const override {
     if constexpr (B::distributed)
-      return umesh::perf::exchange_tally(*parts_->partition);
+      return umesh::apps::exchange_tally(*parts_->partition);
     else
       return {};
   }
 
-  double nccl_same_bytes(const umesh::perf::ExchangeTally &d) const override {
+  double nccl_same_bytes(const umesh::apps::ExchangeTally &d) const override {
     if constexpr (B::distributed)
-      return umesh::perf::nccl_same_bytes(*parts_->partition, d);
+      return umesh::apps::nccl_same_bytes(*parts_->partition, d);
     else
       return 0;
   }
@@ -177,7 +177,7 @@ private:
   std::unique_ptr<PlanT<Exec>> make_scatter_plan() const {
     return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), elems_, elem_nodes_));
   }
-  Exec exec() const { return umesh::perf::executor_from<Exec>(opt_); }
+  Exec exec() const { return umesh::apps::executor_from<Exec>(opt_); }
 
   // read, write, inc, ... unqualified: found by argument-dependent lookup in
   // umesh or umesh::dist, whichever the dats belong to.

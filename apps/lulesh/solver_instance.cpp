@@ -81,6 +81,9 @@ LULESH_INSTANCE(Hierarchical)
 #if !defined(UMESH_APP_WITHOUT_WarpCombine)
 LULESH_INSTANCE(WarpCombine)
 #endif
+#if !defined(UMESH_APP_WITHOUT_Segmented)
+LULESH_INSTANCE(Segmented)
+#endif
 #if !defined(UMESH_APP_WITHOUT_ScatterView)
 LULESH_INSTANCE(ScatterView)
 #endif

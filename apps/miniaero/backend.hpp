@@ -30,7 +30,7 @@ using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
 using MapT = umesh::Map<Mem>;
 
-using umesh::perf::ExchangeTally;
+using umesh::apps::ExchangeTally;
 
 /// The solver's sets and maps: interior faces to their two cells, and per
 /// boundary condition its faces to their cell.
@@ -41,7 +41,7 @@ struct BoundarySet {
 };
 
 /// One process: the whole mesh.
-struct LocalBackend : umesh::perf::LocalLoops {
+struct LocalBackend : umesh::apps::LocalLoops {
   template <int D, class L> using Dat = umesh::Dat<double, D, L, Mem>;
 
   struct Parts {
@@ -90,7 +90,7 @@ struct LocalBackend : umesh::perf::LocalLoops {
 /// miniAero's box), each interior face on the rank of its first cell, each
 /// boundary face on the rank of its cell; halos of cells exchanged by the
 /// loops as their accesses need.
-struct DistBackend : umesh::perf::DistLoops {
+struct DistBackend : umesh::apps::DistLoops {
   template <int D, class L> using Dat = umesh::dist::Dat<double, D, L, Mem>;
   using PartitionT = umesh::dist::Partition<Mem>;
 
@@ -241,7 +241,7 @@ struct DistBackend : umesh::perf::DistLoops {
   /// This rank's exchanges of the cells' halo (the only halo: faces live on
   /// their first cell's rank), and their seconds as the host sees them.
   static ExchangeTally exchanges(const Parts &p) {
-    return umesh::perf::exchange_tally(*p.interior);
+    return umesh::apps::exchange_tally(*p.interior);
   }
   template <int D, class L>
   static Dat<D, L> make(const Parts &p, int where, const std::string &name,

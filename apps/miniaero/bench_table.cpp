@@ -41,7 +41,7 @@ Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows) {
 }
 
 void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps) {
-  umesh::perf::ResultFile csv(path); // the whole table again, in place when complete
+  umesh::apps::ResultFile csv(path); // the whole table again, in place when complete
   csv << "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
          "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
          "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"

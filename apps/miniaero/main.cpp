@@ -35,14 +35,14 @@
 namespace {
 
 using namespace miniaero;
-using umesh::perf::copy_bandwidth_gbps;
-using umesh::perf::median;
+using umesh::apps::copy_bandwidth_gbps;
+using umesh::apps::median;
 
 std::unique_ptr<SolverBase> make_solver(const std::string &exec, bool soa, bool distributed,
                                         const Input &in, const Mesh &m, const SolverOptions &opt) {
   std::unique_ptr<SolverBase> out;
-  if (umesh::perf::with_executor(exec, [&](auto tag) {
-        umesh::perf::with_layout(soa, [&](auto layout) {
+  if (umesh::apps::with_executor(exec, [&](auto tag) {
+        umesh::apps::with_layout(soa, [&](auto layout) {
           out = make_umesh_solver<decltype(tag), decltype(layout)>(distributed, in, m, opt);
         });
       }))
@@ -59,8 +59,8 @@ int run(const Options &opt, int rank, int ranks);
 
 int main(int argc, char **argv) {
   // Options before MPI: --help and bad values exit here.
-  return umesh::perf::run_main("umesh_miniaero", [&] {
-    return umesh::perf::run_on_ranks(argc, argv, parse(argc, argv), run);
+  return umesh::apps::run_main("umesh_miniaero", [&] {
+    return umesh::apps::run_on_ranks(argc, argv, parse(argc, argv), run);
   });
 }
 
@@ -122,7 +122,7 @@ int run(const Options &opt, int rank, int ranks) {
                            "only: over MPI ranks give umesh's executors with --exec");
     }
     const std::string partition =
-        umesh::perf::rank_partition("umesh_miniaero", opt.partition, opt.distributed, "blocks");
+        umesh::apps::rank_partition("umesh_miniaero", opt.partition, opt.distributed, "blocks");
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --timed-exchanges is for distributed runs (several "
                          "ranks or --distributed)");
@@ -131,14 +131,14 @@ int run(const Options &opt, int rank, int ranks) {
                          "--distributed or several ranks");
     // Folders and files the run writes into fail now, not after the work.
     if (!opt.plan_dir.empty())
-      umesh::perf::make_folder(opt.plan_dir, "plan");
+      umesh::apps::make_folder(opt.plan_dir, "plan");
     // Each measured row rewrites the whole table (a run cut short keeps its
     // rows): the table is locked for the run, so that a second run into the
     // same --csv refuses instead of replacing this run's rows between rewrites.
-    std::optional<umesh::perf::RunLock> csv_lock;
+    std::optional<umesh::apps::RunLock> csv_lock;
     if (opt.bench > 0) {
       csv_lock.emplace(opt.csv);
-      umesh::perf::ResultFile check(opt.csv); // checked (temporary locked), not yet written
+      umesh::apps::ResultFile check(opt.csv); // checked (temporary locked), not yet written
     }
     // Benchmark runs time steps into --csv and write no results file: a
     // --results beside --bench was dropped without a word.
@@ -159,14 +159,14 @@ int run(const Options &opt, int rank, int ranks) {
     // results.<tag> may also name an input.
     auto outputs = results_files(opt, results);
     for (const auto &[option, path] : outputs) {
-      if (const std::string why = umesh::perf::output_path_problem(path); !why.empty())
+      if (const std::string why = umesh::apps::output_path_problem(path); !why.empty())
         throw umesh::Error("umesh_miniaero: " + option + ": " + why);
       if (const auto folder = std::filesystem::path(path).parent_path(); !folder.empty())
-        umesh::perf::make_folder(folder.string(), "results");
+        umesh::apps::make_folder(folder.string(), "results");
     }
     outputs.push_back({"--csv", opt.bench > 0 ? opt.csv : ""});
     outputs.push_back({"--tuning-file", opt.tuning_file});
-    if (const std::string why = umesh::perf::clashing_files(
+    if (const std::string why = umesh::apps::clashing_files(
             outputs, {{"--input", opt.input}, {"--compare", opt.compare}});
         !why.empty())
       throw umesh::Error("umesh_miniaero: " + why);
@@ -200,8 +200,8 @@ int run(const Options &opt, int rank, int ranks) {
       throw umesh::Error("umesh_miniaero: --stencil cells over MPI ranks needs --partition blocks "
                          "(each rank then knows its cells' neighbours on other ranks), not '" +
                          partition + "'; or give --stencil faces");
-    const umesh::perf::GridBlocks blocks =
-        umesh::perf::grid_blocks(in.nx, in.ny, in.nz, own_blocks ? ranks : 1);
+    const umesh::apps::GridBlocks blocks =
+        umesh::apps::grid_blocks(in.nx, in.ny, in.nz, own_blocks ? ranks : 1);
     if (blocks.blocks[0] == 0)
       throw umesh::Error("umesh_miniaero: --partition blocks: " + std::to_string(ranks) +
                          " ranks cannot share " + std::to_string(in.nx) + " x " +
@@ -212,19 +212,19 @@ int run(const Options &opt, int rank, int ranks) {
     { // the sizes an out-of-memory message names; refused now past this machine's memory
       const std::string cells = std::to_string(in.nx) + " x " + std::to_string(in.ny) + " x " +
                                 std::to_string(in.nz) + " cells";
-      umesh::perf::size_options() =
+      umesh::apps::size_options() =
           opt.mesh.empty()
-              ? umesh::perf::SizeOptions{"--input '" + opt.input + "' line 3 (" + cells + ")",
+              ? umesh::apps::SizeOptions{"--input '" + opt.input + "' line 3 (" + cells + ")",
                                          "the cells on its line 3 (or give --mesh)"}
-              : umesh::perf::SizeOptions{"--mesh " + std::to_string(in.nx) + "," +
+              : umesh::apps::SizeOptions{"--mesh " + std::to_string(in.nx) + "," +
                                              std::to_string(in.ny) + "," + std::to_string(in.nz),
                                          "--mesh"};
       // The host mesh alone: centroids and volumes, about three interior
       // faces a cell with their cells, slots and geometry, the state.
       // (With --partition blocks the ranks' own blocks add up to one mesh.)
-      umesh::perf::check_memory(umesh::perf::size_options().given,
+      umesh::apps::check_memory(umesh::apps::size_options().given,
                                 std::int64_t(in.nx) * in.ny * in.nz * 200,
-                                umesh::perf::size_options().lower);
+                                umesh::apps::size_options().lower);
     }
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     if (opt.distributed)
@@ -258,7 +258,7 @@ int run(const Options &opt, int rank, int ranks) {
           problem = e.what();
         }
       }
-      if (const std::string first = umesh::perf::first_problem(problem); !first.empty())
+      if (const std::string first = umesh::apps::first_problem(problem); !first.empty())
         throw umesh::Error(first);
     }
     const double copy_gbps = opt.bench > 0 ? copy_bandwidth_gbps() : 0.0;
@@ -404,7 +404,7 @@ int run(const Options &opt, int rank, int ranks) {
             const ExchangeTally d = exchange_after - exchange_before;
             // The baseline beside the exchanges timed on the device.
             const bool baseline = opt.timed_exchanges && opt.transport == "nccl";
-            umesh::perf::print_exchange_report(d, seconds, in.steps, "step", opt.timed_exchanges,
+            umesh::apps::print_exchange_report(d, seconds, in.steps, "step", opt.timed_exchanges,
                                                opt.transport == "nccl",
                                                baseline ? solver->nccl_same_bytes(d) : 0.0);
           }
@@ -437,19 +437,19 @@ int run(const Options &opt, int rank, int ranks) {
                   "inner fences.\ngrad/minmax/limiter: ms per stage including boundary loops. "
                   "Copy bandwidth %.0f GB/s.\nx*: speedup over miniAero's atomic (A) and "
                   "cell-flux (C) variants, face flux (F) and stage (S). CSV: %s\n",
-                  copy_gbps, umesh::perf::absolute_path(opt.csv).c_str());
+                  copy_gbps, umesh::apps::absolute_path(opt.csv).c_str());
     }
     if (!opt.compare.empty())
       std::printf("%d of %d runs match the reference\n", runs - failures, runs);
-    const double peak = umesh::perf::max_over_ranks(umesh::perf::peak_host_memory_mib());
+    const double peak = umesh::apps::max_over_ranks(umesh::apps::peak_host_memory_mib());
     if (peak >= 0)
       std::printf("host memory: peak %.0f MiB%s (VmHWM)\n", peak,
                   ranks > 1 ? " on the rank that used most" : "");
   } catch (...) {
-    return umesh::perf::report_exception(ranks > 1 ? "umesh_miniaero rank " + std::to_string(rank)
+    return umesh::apps::report_exception(ranks > 1 ? "umesh_miniaero rank " + std::to_string(rank)
                                                    : "umesh_miniaero");
   }
-  return failures == 0 ? umesh::perf::exit_ok : umesh::perf::exit_check_failed;
+  return failures == 0 ? umesh::apps::exit_ok : umesh::apps::exit_check_failed;
 }
 
 } // namespace

@@ -16,7 +16,7 @@
 namespace miniaero {
 
 const std::vector<std::string> kAllExecs = [] {
-  auto names = umesh::perf::executor_names();
+  auto names = umesh::apps::executor_names();
   names.insert(names.end(), {"miniaero-atomic", "miniaero-cellflux"});
   return names;
 }();
@@ -27,16 +27,17 @@ Options parse(int argc, char **argv) {
                "and layouts or miniAero's own strategies; writes its results file, compares "
                "with a reference, or benchmarks the loops",
                "umesh_miniaero");
-  umesh::perf::add_version(app);
+  umesh::apps::add_version(app);
   std::vector<std::string> exec_names = kAllExecs; // and the two not in 'all'
   exec_names.insert(exec_names.end(), {"auto", "all"});
   app.add_option("--input", o.input, "miniAero input file")
-      ->check(umesh::perf::input_file())
+      ->check(umesh::apps::input_file())
       ->capture_default_str();
   app.add_option("--exec", o.execs,
                  "variants, or 'all' (on a GPU backend 'all' leaves out serial, one GPU "
-                 "thread): serial, atomic, gather, colour, scatterview, hierarchical, warp (umesh "
-                 "executors; warp: warp pre-aggregation, --warp-block), miniaero-atomic, "
+                 "thread): serial, atomic, gather, colour, scatterview, hierarchical, segmented, "
+                 "warp (umesh executors; segmented: block reduction over point segments; warp: "
+                 "warp pre-aggregation, --warp-block), miniaero-atomic, "
                  "miniaero-cellflux (miniAero's own strategies); "
                  "also auto (umesh's tuner: each loop times every strategy on its first call "
                  "and keeps the fastest; not part of 'all')")
@@ -45,7 +46,7 @@ Options parse(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--tuning-file", o.tuning_file,
                  "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
-      ->check(umesh::perf::output_file());
+      ->check(umesh::apps::output_file());
   app.add_option("--layout", o.layouts, "layouts of the umesh executors")
       ->delimiter(',')
       ->check(CLI::IsMember({"aos", "soa"}))
@@ -82,17 +83,17 @@ Options parse(int argc, char **argv) {
   app.add_option("--results", o.results,
                  "results file (default: results.0 when the input asks for output; with several "
                  "variants, FILE.<variant>.<layout>.<reorder>)")
-      ->check(umesh::perf::output_file());
+      ->check(umesh::apps::output_file());
   app.add_option("--compare", o.compare,
                  "compare every run with this reference (miniAero's criterion: relative 1e-3, "
                  "floor 1e-6); exit 1 on a diff")
-      ->check(umesh::perf::input_file());
+      ->check(umesh::apps::input_file());
   app.add_option("--bench", o.bench,
                  "benchmark: after one warm-up step, N timed steps; prints per-loop medians and "
                  "writes --csv")
       ->check(CLI::Range(0, 1 << 30));
   app.add_option("--csv", o.csv, "benchmark table")
-      ->check(umesh::perf::output_file())
+      ->check(umesh::apps::output_file())
       ->capture_default_str();
   app.add_flag("--distributed", o.distributed,
                "run the umesh variants over the MPI ranks (umesh::dist) even on one rank; "
@@ -121,19 +122,19 @@ Options parse(int argc, char **argv) {
   app.add_option("--plan-dir", o.plan_dir,
                  "save renumberings and hierarchical plans in DIR (created) and load them in "
                  "later runs of the same mesh (planning is paid once)")
-      ->check(umesh::perf::output_folder());
-  umesh::perf::parse_or_exit(app, argc, argv);
+      ->check(umesh::apps::output_folder());
+  umesh::apps::parse_or_exit(app, argc, argv);
 
   const auto refuse = [](const std::string &why) {
     std::fprintf(stderr, "umesh_miniaero: %s\nrun 'umesh_miniaero --help' for the options\n",
                  why.c_str());
     std::exit(2);
   };
-  if (const std::string why = umesh::perf::expand_all_executors<Mem>(o.execs, kAllExecs);
+  if (const std::string why = umesh::apps::expand_all_executors<Mem>(o.execs, kAllExecs);
       !why.empty())
     refuse(why);
   // Those given (a left-out default fails at the first run, losing none).
-  if (const std::string why = umesh::perf::left_out_problem(
+  if (const std::string why = umesh::apps::left_out_problem(
           app.count("--exec") ? o.execs : std::vector<std::string>{},
           app.count("--layout") ? o.layouts : std::vector<std::string>{});
       !why.empty())

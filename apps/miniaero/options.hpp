@@ -21,7 +21,7 @@ struct Options {
   std::vector<std::string> execs{"auto"}, layouts{"soa"}, reorders{"rcm"};
   int steps = -1, bench = 0;
   std::vector<int> mesh; // empty: the input's
-  umesh::perf::HierarchicalCli hierarchical;
+  umesh::apps::HierarchicalCli hierarchical;
   std::string tuning_file;
   std::string stencil;      // faces, cells, or empty: cells in one process, faces over MPI ranks
   bool distributed = false; // --distributed, or more than one MPI rank

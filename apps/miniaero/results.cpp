@@ -29,7 +29,7 @@ std::vector<std::string> results_lines(const std::vector<double> &centroids,
 }
 
 void write_results(const std::string &path, const std::vector<std::string> &lines) {
-  umesh::perf::ResultFile f(path); // complete or not at all
+  umesh::apps::ResultFile f(path); // complete or not at all
   for (const auto &l : lines)
     f << l << '\n';
   f.commit();

@@ -22,7 +22,7 @@
 
 namespace miniaero {
 
-using umesh::perf::LoopTimers;
+using umesh::apps::LoopTimers;
 
 /// Options of a umesh run that are not in miniaero.inp.
 struct SolverOptions {
@@ -183,7 +183,7 @@ public:
 
   double nccl_same_bytes(const ExchangeTally &d) const override {
     if constexpr (B::distributed)
-      return umesh::perf::nccl_same_bytes(*parts_->interior, d);
+      return umesh::apps::nccl_same_bytes(*parts_->interior, d);
     else
       return 0;
   }
@@ -295,7 +295,7 @@ private:
       return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), set, map));
     }
   }
-  Exec exec() const { return umesh::perf::executor_from<Exec>(opt_); }
+  Exec exec() const { return umesh::apps::executor_from<Exec>(opt_); }
 
   template <class Kernel, class... Args>
   void loop(const char *timer, PlanT<Exec> &plan, const char *name, const Kernel &k,

@@ -88,6 +88,9 @@ MINIAERO_INSTANCE(Hierarchical)
 #if !defined(UMESH_APP_WITHOUT_WarpCombine)
 MINIAERO_INSTANCE(WarpCombine)
 #endif
+#if !defined(UMESH_APP_WITHOUT_Segmented)
+MINIAERO_INSTANCE(Segmented)
+#endif
 #if !defined(UMESH_APP_WITHOUT_ScatterView)
 MINIAERO_INSTANCE(ScatterView)
 #endif

@@ -128,7 +128,7 @@ TEST(Input, RefusesMeshesWithInvertedOrUnrepresentableCells) {
 // names one of the run's inputs or another output, however it is spelt;
 // outputs written in place (devices) replace nothing and may be one.
 TEST(Output, FoldersAndClashingFilesAreRefused) {
-  using namespace umesh::perf;
+  using namespace umesh::apps;
   EXPECT_EQ(output_path_problem("out/results.csv"), "");
   EXPECT_EQ(output_path_problem("no-such-folder/."),
             "'no-such-folder/.' ends in '.': a folder, not a file");
@@ -165,11 +165,11 @@ TEST(Input, PipesAreRefusedWithoutOpening) {
   std::filesystem::remove(pipe);
   ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
   std::string path = pipe;
-  EXPECT_NE(umesh::perf::input_file()(path).find("is not a regular file"), std::string::npos);
+  EXPECT_NE(umesh::apps::input_file()(path).find("is not a regular file"), std::string::npos);
   EXPECT_TRUE(umesh::detail::file_exists(pipe)); // seen, not opened: the reader refuses it
   std::string regular = dir + "/m.inp";
   std::ofstream(regular) << "0\n";
-  EXPECT_EQ(umesh::perf::input_file()(regular), "");
+  EXPECT_EQ(umesh::apps::input_file()(regular), "");
   std::filesystem::remove_all(dir);
 }
 

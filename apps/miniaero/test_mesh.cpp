@@ -86,7 +86,7 @@ TEST(Mesh, BlocksArePiecesOfTheWholeMesh) {
   for (const std::uint64_t seed : {std::uint64_t(0), std::uint64_t(9)})
     for (const int ranks : {1, 2, 3, 4, 6, 12}) {
       const Mesh whole = make_mesh(in, seed, 1);
-      const auto grid = umesh::perf::grid_blocks(in.nx, in.ny, in.nz, ranks);
+      const auto grid = umesh::apps::grid_blocks(in.nx, in.ny, in.nz, ranks);
       ASSERT_GT(grid.blocks[0], 0) << ranks;
       ASSERT_EQ(grid.blocks[0] * grid.blocks[1] * grid.blocks[2], ranks);
       std::vector<int> cell_seen(whole.num_cells, 0), face_seen(whole.faces.size(), 0);
@@ -178,7 +178,7 @@ TEST(Mesh, BlockStencilIsTheWholeMeshs) {
       xf[b.cell[f]].push_back(centroid(b.geometry, f));
     }
   for (const int ranks : {1, 4, 6}) {
-    const auto grid = umesh::perf::grid_blocks(in.nx, in.ny, in.nz, ranks);
+    const auto grid = umesh::apps::grid_blocks(in.nx, in.ny, in.nz, ranks);
     for (int r = 0; r < ranks; ++r) {
       std::array<int, 3> lo{}, hi{};
       grid.range(r, lo, hi);
@@ -226,12 +226,12 @@ TEST(Mesh, BlockStencilIsTheWholeMeshs) {
 
 // The grid that cuts the fewest faces, within each direction's cells.
 TEST(Mesh, GridBlocksCutTheFewestFaces) {
-  EXPECT_EQ(umesh::perf::grid_blocks(64, 64, 64, 4).blocks, (std::array<int, 3>{2, 2, 1}));
-  EXPECT_EQ(umesh::perf::grid_blocks(64, 64, 64, 2).blocks, (std::array<int, 3>{2, 1, 1}));
-  EXPECT_EQ(umesh::perf::grid_blocks(64, 64, 64, 8).blocks, (std::array<int, 3>{2, 2, 2}));
-  EXPECT_EQ(umesh::perf::grid_blocks(256, 16, 16, 4).blocks, (std::array<int, 3>{4, 1, 1}));
-  EXPECT_EQ(umesh::perf::grid_blocks(2, 1, 1, 4).blocks[0], 0); // more ranks than cells
-  const auto g = umesh::perf::grid_blocks(7, 5, 3, 6);
+  EXPECT_EQ(umesh::apps::grid_blocks(64, 64, 64, 4).blocks, (std::array<int, 3>{2, 2, 1}));
+  EXPECT_EQ(umesh::apps::grid_blocks(64, 64, 64, 2).blocks, (std::array<int, 3>{2, 1, 1}));
+  EXPECT_EQ(umesh::apps::grid_blocks(64, 64, 64, 8).blocks, (std::array<int, 3>{2, 2, 2}));
+  EXPECT_EQ(umesh::apps::grid_blocks(256, 16, 16, 4).blocks, (std::array<int, 3>{4, 1, 1}));
+  EXPECT_EQ(umesh::apps::grid_blocks(2, 1, 1, 4).blocks[0], 0); // more ranks than cells
+  const auto g = umesh::apps::grid_blocks(7, 5, 3, 6);
   for (int r = 0; r < 6; ++r) {
     std::array<int, 3> lo{}, hi{};
     g.range(r, lo, hi);

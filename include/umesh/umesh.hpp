@@ -13,6 +13,7 @@
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>
+#include <umesh/exec_names.hpp>
 #include <umesh/global.hpp>
 #include <umesh/gmsh.hpp>
 #include <umesh/layout.hpp>

@@ -2,12 +2,14 @@
 #define UMESH_DETAIL_AUTO_CANDIDATES_HPP
 
 // exec::Auto's candidates: each executor tag of the list contributes its
-// variants (named as the main job names its rows), and the options' `only`
-// must name some of them.
+// variants (named as the main job names its rows: umesh/exec_names.hpp), and
+// the options' `only` must name some of them.
 
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>
+#include <umesh/exec_names.hpp>
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -25,28 +27,26 @@ struct AutoCandidate {
   int slot = 0;                 // position of its executor in the candidate list
 };
 
+/// Every executor exec::Auto can choose, in the order of AutoCandidate::Kind
+/// (the tuning files' keys list a candidate list's names in this order).
+using AutoKinds = exec::candidates_of<exec::AutoAll>::type;
+
 /// The kind of candidates executor tag E gives exec::Auto.
 template <class E> constexpr AutoCandidate::Kind auto_kind() {
-  using C = AutoCandidate;
-  if constexpr (std::is_same<E, exec::Atomic>::value)
-    return C::atomic;
-  else if constexpr (std::is_same<E, exec::ScatterView>::value)
-    return C::scatterview;
-  else if constexpr (std::is_same<E, exec::Gather>::value)
-    return C::gather;
-  else if constexpr (std::is_same<E, exec::GlobalColour>::value)
-    return C::colour;
-  else if constexpr (std::is_same<E, exec::Hierarchical>::value)
-    return C::hierarchical;
-  else if constexpr (std::is_same<E, exec::Segmented>::value)
-    return C::segmented;
-  else {
-    static_assert(std::is_same<E, exec::WarpCombine>::value,
-                  "exec::AutoOf: a candidate is one of exec::Atomic, ScatterView, Gather, "
-                  "GlobalColour, Hierarchical, Segmented, WarpCombine");
-    return C::warp;
-  }
+  constexpr std::size_t i = exec::index_of<E>(AutoKinds{});
+  static_assert(i <= AutoCandidate::warp,
+                "exec::AutoOf: a candidate is one of exec::Atomic, ScatterView, Gather, "
+                "GlobalColour, Hierarchical, Segmented, WarpCombine");
+  return AutoCandidate::Kind(i);
 }
+static_assert(auto_kind<exec::Atomic>() == AutoCandidate::atomic &&
+                  auto_kind<exec::ScatterView>() == AutoCandidate::scatterview &&
+                  auto_kind<exec::Gather>() == AutoCandidate::gather &&
+                  auto_kind<exec::GlobalColour>() == AutoCandidate::colour &&
+                  auto_kind<exec::Hierarchical>() == AutoCandidate::hierarchical &&
+                  auto_kind<exec::Segmented>() == AutoCandidate::segmented &&
+                  auto_kind<exec::WarpCombine>() == AutoCandidate::warp,
+              "AutoCandidate::Kind follows exec::AutoAll's order");
 
 /// Appends every candidate one executor of the list gives (kind), in the
 /// order the summary lists them, marked with its position `slot` in the

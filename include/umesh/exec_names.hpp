@@ -1,0 +1,93 @@
+#ifndef UMESH_EXEC_NAMES_HPP
+#define UMESH_EXEC_NAMES_HPP
+
+// The executors' names, written once: command lines ('--exec atomic'),
+// result rows and exec::Auto's candidates all read them here. A run-time
+// name reaches its tag through a list the caller writes, so a program
+// instantiates only the executors it lists (each costs compile time).
+
+#include <umesh/exec.hpp>
+#include <umesh/exec_auto.hpp>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace umesh::detail {
+template <class> inline constexpr bool not_an_executor = false;
+} // namespace umesh::detail
+
+namespace umesh::exec {
+
+/// The name of executor tag E on command lines and in results:
+/// name_of<E>::value ("atomic", "colour", ...).
+template <class E> struct name_of {
+  static_assert(umesh::detail::not_an_executor<E>,
+                "umesh::exec::name_of<E>: E is not an executor tag (umesh/exec.hpp)");
+};
+template <> struct name_of<Serial> { static constexpr const char *value = "serial"; };
+template <> struct name_of<Atomic> { static constexpr const char *value = "atomic"; };
+template <> struct name_of<Gather> { static constexpr const char *value = "gather"; };
+template <> struct name_of<GlobalColour> { static constexpr const char *value = "colour"; };
+template <> struct name_of<ScatterView> { static constexpr const char *value = "scatterview"; };
+template <> struct name_of<Hierarchical> { static constexpr const char *value = "hierarchical"; };
+template <> struct name_of<Segmented> { static constexpr const char *value = "segmented"; };
+template <> struct name_of<WarpCombine> { static constexpr const char *value = "warp"; };
+/// Every candidate list is "auto": a program offers one tuner.
+template <class... C> struct name_of<AutoOf<C...>> { static constexpr const char *value = "auto"; };
+
+template <class E> inline constexpr const char *name_of_v = name_of<E>::value;
+
+/// A list of executor tags: those a program dispatches names to.
+template <class... E> struct List {};
+
+/// Every executor, in the order programs list them ('--exec all'); "auto"
+/// tunes over every other (exec::AutoAll).
+using Every = List<Serial, Atomic, Gather, GlobalColour, ScatterView, Hierarchical, Segmented,
+                   WarpCombine, AutoAll>;
+
+/// The candidates of exec::AutoOf<C...> as a list (exec::AutoAll's: every
+/// executor exec::Auto can choose, in the order its tuning keys list them).
+template <class A> struct candidates_of;
+template <class... C> struct candidates_of<AutoOf<C...>> { using type = List<C...>; };
+
+/// The names of a list's tags, in its order.
+template <class... E> std::vector<std::string> names(List<E...>) {
+  return {name_of<E>::value...};
+}
+
+/// Calls f(E{}) for the tag E of the list called `name`; false (f not
+/// called) when none is. Only the listed tags are instantiated.
+template <class... E, class F> bool with_name(List<E...>, const std::string &name, F &&f) {
+  return ((name == name_of<E>::value ? (static_cast<void>(f(E{})), true) : false) || ...);
+}
+
+/// The position of tag E in a list; a static_assert when it is not there.
+template <class E, class... L> constexpr std::size_t index_of(List<L...>) {
+  constexpr bool same[] = {std::is_same<E, L>::value..., false};
+  std::size_t i = 0;
+  while (i < sizeof...(L) && !same[i])
+    ++i;
+  return i;
+}
+
+// Row labels: a variant's name begins with its executor's ("segmented/sa",
+// "warp/r64/m16"); the hierarchical variants are "hier-..."
+// (exec::variant_name(const Hierarchical &), umesh/exec.hpp).
+
+/// "segmented", then "/sa" for scratch atomics.
+inline std::string variant_name(const Segmented &s) {
+  return std::string(name_of<Segmented>::value) + (s.scratch_atomics ? "/sa" : "");
+}
+
+/// "warp", then "/r<n>" for a register budget and "/m16" for compact maps.
+inline std::string variant_name(const WarpCombine &w) {
+  return std::string(name_of<WarpCombine>::value) +
+         (w.max_registers ? "/r" + std::to_string(w.max_registers) : "") +
+         (w.compact_maps ? "/m16" : "");
+}
+
+} // namespace umesh::exec
+
+#endif

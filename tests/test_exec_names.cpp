@@ -1,0 +1,56 @@
+// The executors' names (umesh/exec_names.hpp): command lines, result files
+// and tuning files match them byte for byte, so they are spelt out here.
+#include <umesh/exec_names.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+using namespace umesh;
+
+TEST(ExecNames, EveryExecutorInOrder) {
+  EXPECT_EQ(exec::names(exec::Every{}),
+            (std::vector<std::string>{"serial", "atomic", "gather", "colour", "scatterview",
+                                      "hierarchical", "segmented", "warp", "auto"}));
+  EXPECT_EQ(std::string(exec::name_of_v<exec::Auto>), "auto");
+  EXPECT_EQ(std::string(exec::name_of_v<exec::AutoOf<exec::Atomic>>), "auto");
+}
+
+TEST(ExecNames, DispatchOnlyToTheListed) {
+  using Two = exec::List<exec::Atomic, exec::GlobalColour>;
+  std::string seen;
+  EXPECT_TRUE(exec::with_name(Two{}, "colour", [&](auto tag) {
+    seen = std::is_same<decltype(tag), exec::GlobalColour>::value ? "colour" : "other";
+  }));
+  EXPECT_EQ(seen, "colour");
+  seen.clear();
+  EXPECT_FALSE(exec::with_name(Two{}, "warp", [&](auto) { seen = "called"; }));
+  EXPECT_FALSE(exec::with_name(Two{}, "", [&](auto) { seen = "called"; }));
+  EXPECT_EQ(seen, "");
+}
+
+TEST(ExecNames, IndexOf) {
+  static_assert(exec::index_of<exec::Serial>(exec::Every{}) == 0);
+  static_assert(exec::index_of<exec::AutoAll>(exec::Every{}) == 8);
+  static_assert(exec::index_of<exec::Serial>(exec::List<exec::Atomic>{}) == 1); // absent: size
+}
+
+TEST(ExecNames, VariantLabels) {
+  EXPECT_EQ(exec::variant_name(exec::Segmented{}), "segmented");
+  EXPECT_EQ(exec::variant_name(exec::Segmented{}.with_scratch_atomics()), "segmented/sa");
+  EXPECT_EQ(exec::variant_name(exec::WarpCombine{}), "warp");
+  EXPECT_EQ(exec::variant_name(exec::WarpCombine{}.with_compact_maps()), "warp/m16");
+  EXPECT_EQ(exec::variant_name(exec::WarpCombine{}.with_max_registers(64).with_compact_maps()),
+            "warp/r64/m16");
+  EXPECT_EQ(exec::variant_name(exec::Hierarchical{}), "hier-all");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
