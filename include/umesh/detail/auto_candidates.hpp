@@ -2,7 +2,7 @@
 #define UMESH_DETAIL_AUTO_CANDIDATES_HPP
 
 // exec::Auto's candidates: each executor tag of the list contributes its
-// variants (named as the main job names its rows), and the options' `only`
+// variants (named as the main job names its rows), and the options' `candidates`
 // must name some of them.
 
 #include <umesh/exec.hpp>

@@ -121,7 +121,7 @@ public:
       // the loop combines, not just where it reads.
       const int need_inc = scratch_for<Staging::increments>(name, loop_options, args...);
       const bool inc_fits = loop_options.staging != Staging::reads && need_inc <= r.budget;
-      if (!loop_options.allow_fallback) {
+      if (!loop_options.fallback) {
         const int fit =
             std::max(32, int(double(options_.block_size) * r.budget / r.need) / 32 * 32);
         detail::fail("loop '", name, "' under the hierarchical executor needs ", r.need,
