@@ -144,7 +144,7 @@ AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate::Kind>
                      const std::function<std::string()> &fingerprint)
     : options_(std::move(options)), all_kinds_(std::move(kinds)),
       candidates_(std::move(candidates)), device_(std::move(device)) {
-  keep_only(candidates_, options_.only);
+  keep_only(candidates_, options_.candidates);
   if (options_.tuning_file.empty())
     if (const char *env = std::getenv("UMESH_TUNING_FILE"))
       options_.tuning_file = env;

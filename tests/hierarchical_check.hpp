@@ -96,7 +96,7 @@ std::string check_against_serial(exec::Hierarchical options, unsigned seed, int 
   // The device may contract s into FMAs where the host reference does not.
   EXPECT_NEAR(mx.value(), max_ref.value(), 1e-12 * std::fabs(max_ref.value())) << where;
   EXPECT_NE(sum.value(), 0.25);
-  if (!options.allow_fallback) {
+  if (!options.fallback) {
     EXPECT_EQ(plan.staging_used("multi"), options.staging) << where;
   }
   return plan.summary();

@@ -70,8 +70,12 @@ enum class Partition {
 /// by thread colour between barriers, then adds its increments to global
 /// memory once. `combine` and `writeback` swap the two colourings for
 /// scratch and global atomics (block pre-aggregation: one launch per loop).
+/// Plan options go to make_plan, per-loop ones to par_loop; a loop whose tag
+/// gives a plan option other than its plan's is an Error.
 struct Hierarchical {
+  /// Plan option: elements per block.
   int block_size = 256;
+  /// Per loop: what a block caches in team scratch.
   Staging staging = Staging::all;
   /// Per loop: combining inside a block (needs staged increments when atomics).
   Combine combine = Combine::colours;
@@ -119,11 +123,11 @@ struct Hierarchical {
   /// No value wins everywhere: on the H100 it ran full staging faster, and
   /// AoS built-in blocks under a register budget of 48 slower.
   bool preload = true;
-  /// When a loop's scratch does not fit the team's budget: false (default)
+  /// Per loop: when its scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
   /// to increments-only staging, then to no staging ('reads' straight to no
   /// staging), and records that in the plan's summary.
-  bool allow_fallback = false;
+  bool fallback = false;
   /// Plan option: how blocks are formed.
   Partition partition = Partition::contiguous;
   /// Plan option, METIS blocks: parts aim at block_size * (1 - margin)
@@ -136,18 +140,37 @@ struct Hierarchical {
   /// (an Error if the file does not match the maps and options), else built
   /// and saved there.
   std::string plan_file;
+  /// The plan options above that a setter gave: par_loop checks these, and
+  /// any other that differs from its default, against its plan's.
+  enum : unsigned {
+    block_size_given = 1,
+    partition_given = 2,
+    metis_margin_given = 4,
+    blocks_given = 8,
+    plan_file_given = 16
+  };
+  unsigned plan_options_given = 0;
 
-  Hierarchical &with_block_size(int b) { return block_size = b, *this; }
+  Hierarchical &with_block_size(int b) {
+    return block_size = b, plan_options_given |= block_size_given, *this;
+  }
   Hierarchical &with_blocks(std::shared_ptr<const std::vector<int>> b) {
     blocks = std::move(b);
     partition = Partition::given;
+    plan_options_given |= blocks_given | partition_given;
     return *this;
   }
-  Hierarchical &with_plan_file(std::string path) { return plan_file = std::move(path), *this; }
-  Hierarchical &with_partition(Partition p) { return partition = p, *this; }
-  Hierarchical &with_metis_margin(double m) { return metis_margin = m, *this; }
+  Hierarchical &with_plan_file(std::string path) {
+    return plan_file = std::move(path), plan_options_given |= plan_file_given, *this;
+  }
+  Hierarchical &with_partition(Partition p) {
+    return partition = p, plan_options_given |= partition_given, *this;
+  }
+  Hierarchical &with_metis_margin(double m) {
+    return metis_margin = m, plan_options_given |= metis_margin_given, *this;
+  }
   Hierarchical &with_staging(Staging s) { return staging = s, *this; }
-  Hierarchical &with_fallback(bool f = true) { return allow_fallback = f, *this; }
+  Hierarchical &with_fallback(bool f = true) { return fallback = f, *this; }
   Hierarchical &with_blocks_per_team(int n) { return blocks_per_team = n, *this; }
   Hierarchical &with_team_size(int n) { return team_size = n, *this; }
   Hierarchical &with_combine(Combine c) { return combine = c, *this; }
@@ -176,8 +199,15 @@ struct Segmented {
   /// compare-and-swap loops); true folds into one value per point with
   /// scratch atomics: less scratch where points have many references.
   bool scratch_atomics = false;
-  Segmented &with_block_size(int b) { return block_size = b, *this; }
-  Segmented &with_max_segments(int s) { return max_segments = s, *this; }
+  /// The plan options that a setter gave (see Hierarchical's).
+  enum : unsigned { block_size_given = 1, max_segments_given = 2 };
+  unsigned plan_options_given = 0;
+  Segmented &with_block_size(int b) {
+    return block_size = b, plan_options_given |= block_size_given, *this;
+  }
+  Segmented &with_max_segments(int s) {
+    return max_segments = s, plan_options_given |= max_segments_given, *this;
+  }
   Segmented &with_scratch_atomics(bool a = true) { return scratch_atomics = a, *this; }
 };
 
@@ -214,7 +244,12 @@ struct WarpCombine {
   /// The budgets max_registers takes, the default first.
   static std::vector<int> register_budgets() { return {0, 64, 40}; }
   static bool is_register_budget(int r) { return r == 0 || r == 64 || r == 40; }
-  WarpCombine &with_block_size(int b) { return block_size = b, *this; }
+  /// The plan options that a setter gave (see Hierarchical's).
+  enum : unsigned { block_size_given = 1 };
+  unsigned plan_options_given = 0;
+  WarpCombine &with_block_size(int b) {
+    return block_size = b, plan_options_given |= block_size_given, *this;
+  }
   WarpCombine &with_max_registers(int r) { return max_registers = r, *this; }
   WarpCombine &with_compact_maps(bool c = true) { return compact_maps = c, *this; }
 };

@@ -17,7 +17,7 @@ namespace umesh::exec {
 
 /// What exec::Auto tries within its candidate executors, and how it times
 /// them. Options about an executor that is not a candidate have no effect;
-/// names in `only` must be candidates (an Error otherwise).
+/// names in `candidates` must be candidates of the plan (an Error otherwise).
 struct AutoOptions {
   std::vector<int> block_sizes{128, 256}; ///< block sizes tried (hierarchical, segmented, warp)
   /// Blocks per team tried for the hierarchical variants that pipeline
@@ -53,7 +53,26 @@ struct AutoOptions {
   /// "hier-inc/sa/ga/b256"); empty: all. A name that is no candidate of the
   /// plan (its executor not in the list, or a variant this backend does not
   /// run) is an Error.
-  std::vector<std::string> only;
+  std::vector<std::string> candidates;
+  /// Every option above is a plan option (make_plan builds the tuner with
+  /// them). Those a setter gave, a bit each (1 << option): par_loop checks
+  /// these, and any other that differs from its default, against its plan's.
+  enum Option {
+    block_sizes_option,
+    blocks_per_team_option,
+    warp_registers_option,
+    warp_maps_option,
+    hier_registers_option,
+    trials_option,
+    prune_option,
+    final_margin_option,
+    finalists_option,
+    final_rounds_option,
+    time_limit_option,
+    tuning_file_option,
+    candidates_option
+  };
+  unsigned plan_options_given = 0;
 };
 
 /// Measures, remembers, runs the fastest of `Candidates` (executor tags
@@ -72,16 +91,33 @@ template <class... Candidates> struct AutoOf : AutoOptions {
   AutoOf() = default;
   explicit AutoOf(AutoOptions o) : AutoOptions(std::move(o)) {}
 
-  AutoOf &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
-  AutoOf &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
-  AutoOf &with_warp_registers(std::vector<int> r) { return warp_registers = std::move(r), *this; }
-  AutoOf &with_warp_maps(std::vector<int> bits) { return warp_maps = std::move(bits), *this; }
-  AutoOf &with_hier_registers(std::vector<int> r) { return hier_registers = std::move(r), *this; }
-  AutoOf &with_trials(int t) { return trials = t, *this; }
-  AutoOf &with_final_rounds(int r) { return final_rounds = r, *this; }
-  AutoOf &with_time_limit(double s) { return time_limit = s, *this; }
-  AutoOf &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }
-  AutoOf &with_candidates(std::vector<std::string> names) { return only = std::move(names), *this; }
+  AutoOf &with_block_sizes(std::vector<int> b) {
+    return given(block_sizes_option), block_sizes = std::move(b), *this;
+  }
+  AutoOf &with_blocks_per_team(std::vector<int> n) {
+    return given(blocks_per_team_option), blocks_per_team = std::move(n), *this;
+  }
+  AutoOf &with_warp_registers(std::vector<int> r) {
+    return given(warp_registers_option), warp_registers = std::move(r), *this;
+  }
+  AutoOf &with_warp_maps(std::vector<int> bits) {
+    return given(warp_maps_option), warp_maps = std::move(bits), *this;
+  }
+  AutoOf &with_hier_registers(std::vector<int> r) {
+    return given(hier_registers_option), hier_registers = std::move(r), *this;
+  }
+  AutoOf &with_trials(int t) { return given(trials_option), trials = t, *this; }
+  AutoOf &with_final_rounds(int r) { return given(final_rounds_option), final_rounds = r, *this; }
+  AutoOf &with_time_limit(double s) { return given(time_limit_option), time_limit = s, *this; }
+  AutoOf &with_tuning_file(std::string path) {
+    return given(tuning_file_option), tuning_file = std::move(path), *this;
+  }
+  AutoOf &with_candidates(std::vector<std::string> names) {
+    return given(candidates_option), candidates = std::move(names), *this;
+  }
+
+private:
+  void given(Option o) { plan_options_given |= 1u << o; }
 };
 
 /// The backend's default candidates (exec::Auto): the executors that won

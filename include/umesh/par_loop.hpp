@@ -10,6 +10,7 @@
 #include <umesh/detail/executor_scatter.hpp>
 #include <umesh/detail/executor_segmented.hpp>
 #include <umesh/detail/executor_warp.hpp>
+#include <umesh/detail/plan_options.hpp>
 #include <umesh/detail/profiling_region.hpp>
 #include <umesh/plan.hpp>
 
@@ -21,11 +22,14 @@ namespace umesh {
 /// Runs `kernel` once for every element of the plan's set, under executor
 /// `Exec`. The kernel receives one accessor per argument, in order.
 /// Arguments are validated first; an invalid one throws umesh::Error.
-/// The executor tag carries per-loop options (the hierarchical executor's
-/// staging and fallback); mesh-dependent ones (block size) are the plan's.
+/// The tag's loop options apply (the hierarchical executor's staging and
+/// fallback, ...); plan options (block size, ...) are the plan's, and a tag
+/// that gives one other than the plan's is an Error (docs/executors.md).
 template <class Exec, class Space, class Kernel, class... Args>
 void par_loop(const Exec &exec, Plan<Exec, Space> &plan, const std::string &name,
               const Kernel &kernel, const Args &...args) {
+  if constexpr (detail::has_plan_options<Exec>::value)
+    detail::check_plan_options(name, exec, plan.options());
   detail::validate_all({name, plan.set()}, args...);
   const detail::ProfilingRegion region("umesh::par_loop::" + name);
   plan.run(exec, name, kernel, args...);

@@ -3,7 +3,7 @@
 
 // exec::Auto's candidates: each executor tag of the list contributes its
 // variants (named as the main job names its rows: umesh/exec_names.hpp), and
-// the options' `only` must name some of them.
+// the options' `candidates` must name some of them.
 
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>

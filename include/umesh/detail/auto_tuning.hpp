@@ -52,7 +52,7 @@ class AutoTuner {
 public:
   /// `kinds`: the list's executors; `device`: the tuning file's key prefix (device and backend);
   /// `fingerprint`: of the maps, read only with a tuning file. Fails on bad
-  /// options or a name in `only` that is no candidate.
+  /// options or a name in the options' `candidates` that is no candidate.
   AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate::Kind> kinds,
             std::vector<AutoCandidate> candidates, std::string device,
             const std::function<std::string()> &fingerprint);

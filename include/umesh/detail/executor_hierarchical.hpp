@@ -8,19 +8,17 @@
 #include <umesh/block_plan.hpp>
 #include <umesh/detail/bind.hpp>
 #include <umesh/detail/hierarchical_binding.hpp>
+#include <umesh/detail/hierarchical_builder.hpp>
 #include <umesh/detail/hierarchical_checks.hpp>
 #include <umesh/detail/hierarchical_kernel.hpp>
 #include <umesh/detail/loop_body.hpp>
-#include <umesh/detail/plan_file.hpp>
 #include <umesh/detail/team_launch.hpp>
 #include <umesh/plan.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <limits>
 #include <map>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <type_traits>
@@ -39,49 +37,17 @@ public:
     Kokkos::Timer timer;
     const detail::HostMaps host = detail::host_maps(maps...);
     staged_keys_ = host.keys;
-    const std::vector<BlockPlanMap> &conn = host.maps;
     const int n = this->set_.size();
-    static const std::vector<int> none;
-    const std::vector<int> &given = options.blocks ? *options.blocks : none;
-    if (options.partition == exec::Partition::given && int(given.size()) != n)
-      detail::fail("hierarchical plan for set '", this->set_.name(), "' (", n, " elements): ",
-                   options.blocks
-                       ? "with_blocks gave " + std::to_string(given.size()) + " block ids"
-                       : std::string("Partition::given without with_blocks"));
-    const bool use_given = options.partition == exec::Partition::given;
-    // Hashing every index costs a pass over the maps: only for plan files.
-    const bool file = !options.plan_file.empty();
-    const std::uint64_t fp = file ? detail::fingerprint(n, conn, use_given ? given : none) : 0;
-    const std::string text = detail::plan_options_text(options);
-    const bool load = file && detail::file_exists(options.plan_file);
-    if (load) {
-      detail::PlanReader reader(options.plan_file, "hierarchical plan", fp, text);
-      host_ = detail::read_block_plan(reader);
-      detail::check_block_plan(host_, n, conn, options.block_size, options.plan_file);
-      file_note_ = "loaded from " + options.plan_file;
-    } else {
-      std::vector<int> part;
-      PhaseTimes phases;
-      {
-        detail::PhaseClock clock("hierarchical plan", n >= detail::progress_threshold, phases);
-        if (options.partition == exec::Partition::metis) {
-          clock.start("partition (METIS)");
-          part = metis_block_parts(n, conn, options.block_size, options.metis_margin);
-        } else if (options.partition == exec::Partition::builtin) {
-          clock.start("partition (built-in)");
-          part = builtin_block_parts(n, conn, options.block_size);
-        }
-      }
-      host_ = build_block_plan(n, conn, options.block_size, use_given ? given : part);
-      host_.phases.insert(host_.phases.begin(), phases.begin(), phases.end());
-      host_.blocks_from = exec::partition_name(options.partition);
-      if (file) {
-        detail::PlanWriter writer("hierarchical plan", fp, text);
-        detail::write_block_plan(writer, host_);
-        writer.save(options.plan_file);
-        file_note_ = "saved to " + options.plan_file;
-      }
-    }
+    detail::HierarchicalHostPlan built =
+        detail::build_hierarchical_plan(this->set_.name(), n, host.maps, options);
+    // GPUs: each thread's colour as a byte per element (BlockPlanDev::element_colour).
+    constexpr bool on_host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    const std::vector<std::uint8_t> colour =
+        on_host ? std::vector<std::uint8_t>() : detail::element_colours(built);
+    host_ = std::move(built.plan);
+    file_note_ = built.file_note;
+    blocks_are_ranges_ = built.blocks_are_ranges;
     {
       detail::PhaseClock clock("hierarchical plan", n >= detail::progress_threshold, host_.phases);
       clock.start("device upload");
@@ -90,27 +56,11 @@ public:
       };
       block_order_ = upload(host_.block_order, "block_order");
       block_start_ = upload(host_.block_start, "block_start");
-      // Elements already in block order (a renumbered mesh) need no indirection.
-      bool identity = true;
-      for (int i = 0; i < n && identity; ++i)
-        identity = host_.elem[i] == i;
-      if (!identity)
+      if (!built.in_block_order)
         elem_ = upload(host_.elem, "elem");
-      blocks_are_ranges_ = true;
-      for (int b = 0; b < host_.num_blocks() && blocks_are_ranges_; ++b)
-        for (int i = host_.block_start[b]; i < host_.block_start[b + 1]; ++i)
-          blocks_are_ranges_ = blocks_are_ranges_ && host_.elem[i] >= host_.block_start[b] &&
-                               host_.elem[i] < host_.block_start[b + 1];
-      // GPUs, blocks that are element ranges not in colour order: each
-      // thread's colour as a byte per element (BlockPlanDev::element_colour).
-      constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-      if (!host && blocks_are_ranges_ && !identity && host_.max_thread_colours <= 256) {
-        std::vector<std::uint8_t> colour(n);
-        for (int i = 0; i < n; ++i)
-          colour[host_.elem[i]] = std::uint8_t(host_.thread_colour[i]);
+      if (!colour.empty())
         element_colour_ =
             detail::upload<memory_space>(colour, "umesh::Hierarchical::element_colour");
-      }
       thread_colour_offsets_ = upload(host_.thread_colour_offsets, "thread_colour_offsets");
       colour_start_ = upload(host_.colour_start, "colour_start");
       for (const auto &st : host_.staged)
@@ -118,15 +68,9 @@ public:
                            upload(st.owned, "owned"), upload_local(st), st.arity, st.max_points});
       Kokkos::fence();
     }
-    // The large host arrays live on the device now; keep the metrics.
-    for (auto &st : host_.staged) {
-      st.points.clear();
-      st.local.clear();
-      st.points.shrink_to_fit();
-      st.local.shrink_to_fit();
-    }
+    detail::drop_staged_lists(host_); // on the device now; the metrics stay
     this->build_seconds_ = timer.seconds();
-    if (!load)
+    if (!built.loaded)
       host_.build_seconds = this->build_seconds_;
   }
 
@@ -140,30 +84,7 @@ public:
   int num_block_colours() const { return host_.num_block_colours(); }
 
   /// Metrics, plus the scratch and staging each loop ran with.
-  std::string summary() const {
-    std::ostringstream os;
-    os << umesh::summary(host_);
-    if (!file_note_.empty())
-      os << "; plan " << file_note_;
-    for (const auto &[loop, r] : loops_) {
-      os << "; loop '" << loop << "': scratch " << r.scratch << " B/block, staging "
-         << exec::staging_name(r.used) << ", combine " << exec::combine_name(r.combine)
-         << ", writeback " << exec::writeback_name(r.writeback);
-      if (r.blocks_per_team > 1)
-        os << ", " << r.blocks_per_team << " blocks per team";
-      if (r.team_size > 0)
-        os << ", " << r.team_size << " threads per team";
-      if (r.max_registers > 0)
-        os << ", at most " << r.max_registers << " registers per thread";
-      if (r.preloaded > 0)
-        os << ", increments of " << r.preloaded << " dat" << (r.preloaded > 1 ? "s" : "")
-           << " preloaded";
-      if (r.used != r.asked)
-        os << " (fallback: '" << exec::staging_name(r.asked) << "' needs " << r.need
-           << " B, budget " << r.budget << " B)";
-    }
-    return os.str();
-  }
+  std::string summary() const { return detail::hierarchical_summary(host_, file_note_, loops_); }
   /// Scratch bytes per block of the last run of `loop` (0 if never run).
   int scratch_bytes(const std::string &loop) const {
     auto it = loops_.find(loop);
@@ -193,16 +114,14 @@ public:
                  Kokkos::TeamPolicy<Space>::scratch_size_max(0),
                  loop_options.combine,
                  loop_options.writeback};
-    launched_blocks_per_team_ = 1;
-    launched_registers_ = 0;
-    launched_preloaded_ = 0;
-    r.need = r.scratch = run_as(loop_options, r.budget, name, kernel, args...);
+    Ran ran = run_as(loop_options, r.budget, name, kernel, args...);
+    r.need = r.scratch = ran.scratch;
     if (r.need > r.budget) {
       // 'reads' falls back to no staging: staged increments would change how
       // the loop combines, not just where it reads.
       const int need_inc = scratch_for<Staging::increments>(name, loop_options, args...);
       const bool inc_fits = loop_options.staging != Staging::reads && need_inc <= r.budget;
-      if (!loop_options.allow_fallback) {
+      if (!loop_options.fallback) {
         const int fit =
             std::max(32, int(double(options_.block_size) * r.budget / r.need) / 32 * 32);
         detail::fail("loop '", name, "' under the hierarchical executor needs ", r.need,
@@ -222,12 +141,10 @@ public:
         used.with_combine(exec::Combine::colours).with_writeback(exec::Writeback::coloured);
       r.combine = used.combine;
       r.writeback = used.writeback;
-      r.scratch = run_as(used, r.budget, name, kernel, args...);
+      ran = run_as(used, r.budget, name, kernel, args...);
+      r.scratch = ran.scratch;
     }
-    r.blocks_per_team = launched_blocks_per_team_;
-    r.team_size = launched_team_size_;
-    r.max_registers = launched_registers_;
-    r.preloaded = launched_preloaded_;
+    r.launched = ran.launched;
     loops_[name] = r;
   }
 
@@ -236,22 +153,13 @@ public:
   template <class, exec::Staging> friend struct detail::HierarchicalBinding;
 
 private:
-  struct LoopRecord {
-    exec::Staging asked, used;
-    int need;    // scratch bytes per block for the staging asked
-    int scratch; // for the staging used
-    int budget;  // what the backend grants a team
-    exec::Combine combine;
-    exec::Writeback writeback;
-    int blocks_per_team = 1; // as launched
-    int team_size = 0;       // threads per team as launched
-    int max_registers = 0;   // the register budget the one-block kernel ran under
-    int preloaded = 0;       // combine groups preloaded (exec::Hierarchical::preload)
+  using Launched = detail::HierarchicalLaunch;
+  using LoopRecord = detail::HierarchicalLoop;
+  // A binding's scratch bytes per block, and its launch if the scratch fit.
+  struct Ran {
+    int scratch = 0;
+    Launched launched;
   };
-  int launched_blocks_per_team_ = 1; // by the last launch
-  int launched_team_size_ = 0;
-  int launched_registers_ = 0; // 0 unless the last launch ran under a budget
-  int launched_preloaded_ = 0; // by the last launch's binding
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
@@ -262,10 +170,9 @@ private:
     return policy.scratch;
   }
 
-  // Binds under `staging` and launches if the scratch fits `budget`; returns
-  // the scratch bytes per block either way.
+  // Binds under `staging` and launches if the scratch fits `budget`.
   template <class Kernel, class... Args>
-  int run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
+  Ran run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     switch (loop_options.staging) {
     case exec::Staging::all:
@@ -279,7 +186,7 @@ private:
     }
   }
   template <exec::Staging S, class Kernel, class... Args>
-  int run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
+  Ran run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     // Several blocks per team: pipelined on GPUs where blocks are element
@@ -301,22 +208,26 @@ private:
     Policy<S> policy(*this, name, loop_options, pipelined ? detail::pipe_facts_bytes : 0,
                      pipelined);
     policy.note_uses(args...);
+    Ran ran;
     detail::run_loop<Space>(
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget) {
-            launched_preloaded_ = policy.preloaded;
-            launch<pipe>(loop_options, name, body, policy.scratch, policy.team_scratch, total,
-                         pipelined);
+            ran.launched = launch<pipe>(loop_options, name, body, policy.scratch,
+                                        policy.team_scratch, total, pipelined);
+            ran.launched.preloaded = policy.preloaded;
           }
         },
         args...);
-    return pipelined ? 3 * ((policy.scratch + 15) / 16 * 16) + policy.team_scratch : policy.scratch;
+    ran.scratch =
+        pipelined ? 3 * ((policy.scratch + 15) / 16 * 16) + policy.team_scratch : policy.scratch;
+    return ran;
   }
 
   template <detail::PipeKind Pipe, class Body>
-  void launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
-              int scratch, int team_scratch, typename Body::reduce_value &total, bool pipelined) {
+  Launched launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
+                  int scratch, int team_scratch, typename Body::reduce_value &total,
+                  bool pipelined) {
     // Atomic writeback: every block in one launch. Staging 'none' (no
     // scratch to combine in) always takes both colourings; 'reads' (global
     // atomics) neither.
@@ -337,13 +248,14 @@ private:
     const int team_size = host                         ? 1
                           : loop_options.team_size > 0 ? loop_options.team_size
                                                        : (options_.block_size + 31) / 32 * 32;
-    launched_team_size_ = host ? 0 : loop_options.team_size;
+    Launched launched;
+    launched.team_size = host ? 0 : loop_options.team_size;
     const std::vector<int> all_blocks{0, host_.num_blocks()};
     const auto &offsets = one_launch ? all_blocks : host_.block_colour_offsets;
     // Several blocks per team (three slots, run_as decided): each slot
     // aligned for 16-byte copies.
     const int aligned = (scratch + 15) / 16 * 16;
-    launched_blocks_per_team_ = pipelined ? loop_options.blocks_per_team : 1;
+    launched.blocks_per_team = pipelined ? loop_options.blocks_per_team : 1;
     for (std::size_t c = 0; c + 1 < offsets.size(); ++c) {
       if (offsets[c + 1] == offsets[c])
         continue;
@@ -398,7 +310,7 @@ private:
 #ifdef KOKKOS_ENABLE_CUDA
       if constexpr (std::is_same<Space, Kokkos::Cuda>::value) {
         if (loop_options.max_registers == 48) {
-          launched_registers_ = 48;
+          launched.max_registers = 48;
           run(one_block, Kokkos::LaunchBounds<640, 2>{});
           continue;
         }
@@ -406,6 +318,7 @@ private:
 #endif
       run(one_block, unbounded);
     }
+    return launched;
   }
 
   exec::Hierarchical options_;

@@ -2,9 +2,9 @@
 #define UMESH_DETAIL_HIERARCHICAL_CHECKS_HPP
 
 // What the hierarchical executor checks before it trusts its inputs: a
-// loop's options, a launch's team size, a plan loaded from a file, and the
-// narrowing of local indices to 16 bits. Each failure is an Error that names
-// the loop or plan and says what would work.
+// loop's options and a launch's team size (a plan loaded from a file and the
+// narrowing of local indices: hierarchical_builder.hpp). Each failure is an
+// Error that names the loop or plan and says what would work.
 
 #include <umesh/block_plan.hpp>
 #include <umesh/error.hpp>
@@ -61,32 +61,6 @@ inline void check_team_size(const std::string &name, int max, int want, int bloc
     fail("loop '", name, "' under the ", executor, " executor needs teams of ", want,
          " threads (block size ", block_size, "), but this kernel can launch at most ", max,
          " per team on ", space, ": use a block size of ", max, " or less");
-}
-
-/// The plan options a plan file records (and must match to be loaded).
-inline std::string plan_options_text(const exec::Hierarchical &o) {
-  std::ostringstream os;
-  os << "block_size=" << o.block_size << " partition=" << exec::partition_name(o.partition);
-  if (o.partition == exec::Partition::metis)
-    os << " metis_margin=" << o.metis_margin;
-  return os.str();
-}
-
-/// A staged map's local indices as 16 bits, indexed by element, so that a
-/// thread finds its element's points without knowing its position in the
-/// thread-colour order; an Error when a block touches too many points.
-inline std::vector<LocalIndex> narrow_local_map(const BlockPlan &plan, const BlockPlan::Staged &st,
-                                                const std::string &set, int block_size) {
-  constexpr int most = std::numeric_limits<LocalIndex>::max();
-  if (st.max_points > most)
-    fail("hierarchical plan for set '", set, "': a block touches ", st.max_points,
-         " points through one map, over the ", most,
-         " a 16-bit local index holds; use a smaller block size than ", block_size);
-  std::vector<LocalIndex> narrow(st.local.size());
-  for (std::size_t i = 0; i < plan.elem.size(); ++i)
-    for (int s = 0; s < st.arity; ++s)
-      narrow[std::size_t(plan.elem[i]) * st.arity + s] = LocalIndex(st.local[i * st.arity + s]);
-  return narrow;
 }
 
 } // namespace umesh::detail
