@@ -347,8 +347,9 @@ TEST(DistExchangeGroup, SeveralDatsAsOneExchange) {
       EXPECT_EQ(ex.exchanges(), before + (size > 1 ? 1 : 0)) << how;
       if (size > 1) {
         EXPECT_EQ(ex.rows().at(row), (rows_before.count(row) ? rows_before.at(row) : 0) + 1) << how;
-        if (timed)
+        if (timed) {
           EXPECT_GT(ex.seconds(), 0.0) << how;
+        }
       }
 
       // Adding exports: owned points 0, halo copies their values; each owner
