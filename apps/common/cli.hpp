@@ -8,7 +8,7 @@
 #include "common/output.hpp"
 #include "common/run_main.hpp"
 
-#include <umesh/detail/decimal.hpp>
+#include <umesh/decimal.hpp>
 #include <umesh/error.hpp>
 #include <umesh/partition.hpp>
 
@@ -104,7 +104,7 @@ inline void strict_numbers(CLI::App &app) {
               return quoted + " is not a number";
             if (errno == ERANGE || !std::isfinite(v))
               return quoted + " is not a finite number in range";
-            if (!umesh::detail::is_decimal_real(t))
+            if (!umesh::is_decimal_real(t))
               return quoted + " is not a decimal number (digits, '.', an exponent 'e')";
             return {};
           }

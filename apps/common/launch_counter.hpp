@@ -15,8 +15,8 @@
 // Kokkos reports nothing of (a launch through constant memory, cudaFree)
 // are not seen.
 
-#include <umesh/detail/host_sync.hpp>
 #include <umesh/error.hpp>
+#include <umesh/timing.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -117,9 +117,9 @@ private:
     LaunchCounter &c = *active();
     if (c.quiet_depth_ > 0) {
       ++c.quiet_depth_;
-    } else if (name == umesh::detail::host_sync_region() || name == timer_region()) {
+    } else if (name == umesh::host_sync_region() || name == timer_region()) {
       c.quiet_depth_ = 1;
-      if (name == umesh::detail::host_sync_region())
+      if (name == umesh::host_sync_region())
         ++c.counts_.host_syncs;
     }
   }

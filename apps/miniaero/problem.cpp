@@ -1,6 +1,6 @@
 #include "problem.hpp"
 
-#include <umesh/detail/decimal.hpp>
+#include <umesh/decimal.hpp>
 #include <umesh/error.hpp>
 
 #include <algorithm>
@@ -48,7 +48,7 @@ std::string parse_field(const std::string &t, double &v) {
     return "is not a number";
   if (!std::isfinite(v) || errno == ERANGE)
     return "is not a finite number of double's normal range";
-  if (!umesh::detail::is_decimal_real(t))
+  if (!umesh::is_decimal_real(t))
     return "is not a decimal number";
   return {};
 }

@@ -2,7 +2,7 @@
 
 #include "common/output.hpp"
 
-#include <umesh/detail/decimal.hpp>
+#include <umesh/decimal.hpp>
 #include <umesh/error.hpp>
 
 #include <algorithm>
@@ -79,7 +79,7 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
       }
       if (used != field.size())
         umesh::fail("reference file '", path, "' line ", number, ": '", field, "' is not a number");
-      if (!umesh::detail::is_decimal_real(field) || !std::isfinite(v))
+      if (!umesh::is_decimal_real(field) || !std::isfinite(v))
         umesh::fail("reference file '", path, "' line ", number, ": '", field,
                     "' is not a finite decimal number");
       row.push_back(v);

@@ -7,8 +7,6 @@
 #include "common/cli.hpp"
 #include "common/output.hpp"
 
-#include <umesh/detail/plan_file.hpp>
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -166,7 +164,7 @@ TEST(Input, PipesAreRefusedWithoutOpening) {
   ASSERT_EQ(mkfifo(pipe.c_str(), 0600), 0);
   std::string path = pipe;
   EXPECT_NE(umesh::apps::input_file()(path).find("is not a regular file"), std::string::npos);
-  EXPECT_TRUE(umesh::detail::file_exists(pipe)); // seen, not opened: the reader refuses it
+  EXPECT_TRUE(std::filesystem::exists(pipe)); // seen, not opened: the reader refuses it
   std::string regular = dir + "/m.inp";
   std::ofstream(regular) << "0\n";
   EXPECT_EQ(umesh::apps::input_file()(regular), "");

@@ -9,7 +9,6 @@
 #include "common/grid_blocks.hpp"
 #include "common/output.hpp"
 
-#include <umesh/detail/plan_file.hpp>
 #include <umesh/umesh.hpp>
 
 #include <gtest/gtest.h>

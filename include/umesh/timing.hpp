@@ -8,6 +8,15 @@
 
 namespace umesh {
 
+/// The Kokkos Tools profiling region umesh opens around each wait of the
+/// host for the device (a reduction into a host Global, a device global
+/// store's fetch), for tools that count host synchronisations (Kokkos 3
+/// reports no fences to tools).
+inline const std::string &host_sync_region() {
+  static const std::string name = "umesh::host_sync";
+  return name;
+}
+
 struct PhaseTime {
   std::string name;
   double seconds;

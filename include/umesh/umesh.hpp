@@ -9,6 +9,7 @@
 #include <umesh/colouring.hpp>
 #include <umesh/connectivity.hpp>
 #include <umesh/dat.hpp>
+#include <umesh/decimal.hpp>
 #include <umesh/device_global.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>

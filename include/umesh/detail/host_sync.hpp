@@ -7,6 +7,7 @@
 // waits on every Kokkos version (Kokkos 3 reports no fences to tools).
 
 #include <umesh/detail/profiling_region.hpp>
+#include <umesh/timing.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -14,11 +15,7 @@
 
 namespace umesh::detail {
 
-/// The region's name, for tools that count host synchronisations.
-inline const std::string &host_sync_region() {
-  static const std::string name = "umesh::host_sync";
-  return name;
-}
+using umesh::host_sync_region;
 
 /// Runs f (which waits for the device) inside the host_sync region; the
 /// region is closed however f ends.
