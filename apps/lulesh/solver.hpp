@@ -102,12 +102,7 @@ public:
         umesh::make_plan(Space(), umesh::exec::Atomic{}, *regions_));
     scatter_plan_ = make_scatter_plan();
 
-    // Element volumes and masses; each node gets an eighth of its elements'.
-    scatter("initial_mass", InitialMass{}, read_x(0), read_x(1), read_x(2), read_x(3), read_x(4),
-            read_x(5), read_x(6), read_x(7), write(volo_), write(elem_mass_),
-            inc_node(nodal_mass_, 0), inc_node(nodal_mass_, 1), inc_node(nodal_mass_, 2),
-            inc_node(nodal_mass_, 3), inc_node(nodal_mass_, 4), inc_node(nodal_mass_, 5),
-            inc_node(nodal_mass_, 6), inc_node(nodal_mass_, 7));
+    initial_mass();
     const double volo0 = B::element_value(*parts_, volo_, 0);
     clock_.deltatime = 0.5 * std::cbrt(volo0) / std::sqrt(2.0 * initial_energy(p.size));
   }
@@ -196,6 +191,13 @@ private:
     timers_.time(name, [&] { B::par_loop(umesh::exec::Atomic{}, plan, name, k, args...); });
   }
 
+  // The loops under Exec, apart from the class so that a build on many
+  // cores compiles them in files of their own (solver_loops.hpp,
+  // solver_instance.cpp).
+  void initial_mass();
+  void volume_forces();
+  void stress_forces();
+
   // Forces, then accelerations, velocities and positions of the nodes.
   void lagrange_nodal() {
     // Not under the "forces" timer: its median must be the loop's alone.
@@ -203,19 +205,9 @@ private:
     umesh::fill(Space(), B::view(force_), 0.0);
     B::written(force_);
     if (constants_.hgcoef > 0.0)
-      scatter("forces", VolumeForces{constants_.hgcoef}, read(p_), read(q_), read(volo_), read(v_),
-              read(ss_), read(elem_mass_), write(determ_), read_x(0), read_x(1), read_x(2),
-              read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), read_xd(0), read_xd(1),
-              read_xd(2), read_xd(3), read_xd(4), read_xd(5), read_xd(6), read_xd(7),
-              inc_node(force_, 0), inc_node(force_, 1), inc_node(force_, 2), inc_node(force_, 3),
-              inc_node(force_, 4), inc_node(force_, 5), inc_node(force_, 6), inc_node(force_, 7),
-              umesh::reduce_min(det_min_));
+      volume_forces();
     else
-      scatter("forces", StressForces{}, read(p_), read(q_), write(determ_), read_x(0), read_x(1),
-              read_x(2), read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), inc_node(force_, 0),
-              inc_node(force_, 1), inc_node(force_, 2), inc_node(force_, 3), inc_node(force_, 4),
-              inc_node(force_, 5), inc_node(force_, 6), inc_node(force_, 7),
-              umesh::reduce_min(det_min_));
+      stress_forces();
     plain("nodes", *node_plan_, NodeUpdate{clock_.deltatime, constants_.u_cut}, read(force_),
           read(nodal_mass_), read(symmetry_), rw(xd_), rw(x_));
   }
@@ -304,16 +296,12 @@ private:
 };
 
 /// Builds the solver for one executor tag and layout (umesh::SoA or AoS), in
-/// one process or (`distributed`, MPI builds) over the ranks of
-/// MPI_COMM_WORLD; defined once per executor and layout in
-/// solver_instance.cpp (compiled once per pair, in parallel).
+/// one process or (`distributed`, MPI builds; an error in others) over the
+/// ranks of MPI_COMM_WORLD; defined in solver_instance.cpp, whose objects
+/// compile in parallel.
 template <class Exec, class Layout>
 std::unique_ptr<SolverBase> make_solver(bool distributed, const Mesh &m, const Params &p,
                                         const RunOptions &o);
-/// make_solver's distributed half (an error in builds without MPI), which for
-/// the heaviest executors compiles apart from the other half.
-template <class Exec, class Layout>
-std::unique_ptr<SolverBase> make_dist_solver(const Mesh &m, const Params &p, const RunOptions &o);
 
 } // namespace lulesh
 

@@ -1,37 +1,29 @@
-// Executors' solver instantiations in one layout. CMake compiles this file
-// once per object of umesh_app_executor_objects (CMakeLists.txt) with
-// LULESH_EXEC_LAYOUT (AoS, SoA), LULESH_EXEC_PART (0 both halves, 1 the
-// solver in one process, 2 the solver over MPI ranks) and either
-// LULESH_EXEC (one executor tag, so that the heavy instantiations build in
-// parallel on many cores) or LULESH_EXEC_ALL (every executor the build
-// keeps, UMESH_APP_GROUP_INSTANCES: on few cores one file is cheaper, since
-// exec::Auto's solver instantiates the other executors' loops anyway).
+// The solver's instantiations in one layout (common/app_instances.hpp says
+// which executors and which part of the solver each object holds). CMake
+// compiles this file once per object of umesh_app_executor_objects
+// (CMakeLists.txt): the whole solver of every executor in one object per
+// layout (few cores), of one executor in each, or, on many cores, one loop
+// of every executor in each (UMESH_APP_PIECE_<loop>): then exec::Auto's
+// candidates and the executors' own solvers, in one process and over MPI
+// ranks, share each loop's kernels, and the loops build in parallel.
 #include "solver.hpp"
 
-#if (!defined(LULESH_EXEC) && !defined(LULESH_EXEC_ALL)) || !defined(LULESH_EXEC_LAYOUT) ||        \
-    !defined(LULESH_EXEC_PART)
-#error                                                                                             \
-    "LULESH_EXEC (an umesh::exec tag name) or LULESH_EXEC_ALL, LULESH_EXEC_LAYOUT (AoS, SoA) and LULESH_EXEC_PART (0, 1, 2) must be defined"
+#include "common/app_instances.hpp"
+
+#if !defined(UMESH_APP_PIECE) || !defined(UMESH_APP_PIECE_main)
+#include "solver_loops.hpp"
 #endif
 
 namespace lulesh {
 namespace {
 
-using InstanceLayout = umesh::LULESH_EXEC_LAYOUT;
-
-// make_solver's two halves for executor E.
-template <class E>
-[[maybe_unused]] std::unique_ptr<SolverBase> local_solver(bool distributed, const Mesh &m,
-                                                          const Params &p, const RunOptions &o) {
-  if (distributed)
-    return make_dist_solver<E, InstanceLayout>(m, p, o);
-  return std::make_unique<Solver<E, InstanceLayout>>(m, p, o, LocalBackend::parts(m));
-}
+using InstanceLayout = umesh::UMESH_APP_INSTANCE_LAYOUT;
 
 template <class E>
-[[maybe_unused]] std::unique_ptr<SolverBase> dist_solver([[maybe_unused]] const Mesh &m,
-                                                         [[maybe_unused]] const Params &p,
-                                                         [[maybe_unused]] const RunOptions &o) {
+[[maybe_unused]] std::unique_ptr<SolverBase> solver(bool distributed, const Mesh &m,
+                                                    const Params &p, const RunOptions &o) {
+  if (!distributed)
+    return std::make_unique<Solver<E, InstanceLayout>>(m, p, o, LocalBackend::parts(m));
 #if defined(UMESH_APP_MPI)
   return std::make_unique<Solver<E, InstanceLayout, DistBackend>>(
       m, p, o,
@@ -43,64 +35,28 @@ template <class E>
 
 } // namespace
 
-// The specialisations this object defines for executor tag E (the halves
-// LULESH_EXEC_PART asks for).
-#define LULESH_DECLARE(E)                                                                          \
-  template <>                                                                                      \
-  std::unique_ptr<SolverBase> make_dist_solver<umesh::exec::E, InstanceLayout>(                    \
-      const Mesh &m, const Params &p, const RunOptions &o);
-#if LULESH_EXEC_PART != 2
-#define LULESH_LOCAL(E)                                                                            \
+#if !defined(UMESH_APP_PIECE) || defined(UMESH_APP_PIECE_main)
+// The solver itself: make_solver's specialisation for each executor.
+#define LULESH_SOLVER(E)                                                                           \
   template <>                                                                                      \
   std::unique_ptr<SolverBase> make_solver<umesh::exec::E, InstanceLayout>(                         \
       bool distributed, const Mesh &m, const Params &p, const RunOptions &o) {                     \
-    return local_solver<umesh::exec::E>(distributed, m, p, o);                                     \
+    return solver<umesh::exec::E>(distributed, m, p, o);                                           \
   }
+UMESH_APP_EACH_EXECUTOR(LULESH_SOLVER)
 #else
-#define LULESH_LOCAL(E)
-#endif
-#if LULESH_EXEC_PART != 1
-#define LULESH_DIST(E)                                                                             \
-  template <>                                                                                      \
-  std::unique_ptr<SolverBase> make_dist_solver<umesh::exec::E, InstanceLayout>(                    \
-      const Mesh &m, const Params &p, const RunOptions &o) {                                       \
-    return dist_solver<umesh::exec::E>(m, p, o);                                                   \
-  }
+// One loop (solver_loops.hpp) of each executor and backend.
+#define LULESH_MEMBER(E, B, member)                                                                \
+  template void Solver<umesh::exec::E, InstanceLayout, B>::member();
+#if defined(UMESH_APP_PIECE_volume_forces)
+#define LULESH_PIECE(E, B) LULESH_MEMBER(E, B, volume_forces)
+#elif defined(UMESH_APP_PIECE_stress_forces)
+#define LULESH_PIECE(E, B) LULESH_MEMBER(E, B, stress_forces) LULESH_MEMBER(E, B, initial_mass)
 #else
-#define LULESH_DIST(E)
+#error "UMESH_APP_PIECE_<loop> names no loop of LULESH's (apps/lulesh/CMakeLists.txt)"
 #endif
-#define LULESH_INSTANCE(E) LULESH_DECLARE(E) LULESH_LOCAL(E) LULESH_DIST(E)
-
-#if defined(LULESH_EXEC_ALL) // every executor tag the build keeps (common/app_built.hpp)
-#if !defined(UMESH_APP_WITHOUT_Auto)
-LULESH_INSTANCE(AutoAll) // CMake's Auto: common/app_built.hpp
-#endif
-#if !defined(UMESH_APP_WITHOUT_Hierarchical)
-LULESH_INSTANCE(Hierarchical)
-#endif
-#if !defined(UMESH_APP_WITHOUT_WarpCombine)
-LULESH_INSTANCE(WarpCombine)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Segmented)
-LULESH_INSTANCE(Segmented)
-#endif
-#if !defined(UMESH_APP_WITHOUT_ScatterView)
-LULESH_INSTANCE(ScatterView)
-#endif
-#if !defined(UMESH_APP_WITHOUT_GlobalColour)
-LULESH_INSTANCE(GlobalColour)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Gather)
-LULESH_INSTANCE(Gather)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Atomic)
-LULESH_INSTANCE(Atomic)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Serial)
-LULESH_INSTANCE(Serial)
-#endif
-#else
-LULESH_INSTANCE(LULESH_EXEC)
+#define LULESH_BACKENDS(E) UMESH_APP_EACH_BACKEND(LULESH_PIECE, E)
+UMESH_APP_EACH_EXECUTOR(LULESH_BACKENDS)
 #endif
 
 } // namespace lulesh

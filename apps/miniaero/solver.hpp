@@ -306,8 +306,6 @@ private:
   void stage(int s) {
     // read, inc, min, ... unqualified: found by argument-dependent lookup in
     // umesh or umesh::dist, whichever the dats belong to.
-    const auto &fc = face_cells_;
-    const Geometry &fg = face_geo_;
     const bool gradients = in_.second_order || in_.viscous;
     timers_.time("update", [&] {
       B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stage_state", StageState{kAlpha[s]},
@@ -316,12 +314,7 @@ private:
     });
     if (gradients) {
       timers_.time("gradient", [&] { fill(grad_, 0.0); });
-      loop("gradient", *face_plan_, "gradient", GradientFace{}, read(ustage_, fc, 0),
-           read(ustage_, fc, 1), read(volume_, fc, 0), read(volume_, fc, 1), read(fg.normal),
-           inc(grad_, fc, 0), inc(grad_, fc, 1));
-      for (auto &b : boundaries_)
-        loop("gradient", *b.plan, "gradient_bc", GradientBoundary{}, read(ustage_, b.cell, 0),
-             read(volume_, b.cell, 0), read(b.geo.normal), inc(grad_, b.cell, 0));
+      gradient_loops();
     }
     if (in_.second_order) {
       if (cell_neighbours_) {
@@ -337,12 +330,7 @@ private:
           fill(lo_, 1e300);
           fill(hi_, -1e300);
         });
-        loop("stencil_minmax", *face_plan_, "stencil", StencilFace{}, read(ustage_, fc, 0),
-             read(ustage_, fc, 1), min(lo_, fc, 0), min(lo_, fc, 1), max(hi_, fc, 0),
-             max(hi_, fc, 1));
-        for (auto &b : boundaries_)
-          loop("stencil_minmax", *b.plan, "stencil_bc", StencilBoundary{}, read(ustage_, b.cell, 0),
-               min(lo_, b.cell, 0), max(hi_, b.cell, 0));
+        stencil_through_faces();
       }
       if (cell_faces_) {
         timers_.time("limiter", [&] {
@@ -355,29 +343,7 @@ private:
       }
     }
     face_flux();
-    for (auto &b : boundaries_) {
-      const auto &g = b.geo;
-      switch (b.bc) {
-      case Bc::extrapolate:
-        loop("bc_flux", *b.plan, "extrapolate", ExtrapolateBc{}, read(g.normal), read(g.tangent),
-             read(g.binormal), read(ustage_, b.cell, 0), inc(flux_, b.cell, 0));
-        break;
-      case Bc::tangent:
-        loop("bc_flux", *b.plan, "tangent", TangentBc{}, read(g.normal), read(g.tangent),
-             read(g.binormal), read(ustage_, b.cell, 0), inc(flux_, b.cell, 0));
-        break;
-      case Bc::inflow:
-        loop("bc_flux", *b.plan, "inflow",
-             InflowBc{{kInflow[0], kInflow[1], kInflow[2], kInflow[3], kInflow[4]}}, read(g.normal),
-             read(g.tangent), read(g.binormal), read(ustage_, b.cell, 0), inc(flux_, b.cell, 0));
-        break;
-      case Bc::noslip:
-        loop("bc_flux", *b.plan, "noslip", NoSlipBc{}, read(g.centroid), read(g.normal),
-             read(g.tangent), read(g.binormal), read(ustage_, b.cell, 0),
-             read(centroid_, b.cell, 0), inc(flux_, b.cell, 0));
-        break;
-      }
-    }
+    boundary_fluxes();
     timers_.time("update", [&] {
       B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "residual", Residual{in_.dt}, read(volume_),
                   read(flux_), write(res_));
@@ -386,44 +352,24 @@ private:
     });
   }
 
-  // The limiter as miniAero computes it: a loop over faces folding each
-  // face's value into both cells with min.
-  void limiter_through_faces() {
-    const auto &fc = face_cells_;
-    const Geometry &fg = face_geo_;
-    timers_.time("limiter", [&] { fill(lim_, 1.0); });
-    loop("limiter", *face_plan_, "limiter", LimiterFace{}, read(fg.centroid), read(ustage_, fc, 0),
-         read(ustage_, fc, 1), read(centroid_, fc, 0), read(centroid_, fc, 1), read(grad_, fc, 0),
-         read(grad_, fc, 1), read(lo_, fc, 0), read(lo_, fc, 1), read(hi_, fc, 0), read(hi_, fc, 1),
-         min(lim_, fc, 0), min(lim_, fc, 1));
-    for (auto &b : boundaries_)
-      loop("limiter", *b.plan, "limiter_bc", LimiterBoundary{}, read(b.geo.centroid),
-           read(ustage_, b.cell, 0), read(centroid_, b.cell, 0), read(grad_, b.cell, 0),
-           read(lo_, b.cell, 0), read(hi_, b.cell, 0), min(lim_, b.cell, 0));
-  }
-
+  // The loops under Exec, in groups that compile in files of their own
+  // where the build splits the solver (solver_loops.hpp, solver_instance.cpp).
+  void gradient_loops();
+  void stencil_through_faces();
+  void limiter_through_faces();
+  void boundary_fluxes();
   void face_flux() {
-    const auto &fc = face_cells_;
-    const Geometry &g = face_geo_;
-    if (!in_.second_order && !in_.viscous) {
-      loop("face_flux", *face_plan_, "face_flux", FaceFluxFirstOrder{}, read(g.normal),
-           read(g.tangent), read(g.binormal), read(ustage_, fc, 0), read(ustage_, fc, 1),
-           inc(flux_, fc, 0), inc(flux_, fc, 1));
-      return;
-    }
-    auto run = [&](auto kernel) {
-      loop("face_flux", *face_plan_, "face_flux", kernel, read(g.centroid), read(g.normal),
-           read(g.tangent), read(g.binormal), read(ustage_, fc, 0), read(ustage_, fc, 1),
-           read(centroid_, fc, 0), read(centroid_, fc, 1), read(grad_, fc, 0), read(grad_, fc, 1),
-           read(lim_, fc, 0), read(lim_, fc, 1), inc(flux_, fc, 0), inc(flux_, fc, 1));
-    };
-    if (in_.second_order && in_.viscous)
-      run(FaceFlux<true, true>{});
+    if (!in_.second_order && !in_.viscous)
+      face_flux_first_order();
+    else if (in_.second_order && in_.viscous)
+      face_flux_with(FaceFlux<true, true>{});
     else if (in_.second_order)
-      run(FaceFlux<true, false>{});
+      face_flux_with(FaceFlux<true, false>{});
     else
-      run(FaceFlux<false, true>{});
+      face_flux_with(FaceFlux<false, true>{});
   }
+  void face_flux_first_order();
+  template <class Kernel> void face_flux_with(const Kernel &kernel);
 
   Input in_;
   SolverOptions opt_;
@@ -445,17 +391,12 @@ private:
 };
 
 /// Builds the solver for an executor tag and layout (umesh::SoA or AoS), in
-/// one process or (`distributed`, MPI builds) over the ranks of
-/// MPI_COMM_WORLD; defined once per executor and layout in
-/// solver_instance.cpp so the instantiations compile in parallel.
+/// one process or (`distributed`, MPI builds; an error in others) over the
+/// ranks of MPI_COMM_WORLD; defined in solver_instance.cpp, whose objects
+/// compile in parallel.
 template <class Exec, class Layout>
 std::unique_ptr<SolverBase> make_umesh_solver(bool distributed, const Input &in, const Mesh &m,
                                               const SolverOptions &opt);
-/// make_umesh_solver's distributed half (an error in builds without MPI),
-/// which for the heaviest executors compiles apart from the other half.
-template <class Exec, class Layout>
-std::unique_ptr<SolverBase> make_umesh_dist_solver(const Input &in, const Mesh &m,
-                                                   const SolverOptions &opt);
 
 /// miniAero's own strategies (reference.hpp): atomics, or the cell-flux
 /// array summed by apply_cell_flux.

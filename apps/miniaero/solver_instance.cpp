@@ -1,37 +1,29 @@
-// Executors' solver instantiations in one layout. CMake compiles this file
-// once per object of umesh_app_executor_objects (CMakeLists.txt) with
-// MINIAERO_EXEC_LAYOUT (AoS, SoA), MINIAERO_EXEC_PART (0 both halves, 1 the
-// solver in one process, 2 the solver over MPI ranks) and either
-// MINIAERO_EXEC (one executor tag, so that the heavy instantiations build in
-// parallel on many cores) or MINIAERO_EXEC_ALL (every executor the build
-// keeps, UMESH_APP_GROUP_INSTANCES: on few cores one file is cheaper, since
-// exec::Auto's solver instantiates the other executors' loops anyway).
+// The solver's instantiations in one layout (common/app_instances.hpp says
+// which executors and which part of the solver each object holds). CMake
+// compiles this file once per object of umesh_app_executor_objects
+// (CMakeLists.txt): the whole solver of every executor in one object per
+// layout (few cores), of one executor in each, or, on many cores, one group
+// of loops of every executor in each (UMESH_APP_PIECE_<group>): then
+// exec::Auto's candidates and the executors' own solvers, in one process and
+// over MPI ranks, share each loop's kernels, and the groups build in parallel.
 #include "solver.hpp"
 
-#if (!defined(MINIAERO_EXEC) && !defined(MINIAERO_EXEC_ALL)) || !defined(MINIAERO_EXEC_LAYOUT) ||  \
-    !defined(MINIAERO_EXEC_PART)
-#error                                                                                             \
-    "MINIAERO_EXEC (an umesh::exec tag name) or MINIAERO_EXEC_ALL, MINIAERO_EXEC_LAYOUT (AoS, SoA) and MINIAERO_EXEC_PART (0, 1, 2) must be defined"
+#include "common/app_instances.hpp"
+
+#if !defined(UMESH_APP_PIECE) || !defined(UMESH_APP_PIECE_main)
+#include "solver_loops.hpp"
 #endif
 
 namespace miniaero {
 namespace {
 
-using InstanceLayout = umesh::MINIAERO_EXEC_LAYOUT;
-
-// make_umesh_solver's two halves for executor E.
-template <class E>
-[[maybe_unused]] std::unique_ptr<SolverBase> local_solver(bool distributed, const Input &in,
-                                                          const Mesh &m, const SolverOptions &opt) {
-  if (distributed)
-    return make_umesh_dist_solver<E, InstanceLayout>(in, m, opt);
-  return std::make_unique<Solver<E, InstanceLayout>>(in, m, opt, LocalBackend::parts(m));
-}
+using InstanceLayout = umesh::UMESH_APP_INSTANCE_LAYOUT;
 
 template <class E>
-[[maybe_unused]] std::unique_ptr<SolverBase>
-dist_solver([[maybe_unused]] const Input &in, [[maybe_unused]] const Mesh &m,
-            [[maybe_unused]] const SolverOptions &opt) {
+[[maybe_unused]] std::unique_ptr<SolverBase> solver(bool distributed, const Input &in,
+                                                    const Mesh &m, const SolverOptions &opt) {
+  if (!distributed)
+    return std::make_unique<Solver<E, InstanceLayout>>(in, m, opt, LocalBackend::parts(m));
 #if defined(UMESH_APP_MPI)
   return std::make_unique<Solver<E, InstanceLayout, DistBackend>>(
       in, m, opt,
@@ -50,64 +42,38 @@ dist_solver([[maybe_unused]] const Input &in, [[maybe_unused]] const Mesh &m,
 
 } // namespace
 
-// The specialisations this object defines for executor tag E (the halves
-// MINIAERO_EXEC_PART asks for).
-#define MINIAERO_DECLARE(E)                                                                        \
-  template <>                                                                                      \
-  std::unique_ptr<SolverBase> make_umesh_dist_solver<umesh::exec::E, InstanceLayout>(              \
-      const Input &in, const Mesh &m, const SolverOptions &opt);
-#if MINIAERO_EXEC_PART != 2
-#define MINIAERO_LOCAL(E)                                                                          \
+#if !defined(UMESH_APP_PIECE) || defined(UMESH_APP_PIECE_main)
+// The solver itself: make_umesh_solver's specialisation for each executor.
+#define MINIAERO_SOLVER(E)                                                                         \
   template <>                                                                                      \
   std::unique_ptr<SolverBase> make_umesh_solver<umesh::exec::E, InstanceLayout>(                   \
       bool distributed, const Input &in, const Mesh &m, const SolverOptions &opt) {                \
-    return local_solver<umesh::exec::E>(distributed, in, m, opt);                                  \
+    return solver<umesh::exec::E>(distributed, in, m, opt);                                        \
   }
+UMESH_APP_EACH_EXECUTOR(MINIAERO_SOLVER)
 #else
-#define MINIAERO_LOCAL(E)
-#endif
-#if MINIAERO_EXEC_PART != 1
-#define MINIAERO_DIST(E)                                                                           \
-  template <>                                                                                      \
-  std::unique_ptr<SolverBase> make_umesh_dist_solver<umesh::exec::E, InstanceLayout>(              \
-      const Input &in, const Mesh &m, const SolverOptions &opt) {                                  \
-    return dist_solver<umesh::exec::E>(in, m, opt);                                                \
-  }
+// One group of loops (solver_loops.hpp) of each executor and backend.
+#define MINIAERO_MEMBER(E, B, ...)                                                                 \
+  template void Solver<umesh::exec::E, InstanceLayout, B>::__VA_ARGS__;
+#if defined(UMESH_APP_PIECE_gradient)
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, gradient_loops())
+#elif defined(UMESH_APP_PIECE_limiter)
+#define MINIAERO_PIECE(E, B)                                                                       \
+  MINIAERO_MEMBER(E, B, stencil_through_faces()) MINIAERO_MEMBER(E, B, limiter_through_faces())
+#elif defined(UMESH_APP_PIECE_boundary)
+#define MINIAERO_PIECE(E, B)                                                                       \
+  MINIAERO_MEMBER(E, B, boundary_fluxes()) MINIAERO_MEMBER(E, B, face_flux_first_order())
+#elif defined(UMESH_APP_PIECE_flux_second_viscous)
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, face_flux_with(const FaceFlux<true, true> &))
+#elif defined(UMESH_APP_PIECE_flux_second)
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, face_flux_with(const FaceFlux<true, false> &))
+#elif defined(UMESH_APP_PIECE_flux_viscous)
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, face_flux_with(const FaceFlux<false, true> &))
 #else
-#define MINIAERO_DIST(E)
+#error "UMESH_APP_PIECE_<group> names no group of miniAero's loops (apps/miniaero/CMakeLists.txt)"
 #endif
-#define MINIAERO_INSTANCE(E) MINIAERO_DECLARE(E) MINIAERO_LOCAL(E) MINIAERO_DIST(E)
-
-#if defined(MINIAERO_EXEC_ALL) // every executor tag the build keeps (common/app_built.hpp)
-#if !defined(UMESH_APP_WITHOUT_Auto)
-MINIAERO_INSTANCE(AutoAll) // CMake's Auto: common/app_built.hpp
-#endif
-#if !defined(UMESH_APP_WITHOUT_Hierarchical)
-MINIAERO_INSTANCE(Hierarchical)
-#endif
-#if !defined(UMESH_APP_WITHOUT_WarpCombine)
-MINIAERO_INSTANCE(WarpCombine)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Segmented)
-MINIAERO_INSTANCE(Segmented)
-#endif
-#if !defined(UMESH_APP_WITHOUT_ScatterView)
-MINIAERO_INSTANCE(ScatterView)
-#endif
-#if !defined(UMESH_APP_WITHOUT_GlobalColour)
-MINIAERO_INSTANCE(GlobalColour)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Gather)
-MINIAERO_INSTANCE(Gather)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Atomic)
-MINIAERO_INSTANCE(Atomic)
-#endif
-#if !defined(UMESH_APP_WITHOUT_Serial)
-MINIAERO_INSTANCE(Serial)
-#endif
-#else
-MINIAERO_INSTANCE(MINIAERO_EXEC)
+#define MINIAERO_BACKENDS(E) UMESH_APP_EACH_BACKEND(MINIAERO_PIECE, E)
+UMESH_APP_EACH_EXECUTOR(MINIAERO_BACKENDS)
 #endif
 
 } // namespace miniaero
