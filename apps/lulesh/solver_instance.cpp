@@ -51,7 +51,9 @@ UMESH_APP_EACH_EXECUTOR(LULESH_SOLVER)
 #if defined(UMESH_APP_PIECE_volume_forces)
 #define LULESH_PIECE(E, B) LULESH_MEMBER(E, B, volume_forces)
 #elif defined(UMESH_APP_PIECE_stress_forces)
-#define LULESH_PIECE(E, B) LULESH_MEMBER(E, B, stress_forces) LULESH_MEMBER(E, B, initial_mass)
+#define LULESH_PIECE(E, B) LULESH_MEMBER(E, B, stress_forces)
+#elif defined(UMESH_APP_PIECE_initial_mass)
+#define LULESH_PIECE(E, B) LULESH_MEMBER(E, B, initial_mass)
 #else
 #error "UMESH_APP_PIECE_<loop> names no loop of LULESH's (apps/lulesh/CMakeLists.txt)"
 #endif

@@ -57,12 +57,14 @@ UMESH_APP_EACH_EXECUTOR(MINIAERO_SOLVER)
   template void Solver<umesh::exec::E, InstanceLayout, B>::__VA_ARGS__;
 #if defined(UMESH_APP_PIECE_gradient)
 #define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, gradient_loops())
+#elif defined(UMESH_APP_PIECE_stencil)
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, stencil_through_faces())
 #elif defined(UMESH_APP_PIECE_limiter)
-#define MINIAERO_PIECE(E, B)                                                                       \
-  MINIAERO_MEMBER(E, B, stencil_through_faces()) MINIAERO_MEMBER(E, B, limiter_through_faces())
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, limiter_through_faces())
 #elif defined(UMESH_APP_PIECE_boundary)
-#define MINIAERO_PIECE(E, B)                                                                       \
-  MINIAERO_MEMBER(E, B, boundary_fluxes()) MINIAERO_MEMBER(E, B, face_flux_first_order())
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, boundary_fluxes())
+#elif defined(UMESH_APP_PIECE_flux_first_order)
+#define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, face_flux_first_order())
 #elif defined(UMESH_APP_PIECE_flux_second_viscous)
 #define MINIAERO_PIECE(E, B) MINIAERO_MEMBER(E, B, face_flux_with(const FaceFlux<true, true> &))
 #elif defined(UMESH_APP_PIECE_flux_second)

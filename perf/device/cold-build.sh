@@ -38,6 +38,8 @@ ls -la "$b/perf/umesh_main" "$b/apps/miniaero/umesh_miniaero" "$b/apps/lulesh/um
 # The programs it built, on the GPU (after the timing): LULESH -s 10 and miniAero's Sod case
 # against their references under every executor and layout.
 if ((rc == 0)); then
+  # (libscotch.so needs libscotcherr.so, found only through the loader's path)
+  export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
   timeout 120 "$b/apps/lulesh/umesh_lulesh" -s 10 --exec all --layout aos,soa --block 64 \
     --expect-cycles 231 --expect-energy 2.72053116847034689e+04 >"$R/lulesh-s10.log" 2>&1
   note "lulesh -s 10 rc=$? $(grep 'runs pass the checks' "$R/lulesh-s10.log")"
