@@ -4,6 +4,9 @@
 // loop options only run as before.
 #include "test_main.hpp"
 
+#include <cstdio>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,6 +82,33 @@ TEST(PlanOptions, HierarchicalPlanTagOrLoopOptionsRun) {
                          g.m.edges, g.pecell);
   EXPECT_NO_THROW(g.run(
       exec::Hierarchical{}.with_blocks(std::make_shared<const std::vector<int>>(*ids)), given));
+}
+
+// Reals print in full: a margin that differs in its seventh digit does not
+// read as the plan's own, and a NaN the plan was built with is the plan's.
+TEST(PlanOptions, HierarchicalRealsPrintInFullAndNaNIsItsOwn) {
+  Mesh g;
+  auto plan = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges, g.pecell);
+  g.expect_error(exec::Hierarchical{}.with_block_size(64).with_metis_margin(0.1000001), plan,
+                 {"metis_margin to 0.1000001,", "built with metis_margin 0.1:"});
+  exec::Hierarchical nan = exec::Hierarchical{}.with_block_size(64);
+  nan.metis_margin = std::numeric_limits<double>::quiet_NaN(); // contiguous blocks ignore it
+  auto nan_plan = make_plan(Space(), nan, g.m.edges, g.pecell);
+  EXPECT_NO_THROW(g.run(nan, nan_plan));
+}
+
+// Block ids of the plan's count that differ: the error says where.
+TEST(PlanOptions, HierarchicalOtherBlockIdsSayWhere) {
+  Mesh g;
+  std::vector<int> ids(g.m.edges.size(), 0);
+  auto plan = make_plan(Space(),
+                        exec::Hierarchical{}.with_block_size(64).with_blocks(
+                            std::make_shared<const std::vector<int>>(ids)),
+                        g.m.edges, g.pecell);
+  ids[5] = 1;
+  g.expect_error(exec::Hierarchical{}.with_block_size(64).with_blocks(
+                     std::make_shared<const std::vector<int>>(ids)),
+                 plan, {"that differ from its plan's at element 5 (block 1, the plan's 0)"});
 }
 
 TEST(PlanOptions, SegmentedAndWarp) {
