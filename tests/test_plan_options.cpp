@@ -111,6 +111,40 @@ TEST(PlanOptions, HierarchicalOtherBlockIdsSayWhere) {
                  plan, {"that differ from its plan's at element 5 (block 1, the plan's 0)"});
 }
 
+// Block ids under a partition that forms its own blocks would be dropped.
+TEST(PlanOptions, HierarchicalBlockIdsNeedPartitionGiven) {
+  Mesh g;
+  const auto ids = std::make_shared<const std::vector<int>>(std::vector<int>(g.m.edges.size(), 0));
+  const std::string what = test::error_message([&] {
+    make_plan(Space(),
+              exec::Hierarchical{}.with_blocks(ids).with_partition(exec::Partition::builtin),
+              g.m.edges, g.pecell);
+  });
+  EXPECT_NE(what.find("with_blocks gave " + std::to_string(ids->size()) + " block ids"),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("the partition is 'builtin'"), std::string::npos) << what;
+}
+
+// A plan file records the METIS margin in full: another margin that prints
+// alike at six digits builds its own plan, it does not load this one.
+TEST(PlanOptions, HierarchicalPlanFileKeepsTheWholeMargin) {
+  if (!has_metis())
+    GTEST_SKIP() << "built without METIS";
+  Mesh g;
+  const std::string file = test::temp_path("plan_options_margin.plan");
+  const auto tag = exec::Hierarchical{}
+                       .with_block_size(64)
+                       .with_partition(exec::Partition::metis)
+                       .with_plan_file(file);
+  make_plan(Space(), exec::Hierarchical{tag}.with_metis_margin(0.1), g.m.edges, g.pecell);
+  const std::string what = test::error_message([&] {
+    make_plan(Space(), exec::Hierarchical{tag}.with_metis_margin(0.1000001), g.m.edges, g.pecell);
+  });
+  EXPECT_NE(what.find("metis_margin=0.1000001"), std::string::npos) << what;
+  std::remove(file.c_str());
+}
+
 TEST(PlanOptions, SegmentedAndWarp) {
   Mesh g;
   const auto seg = exec::Segmented{}.with_block_size(64).with_max_segments(2);
