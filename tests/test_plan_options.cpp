@@ -174,4 +174,31 @@ TEST(PlanOptions, AutoOptionsAreAllThePlans) {
                  {"candidates to {'atomic'}", "built with candidates {}"});
 }
 
+// Every option has a setter, and a setter gives its option even at the
+// default's value.
+TEST(PlanOptions, AutoSettersGiveTheirOptions) {
+  Mesh g;
+  const auto tag = exec::Auto{}
+                       .with_block_sizes({64})
+                       .with_trials(1)
+                       .with_prune(2.5)
+                       .with_final_margin(1.5)
+                       .with_finalists(2);
+  auto plan = make_plan(Space(), tag, g.m.edges, g.pecell);
+  EXPECT_NO_THROW(g.run(tag, plan));
+  g.expect_error(exec::Auto{}.with_prune(3.0), plan, {"prune to 3,", "built with prune 2.5"});
+  g.expect_error(exec::Auto{}.with_final_margin(1.3), plan,
+                 {"final_margin to 1.3,", "built with final_margin 1.5"});
+  g.expect_error(exec::Auto{}.with_finalists(3), plan,
+                 {"finalists to 3,", "built with finalists 2"});
+}
+
+// A prune factor under 1 would prune the fastest candidate too.
+TEST(PlanOptions, AutoPruneBelowOneIsAnError) {
+  Mesh g;
+  const std::string what = test::error_message(
+      [&] { make_plan(Space(), exec::Auto{}.with_prune(0.5), g.m.edges, g.pecell); });
+  EXPECT_NE(what.find("prune 0.5 (at least 1"), std::string::npos) << what;
+}
+
 } // namespace
