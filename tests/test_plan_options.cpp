@@ -145,6 +145,34 @@ TEST(PlanOptions, HierarchicalPlanFileKeepsTheWholeMargin) {
   std::remove(file.c_str());
 }
 
+// A loop option that combines staged increments under a staging that stages
+// none: the error names that option, not the other one at its default.
+TEST(PlanOptions, HierarchicalUnstagedCombiningNamesTheOptionAtFault) {
+  Mesh g;
+  auto plan = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges, g.pecell);
+  const auto none = exec::Hierarchical{}.with_staging(exec::Staging::none);
+  const std::string writeback = test::error_message(
+      [&] { g.run(exec::Hierarchical{none}.with_writeback(exec::Writeback::atomic), plan); });
+  EXPECT_NE(writeback.find("writeback 'atomic' combines staged increments, and staging 'none'"),
+            std::string::npos)
+      << writeback;
+  EXPECT_EQ(writeback.find("combine '"), std::string::npos) << writeback;
+  const std::string combine = test::error_message(
+      [&] { g.run(exec::Hierarchical{none}.with_combine(exec::Combine::gather), plan); });
+  EXPECT_NE(combine.find("combine 'gather' combines staged increments"), std::string::npos)
+      << combine;
+  EXPECT_EQ(combine.find("writeback '"), std::string::npos) << combine;
+  const std::string both = test::error_message([&] {
+    g.run(exec::Hierarchical{none}
+              .with_combine(exec::Combine::atomics)
+              .with_writeback(exec::Writeback::atomic),
+          plan);
+  });
+  EXPECT_NE(both.find("combine 'atomics' and writeback 'atomic' combine staged increments"),
+            std::string::npos)
+      << both;
+}
+
 TEST(PlanOptions, SegmentedAndWarp) {
   Mesh g;
   const auto seg = exec::Segmented{}.with_block_size(64).with_max_segments(2);
