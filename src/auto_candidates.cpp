@@ -104,6 +104,12 @@ void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOpt
 void check_auto_options(const exec::AutoOptions &o) {
   if (o.trials < 1)
     fail("exec::Auto: trials must be at least 1, not ", o.trials);
+  // Under 1 the fastest warm-up is over its own bound and every candidate
+  // is pruned ("no candidate ran", with no reason).
+  if (!(o.prune >= 1))
+    fail("exec::Auto: prune ", o.prune,
+         " (at least 1: the factor over the fastest warm-up past "
+         "which a candidate is not timed)");
   if (o.final_rounds < 0 || o.finalists < 1 || !(o.final_margin >= 1))
     fail("exec::Auto: final rounds ", o.final_rounds, " (at least 0), finalists ", o.finalists,
          " (at least 1), final margin ", o.final_margin, " (at least 1)");

@@ -5,6 +5,7 @@
 #include <umesh/error.hpp>
 #include <umesh/timing.hpp>
 
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -20,6 +21,13 @@ HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
   static const std::vector<int> none;
   const std::vector<int> &given = options.blocks ? *options.blocks : none;
   const bool use_given = options.partition == exec::Partition::given;
+  // Block ids with another partition would be dropped without a word
+  // (with_blocks, then with_partition).
+  if (options.blocks && !use_given)
+    fail("hierarchical plan for set '", set, "': with_blocks gave ", options.blocks->size(),
+         " block ids, but the partition is '", exec::partition_name(options.partition),
+         "', which forms its own blocks; use Partition::given (with_blocks sets it) or leave "
+         "the block ids out");
   if (use_given && int(given.size()) != n)
     fail("hierarchical plan for set '", set, "' (", n, " elements): ",
          options.blocks ? "with_blocks gave " + std::to_string(given.size()) + " block ids"
@@ -120,8 +128,13 @@ void drop_staged_lists(BlockPlan &plan) {
 std::string plan_options_text(const exec::Hierarchical &o) {
   std::ostringstream os;
   os << "block_size=" << o.block_size << " partition=" << exec::partition_name(o.partition);
-  if (o.partition == exec::Partition::metis)
-    os << " metis_margin=" << o.metis_margin;
+  if (o.partition == exec::Partition::metis) {
+    // Shortest round trip, not the stream's six digits: a file built with
+    // one margin must not load under another that prints alike.
+    char margin[32];
+    os << " metis_margin="
+       << std::string(margin, std::to_chars(margin, margin + sizeof margin, o.metis_margin).ptr);
+  }
   return os.str();
 }
 

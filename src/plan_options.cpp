@@ -3,6 +3,8 @@
 #include <umesh/detail/plan_options.hpp>
 #include <umesh/error.hpp>
 
+#include <charconv>
+#include <cmath>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -17,6 +19,11 @@ using Blocks = std::shared_ptr<const std::vector<int>>;
 template <class T> bool same(const T &a, const T &b) {
   return a == b;
 }
+// NaN is no value's equal, not even its own: a tag that holds one must
+// still agree with the plan built from it.
+bool same(double a, double b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
+}
 bool same(const Blocks &a, const Blocks &b) {
   return a == b || (a && b && *a == *b);
 }
@@ -25,6 +32,13 @@ template <class T> std::string text(const T &v) {
   std::ostringstream os;
   os << v;
   return os.str();
+}
+// The shortest text that reads back as `v`: two margins that differ in the
+// seventh digit print differently (a stream's default precision is six).
+std::string text(double v) {
+  char buffer[32];
+  const auto done = std::to_chars(buffer, buffer + sizeof buffer, v);
+  return std::string(buffer, done.ptr);
 }
 std::string text(const std::string &s) {
   return "'" + s + "'";
@@ -40,6 +54,24 @@ template <class T> std::string text(const std::vector<T> &v) {
   for (std::size_t i = 0; i < v.size(); ++i)
     out += (i ? ", " : "") + text(v[i]);
   return out + "}";
+}
+
+// What the loop's tag sets and what its plan was built with.
+template <class T> std::string mismatch(const char *option, const T &asked, const T &built) {
+  return std::string(option) + " to " + text(asked) + ", but its plan was built with " + option +
+         " " + text(built);
+}
+// Block ids of one count: where the two first differ, since their counts
+// alone would read as equal.
+std::string mismatch(const char *option, const Blocks &asked, const Blocks &built) {
+  if (!asked || !built || asked->size() != built->size())
+    return mismatch<Blocks>(option, asked, built);
+  std::size_t i = 0;
+  while ((*asked)[i] == (*built)[i])
+    ++i; // they differ somewhere: same() said so
+  return std::string(option) + " to " + text(asked) + " that differ from its plan's at element " +
+         std::to_string(i) + " (block " + std::to_string((*asked)[i]) + ", the plan's " +
+         std::to_string((*built)[i]) + ")";
 }
 
 // One executor's check: each option a loop's tag gives, by its setter
@@ -58,8 +90,8 @@ template <class Tag> struct Check {
     const T &asked = tag.*field, &built = plan.*field;
     const bool given = (tag.plan_options_given & bit) || !same(asked, defaults().*field);
     if (given && !same(asked, built))
-      fail("loop '", loop, "' under the ", executor, " executor: its tag sets ", option, " to ",
-           text(asked), ", but its plan was built with ", option, " ", text(built),
+      fail("loop '", loop, "' under the ", executor, " executor: its tag sets ",
+           mismatch(option, asked, built),
            ": plan options belong to make_plan; pass par_loop the plan's tag or one that "
            "leaves ",
            option, " unset");

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -17,6 +18,24 @@ TEST(ExecNames, EveryExecutorInOrder) {
                                       "hierarchical", "segmented", "warp", "auto"}));
   EXPECT_EQ(std::string(exec::name_of_v<exec::Auto>), "auto");
   EXPECT_EQ(std::string(exec::name_of_v<exec::AutoOf<exec::Atomic>>), "auto");
+}
+
+// exec::AutoAll's candidates (the tuning files' order) are every listed
+// executor but the reference and the tuner itself, under the same names.
+TEST(ExecNames, AutoAllIsEveryOtherButSerial) {
+  const std::vector<std::string> candidates =
+      exec::names(exec::candidates_of<exec::AutoAll>::type{});
+  EXPECT_EQ(candidates, (std::vector<std::string>{"atomic", "scatterview", "gather", "colour",
+                                                  "hierarchical", "segmented", "warp"}));
+  std::vector<std::string> every = exec::names(exec::Every{});
+  std::vector<std::string> others;
+  for (const auto &n : every)
+    if (n != "serial" && n != "auto")
+      others.push_back(n);
+  std::sort(others.begin(), others.end());
+  std::vector<std::string> sorted = candidates;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(sorted, others);
 }
 
 TEST(ExecNames, DispatchOnlyToTheListed) {

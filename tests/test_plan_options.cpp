@@ -4,6 +4,9 @@
 // loop options only run as before.
 #include "test_main.hpp"
 
+#include <cstdio>
+#include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,6 +84,95 @@ TEST(PlanOptions, HierarchicalPlanTagOrLoopOptionsRun) {
       exec::Hierarchical{}.with_blocks(std::make_shared<const std::vector<int>>(*ids)), given));
 }
 
+// Reals print in full: a margin that differs in its seventh digit does not
+// read as the plan's own, and a NaN the plan was built with is the plan's.
+TEST(PlanOptions, HierarchicalRealsPrintInFullAndNaNIsItsOwn) {
+  Mesh g;
+  auto plan = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges, g.pecell);
+  g.expect_error(exec::Hierarchical{}.with_block_size(64).with_metis_margin(0.1000001), plan,
+                 {"metis_margin to 0.1000001,", "built with metis_margin 0.1:"});
+  exec::Hierarchical nan = exec::Hierarchical{}.with_block_size(64);
+  nan.metis_margin = std::numeric_limits<double>::quiet_NaN(); // contiguous blocks ignore it
+  auto nan_plan = make_plan(Space(), nan, g.m.edges, g.pecell);
+  EXPECT_NO_THROW(g.run(nan, nan_plan));
+}
+
+// Block ids of the plan's count that differ: the error says where.
+TEST(PlanOptions, HierarchicalOtherBlockIdsSayWhere) {
+  Mesh g;
+  std::vector<int> ids(g.m.edges.size(), 0);
+  auto plan = make_plan(Space(),
+                        exec::Hierarchical{}.with_block_size(64).with_blocks(
+                            std::make_shared<const std::vector<int>>(ids)),
+                        g.m.edges, g.pecell);
+  ids[5] = 1;
+  g.expect_error(exec::Hierarchical{}.with_block_size(64).with_blocks(
+                     std::make_shared<const std::vector<int>>(ids)),
+                 plan, {"that differ from its plan's at element 5 (block 1, the plan's 0)"});
+}
+
+// Block ids under a partition that forms its own blocks would be dropped.
+TEST(PlanOptions, HierarchicalBlockIdsNeedPartitionGiven) {
+  Mesh g;
+  const auto ids = std::make_shared<const std::vector<int>>(std::vector<int>(g.m.edges.size(), 0));
+  const std::string what = test::error_message([&] {
+    make_plan(Space(),
+              exec::Hierarchical{}.with_blocks(ids).with_partition(exec::Partition::builtin),
+              g.m.edges, g.pecell);
+  });
+  EXPECT_NE(what.find("with_blocks gave " + std::to_string(ids->size()) + " block ids"),
+            std::string::npos)
+      << what;
+  EXPECT_NE(what.find("the partition is 'builtin'"), std::string::npos) << what;
+}
+
+// A plan file records the METIS margin in full: another margin that prints
+// alike at six digits builds its own plan, it does not load this one.
+TEST(PlanOptions, HierarchicalPlanFileKeepsTheWholeMargin) {
+  if (!has_metis())
+    GTEST_SKIP() << "built without METIS";
+  Mesh g;
+  const std::string file = test::temp_path("plan_options_margin.plan");
+  const auto tag = exec::Hierarchical{}
+                       .with_block_size(64)
+                       .with_partition(exec::Partition::metis)
+                       .with_plan_file(file);
+  make_plan(Space(), exec::Hierarchical{tag}.with_metis_margin(0.1), g.m.edges, g.pecell);
+  const std::string what = test::error_message([&] {
+    make_plan(Space(), exec::Hierarchical{tag}.with_metis_margin(0.1000001), g.m.edges, g.pecell);
+  });
+  EXPECT_NE(what.find("metis_margin=0.1000001"), std::string::npos) << what;
+  std::remove(file.c_str());
+}
+
+// A loop option that combines staged increments under a staging that stages
+// none: the error names that option, not the other one at its default.
+TEST(PlanOptions, HierarchicalUnstagedCombiningNamesTheOptionAtFault) {
+  Mesh g;
+  auto plan = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges, g.pecell);
+  const auto none = exec::Hierarchical{}.with_staging(exec::Staging::none);
+  const std::string writeback = test::error_message(
+      [&] { g.run(exec::Hierarchical{none}.with_writeback(exec::Writeback::atomic), plan); });
+  EXPECT_NE(writeback.find("writeback 'atomic' combines staged increments, and staging 'none'"),
+            std::string::npos)
+      << writeback;
+  EXPECT_EQ(writeback.find("combine '"), std::string::npos) << writeback;
+  const std::string combine = test::error_message(
+      [&] { g.run(exec::Hierarchical{none}.with_combine(exec::Combine::gather), plan); });
+  EXPECT_NE(combine.find("combine 'gather' combines staged increments"), std::string::npos)
+      << combine;
+  EXPECT_EQ(combine.find("writeback '"), std::string::npos) << combine;
+  const std::string both = test::error_message([&] {
+    g.run(exec::Hierarchical{none}
+              .with_combine(exec::Combine::atomics)
+              .with_writeback(exec::Writeback::atomic),
+          plan);
+  });
+  EXPECT_NE(both.find("combine 'atomics' and writeback 'atomic' combine staged increments"),
+            std::string::npos)
+      << both;
+}
+
 TEST(PlanOptions, SegmentedAndWarp) {
   Mesh g;
   const auto seg = exec::Segmented{}.with_block_size(64).with_max_segments(2);
@@ -108,6 +200,33 @@ TEST(PlanOptions, AutoOptionsAreAllThePlans) {
                  {"auto executor", "trials to 5", "built with trials 1"});
   g.expect_error(exec::Auto{}.with_candidates({"atomic"}), plan,
                  {"candidates to {'atomic'}", "built with candidates {}"});
+}
+
+// Every option has a setter, and a setter gives its option even at the
+// default's value.
+TEST(PlanOptions, AutoSettersGiveTheirOptions) {
+  Mesh g;
+  const auto tag = exec::Auto{}
+                       .with_block_sizes({64})
+                       .with_trials(1)
+                       .with_prune(2.5)
+                       .with_final_margin(1.5)
+                       .with_finalists(2);
+  auto plan = make_plan(Space(), tag, g.m.edges, g.pecell);
+  EXPECT_NO_THROW(g.run(tag, plan));
+  g.expect_error(exec::Auto{}.with_prune(3.0), plan, {"prune to 3,", "built with prune 2.5"});
+  g.expect_error(exec::Auto{}.with_final_margin(1.3), plan,
+                 {"final_margin to 1.3,", "built with final_margin 1.5"});
+  g.expect_error(exec::Auto{}.with_finalists(3), plan,
+                 {"finalists to 3,", "built with finalists 2"});
+}
+
+// A prune factor under 1 would prune the fastest candidate too.
+TEST(PlanOptions, AutoPruneBelowOneIsAnError) {
+  Mesh g;
+  const std::string what = test::error_message(
+      [&] { make_plan(Space(), exec::Auto{}.with_prune(0.5), g.m.edges, g.pecell); });
+  EXPECT_NE(what.find("prune 0.5 (at least 1"), std::string::npos) << what;
 }
 
 } // namespace

@@ -107,6 +107,11 @@ template <class... Candidates> struct AutoOf : AutoOptions {
     return given(hier_registers_option), hier_registers = std::move(r), *this;
   }
   AutoOf &with_trials(int t) { return given(trials_option), trials = t, *this; }
+  AutoOf &with_prune(double p) { return given(prune_option), prune = p, *this; }
+  AutoOf &with_final_margin(double m) {
+    return given(final_margin_option), final_margin = m, *this;
+  }
+  AutoOf &with_finalists(int n) { return given(finalists_option), finalists = n, *this; }
   AutoOf &with_final_rounds(int r) { return given(final_rounds_option), final_rounds = r, *this; }
   AutoOf &with_time_limit(double s) { return given(time_limit_option), time_limit = s, *this; }
   AutoOf &with_tuning_file(std::string path) {

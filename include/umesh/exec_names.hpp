@@ -43,7 +43,7 @@ template <class E> inline constexpr const char *name_of_v = name_of<E>::value;
 template <class... E> struct List {};
 
 /// Every executor, in the order programs list them ('--exec all'); "auto"
-/// tunes over every other (exec::AutoAll).
+/// tunes over every other but serial (exec::AutoAll).
 using Every = List<Serial, Atomic, Gather, GlobalColour, ScatterView, Hierarchical, Segmented,
                    WarpCombine, AutoAll>;
 
@@ -63,7 +63,8 @@ template <class... E, class F> bool with_name(List<E...>, const std::string &nam
   return ((name == name_of<E>::value ? (static_cast<void>(f(E{})), true) : false) || ...);
 }
 
-/// The position of tag E in a list; a static_assert when it is not there.
+/// The position of tag E in a list; the list's length when it is not there
+/// (callers that need E listed static_assert on that: detail::auto_kind).
 template <class E, class... L> constexpr std::size_t index_of(List<L...>) {
   constexpr bool same[] = {std::is_same<E, L>::value..., false};
   std::size_t i = 0;

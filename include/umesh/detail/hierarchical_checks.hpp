@@ -24,11 +24,15 @@ using LocalIndex = std::uint16_t;
 /// The per-loop options of `loop` make sense for a plan of `block_size`.
 inline void check_loop_options(const std::string &name, const exec::Hierarchical &loop,
                                int block_size) {
-  if (!exec::stages_increments(loop.staging) &&
-      (loop.combine != exec::Combine::colours || loop.writeback == exec::Writeback::atomic))
-    fail("loop '", name, "' under the hierarchical executor: combine '",
-         exec::combine_name(loop.combine), "' and writeback '",
-         exec::writeback_name(loop.writeback), "' combine staged increments, and staging '",
+  // Name only the options at fault: the default combine is no contradiction.
+  const bool combine = loop.combine != exec::Combine::colours;
+  const bool writeback = loop.writeback == exec::Writeback::atomic;
+  if (!exec::stages_increments(loop.staging) && (combine || writeback))
+    fail("loop '", name, "' under the hierarchical executor: ",
+         combine ? "combine '" + std::string(exec::combine_name(loop.combine)) + "'" : "",
+         combine && writeback ? " and " : "",
+         writeback ? "writeback '" + std::string(exec::writeback_name(loop.writeback)) + "'" : "",
+         combine && writeback ? " combine" : " combines", " staged increments, and staging '",
          exec::staging_name(loop.staging),
          "' stages none; stage increments ('inc' or 'all'), or use exec::Atomic for global "
          "atomics");
