@@ -24,8 +24,8 @@
 #include <umesh/par_loop.hpp>
 #include <umesh/partition.hpp>
 #include <umesh/permutation.hpp>
-#include <umesh/plan_file.hpp>
 #include <umesh/plan.hpp>
+#include <umesh/plan_file.hpp>
 #include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
 #include <umesh/subsets.hpp>
