@@ -15,6 +15,35 @@
 
 namespace umesh::detail {
 
+namespace {
+// Of the maps and, for given blocks, the block ids.
+std::uint64_t plan_fingerprint(int n, const std::vector<BlockPlanMap> &conn,
+                               const exec::Hierarchical &options) {
+  static const std::vector<int> none;
+  const bool use_given = options.partition == exec::Partition::given && options.blocks;
+  return fingerprint(n, conn, use_given ? *options.blocks : none);
+}
+} // namespace
+
+BlockPlan read_hierarchical_plan_file(const std::string &path, int n,
+                                      const std::vector<BlockPlanMap> &conn,
+                                      const exec::Hierarchical &options) {
+  PlanReader reader(path, "hierarchical plan", plan_fingerprint(n, conn, options),
+                    plan_options_text(options));
+  BlockPlan plan = read_block_plan(reader);
+  check_block_plan(plan, n, conn, options.block_size, path);
+  return plan;
+}
+
+void write_hierarchical_plan_file(const std::string &path, const BlockPlan &plan, int n,
+                                  const std::vector<BlockPlanMap> &conn,
+                                  const exec::Hierarchical &options) {
+  PlanWriter writer("hierarchical plan", plan_fingerprint(n, conn, options),
+                    plan_options_text(options));
+  write_block_plan(writer, plan);
+  writer.save(path);
+}
+
 HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
                                              const std::vector<BlockPlanMap> &conn,
                                              const exec::Hierarchical &options) {
@@ -35,13 +64,9 @@ HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
   HierarchicalHostPlan h;
   // Hashing every index costs a pass over the maps: only for plan files.
   const bool file = !options.plan_file.empty();
-  const std::uint64_t fp = file ? fingerprint(n, conn, use_given ? given : none) : 0;
-  const std::string text = plan_options_text(options);
   h.loaded = file && file_exists(options.plan_file);
   if (h.loaded) {
-    PlanReader reader(options.plan_file, "hierarchical plan", fp, text);
-    h.plan = read_block_plan(reader);
-    check_block_plan(h.plan, n, conn, options.block_size, options.plan_file);
+    h.plan = read_hierarchical_plan_file(options.plan_file, n, conn, options);
     h.file_note = "loaded from " + options.plan_file;
   } else {
     std::vector<int> part;
@@ -60,9 +85,7 @@ HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
     h.plan.phases.insert(h.plan.phases.begin(), phases.begin(), phases.end());
     h.plan.blocks_from = exec::partition_name(options.partition);
     if (file) {
-      PlanWriter writer("hierarchical plan", fp, text);
-      write_block_plan(writer, h.plan);
-      writer.save(options.plan_file);
+      write_hierarchical_plan_file(options.plan_file, h.plan, n, conn, options);
       h.file_note = "saved to " + options.plan_file;
     }
   }

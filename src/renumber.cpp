@@ -1,5 +1,6 @@
 #include <umesh/renumber.hpp>
 
+#include <umesh/detail/plan_file.hpp>
 #include <umesh/partition.hpp>
 
 #include "thread_ranges.hpp"
@@ -320,6 +321,8 @@ RenumberResult compute_renumbering(const ReorderOptions &o, int n,
   return r;
 }
 
+namespace {
+
 void write_renumbering(PlanWriter &w, const RenumberResult &r) {
   w.ints({int(r.targets.size()), int(r.phases.size())});
   w.ints(r.elements);
@@ -384,6 +387,22 @@ RenumberResult read_renumbering(PlanReader &reader, int n, const std::vector<Blo
   }
   reader.finish();
   return r;
+}
+
+} // namespace
+
+RenumberResult read_renumbering_file(const std::string &path, int n,
+                                     const std::vector<BlockPlanMap> &maps,
+                                     const ReorderOptions &options) {
+  PlanReader reader(path, "renumbering", fingerprint(n, maps), reorder_options_text(options));
+  return read_renumbering(reader, n, maps);
+}
+
+void write_renumbering_file(const std::string &path, const RenumberResult &r, int n,
+                            const std::vector<BlockPlanMap> &maps, const ReorderOptions &options) {
+  PlanWriter writer("renumbering", fingerprint(n, maps), reorder_options_text(options));
+  write_renumbering(writer, r);
+  writer.save(path);
 }
 
 } // namespace detail

@@ -1,5 +1,5 @@
-#include <umesh/detail/tuning_file.hpp>
 #include <umesh/error.hpp>
+#include <umesh/tuning_file.hpp>
 
 #include "file_write.hpp"
 
@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace umesh::detail {
+namespace umesh {
 
 namespace {
 constexpr const char *header = "umesh-tuning 1";
@@ -115,7 +115,7 @@ void write_tuning_file(const std::string &path, const TuningTable &table) {
   // Through a temporary of this write's own (file_write.hpp): two runs
   // writing one name at once interleaved their lines into a file neither
   // wrote.
-  write_whole_file(path, text.data(), text.size(), "tuning file '" + path + "'");
+  detail::write_whole_file(path, text.data(), text.size(), "tuning file '" + path + "'");
 }
 
 TuningTable record_tuning_decision(const std::string &path, const std::string &key,
@@ -129,4 +129,4 @@ TuningTable record_tuning_decision(const std::string &path, const std::string &k
   return table;
 }
 
-} // namespace umesh::detail
+} // namespace umesh

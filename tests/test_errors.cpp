@@ -1,9 +1,8 @@
 // Bad input: each case throws umesh::Error naming the object and the value.
 #include "test_main.hpp"
 
-#include <umesh/detail/profiling_region.hpp>
-
 #include <string>
+#include <vector>
 
 namespace {
 using namespace umesh;
@@ -31,27 +30,35 @@ struct ReadInc {
   }
 };
 
-// A profiling region is closed however its scope ends: a loop that threw
-// once left its region open, and the tools nested every later one under it.
+// A loop's profiling region is closed however the loop ends: a loop that
+// threw once left its region open, and the tools nested every later one
+// under it. Seen through the Kokkos Tools region callbacks.
 int region_depth = 0;
-void on_push(const char *) {
+std::vector<std::string> regions_opened;
+void on_push(const char *name) {
   ++region_depth;
+  regions_opened.emplace_back(name);
 }
 void on_pop() {
   --region_depth;
 }
-TEST(Errors, ProfilingRegionClosedByAnException) {
+TEST(Errors, LoopRegionClosedByAnException) {
   namespace T = Kokkos::Tools::Experimental;
+  Set e("edges", 3), n("nodes", 4);
+  Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Map<Mem> other("other", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
+  Dat<double, 1, AoS, Mem> x(n, "x");
+  auto plan = make_plan(Space(), exec::GlobalColour{}, e, other);
   T::set_push_region_callback(&on_push);
   T::set_pop_region_callback(&on_pop);
   region_depth = 0;
-  try {
-    const detail::ProfilingRegion region("umesh::test");
-    EXPECT_EQ(region_depth, 1);
-    fail("thrown inside the region");
-  } catch (const Error &) {
-  }
+  regions_opened.clear();
+  // The plan lacks the map: an Error from inside the loop's region.
+  expect_error([&] { par_loop(exec::GlobalColour{}, plan, "stray", Inc1{}, inc(x, pedge, 0)); },
+               {"loop 'stray'", "pass that map to make_plan"});
   EXPECT_EQ(region_depth, 0);
+  ASSERT_FALSE(regions_opened.empty()); // the region was opened, then closed
+  EXPECT_EQ(regions_opened.front(), "umesh::par_loop::stray");
   T::set_push_region_callback(nullptr);
   T::set_pop_region_callback(nullptr);
 }

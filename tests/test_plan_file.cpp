@@ -3,7 +3,7 @@
 // with the reason.
 #include "test_main.hpp"
 
-#include <umesh/detail/plan_file.hpp>
+#include <umesh/plan_file.hpp>
 
 #include <cstdio>
 #include <filesystem>
@@ -139,26 +139,23 @@ TEST(PlanFile, EditedPlansAreRefusedPastTheirChecksum) {
   const Mesh2 g;
   const std::string file = temp_path("edited.plan");
   const auto options = exec::Hierarchical{}.with_block_size(64).with_plan_file(file);
-  make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge));
-  const detail::HostMaps host = detail::host_maps(g.pecell, read_only(g.pedge));
-  const std::uint64_t fp = detail::fingerprint(g.m.edges.size(), host.maps);
-  const std::string text = detail::plan_options_text(options);
-  BlockPlan good;
-  {
-    detail::PlanReader r(file, "hierarchical plan", fp, text);
-    good = detail::read_block_plan(r);
-  }
+  const auto built = make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge));
+  const BlockPlan good = read_plan_file(file, options, g.m.edges, g.pecell, read_only(g.pedge));
+  EXPECT_EQ(good.elem, built.blocks().elem);
   ASSERT_GT(good.num_blocks(), 2);
   ASSERT_GT(good.num_block_colours(), 1);
-  // The plan with `edit` applied, saved with its checksum, loaded: the error.
+  // The plan with `edit` applied, saved with its checksum, loaded: the
+  // error, from make_plan and from read_plan_file alike.
   auto load_edited = [&](auto edit) {
     BlockPlan p = good;
     edit(p);
-    detail::PlanWriter w("hierarchical plan", fp, text);
-    detail::write_block_plan(w, p);
-    w.save(file);
-    return test::error_message(
+    write_plan_file(file, p, options, g.m.edges, g.pecell, read_only(g.pedge));
+    const std::string e = test::error_message(
         [&] { make_plan(Space(), options, g.m.edges, g.pecell, read_only(g.pedge)); });
+    EXPECT_EQ(test::error_message(
+                  [&] { read_plan_file(file, options, g.m.edges, g.pecell, read_only(g.pedge)); }),
+              e);
+    return e;
   };
   auto refused = [&](const std::string &why, auto edit) {
     const std::string e = load_edited(edit);
@@ -211,40 +208,35 @@ TEST(PlanFile, EditedRenumberingsAreRefusedPastTheirChecksum) {
   const std::string file = temp_path("edited.renumbering");
   const auto options =
       ReorderOptions{}.with_method(Reorder::builtin).with_block_size(64).with_plan_file(file);
-  reorder(options, g.m.edges, g.pecell);
-  const detail::HostMaps host = detail::host_maps(g.pecell);
-  const int n = g.m.edges.size();
-  const std::uint64_t fp = detail::fingerprint(n, host.maps);
-  const std::string text = detail::reorder_options_text(options);
-  detail::RenumberResult good;
-  {
-    detail::PlanReader r(file, "renumbering", fp, text);
-    good = detail::read_renumbering(r, n, host.maps);
-  }
+  const Renumbering built = reorder(options, g.m.edges, g.pecell);
+  const Numberings good = read_renumbering_file(file, options, g.m.edges, g.pecell);
+  EXPECT_EQ(good.elements, built.permutation(g.m.edges).new_of_old());
+  EXPECT_EQ(good.blocks, *built.blocks());
   ASSERT_GT(good.blocks.back(), 2);
   auto load_edited = [&](auto edit) {
-    detail::RenumberResult r = good;
+    Numberings r = good;
     edit(r);
-    detail::PlanWriter w("renumbering", fp, text);
-    detail::write_renumbering(w, r);
-    w.save(file);
-    return test::error_message([&] { reorder(options, g.m.edges, g.pecell); });
+    write_renumbering_file(file, r, options, g.m.edges, g.pecell);
+    const std::string e = test::error_message([&] { reorder(options, g.m.edges, g.pecell); });
+    EXPECT_EQ(
+        test::error_message([&] { read_renumbering_file(file, options, g.m.edges, g.pecell); }), e);
+    return e;
   };
   auto refused = [&](const std::string &why, auto edit) {
     const std::string e = load_edited(edit);
     EXPECT_NE(e.find("plan file '" + file + "'"), std::string::npos) << e;
     EXPECT_NE(e.find(why), std::string::npos) << e;
   };
-  EXPECT_EQ(load_edited([](detail::RenumberResult &) {}), "no error");
+  EXPECT_EQ(load_edited([](Numberings &) {}), "no error");
   refused("is in block 2147483647 after block",
-          [](detail::RenumberResult &r) { r.blocks.back() = 2147483647; });
+          [](Numberings &r) { r.blocks.back() = 2147483647; });
   refused("element 0 of the renumbering is in block -1 (blocks are numbered from 0",
-          [](detail::RenumberResult &r) { r.blocks[0] = -1; });
-  refused("is in block 0 after block", [](detail::RenumberResult &r) { r.blocks.back() = 0; });
+          [](Numberings &r) { r.blocks[0] = -1; });
+  refused("is in block 0 after block", [](Numberings &r) { r.blocks.back() = 0; });
   refused("the renumbering of the elements gives 1 the number",
-          [](detail::RenumberResult &r) { r.elements[1] = r.elements[0]; });
+          [](Numberings &r) { r.elements[1] = r.elements[0]; });
   refused("the renumbering of the points gives 0 the number -5",
-          [](detail::RenumberResult &r) { r.targets[0][0] = -5; });
+          [](Numberings &r) { r.targets[0][0] = -5; });
   std::remove(file.c_str());
 }
 
@@ -276,18 +268,23 @@ TEST(PlanFile, SavedThroughATemporaryOfItsOwn) {
   fs::create_directories(dir);
   const std::string file = (dir / "p.plan").string();
   ASSERT_EQ(::mkfifo((file + ".tmp").c_str(), 0644), 0);
-  std::vector<int> payload(200000);
-  std::iota(payload.begin(), payload.end(), 0);
+  // A renumbering of 200000 elements (800 KB of numbers), the maps on the
+  // host: the threads only hash and write.
+  constexpr int n = 200000;
+  const Set elements("elements", n), points("points", 2);
+  const Map<Kokkos::HostSpace> map("map", elements, points, 1, std::vector<int>(n, 1));
+  const auto options = ReorderOptions{}.with_method(Reorder::rcm);
+  Numberings numbers;
+  numbers.elements.resize(n);
+  std::iota(numbers.elements.rbegin(), numbers.elements.rend(), 0);
+  numbers.targets = {{1, 0}};
   std::vector<std::thread> pool;
   std::vector<std::string> errors(6);
   for (std::size_t t = 0; t < errors.size(); ++t)
     pool.emplace_back([&, t] {
       try {
-        for (int k = 0; k < 10; ++k) {
-          detail::PlanWriter w("renumbering", 42, "options");
-          w.ints(payload);
-          w.save(file);
-        }
+        for (int k = 0; k < 10; ++k)
+          write_renumbering_file(file, numbers, options, elements, map);
       } catch (const std::exception &e) {
         errors[t] = e.what();
       }
@@ -296,8 +293,9 @@ TEST(PlanFile, SavedThroughATemporaryOfItsOwn) {
     th.join();
   for (const auto &e : errors)
     EXPECT_EQ(e, "");
-  detail::PlanReader r(file, "renumbering", 42, "options");
-  EXPECT_EQ(r.ints(), payload);
+  const Numberings r = read_renumbering_file(file, options, elements, map);
+  EXPECT_EQ(r.elements, numbers.elements);
+  EXPECT_EQ(r.targets, numbers.targets);
   int left = 0; // the plan and the pipe, no temporary
   for (const auto &entry : fs::directory_iterator(dir))
     left += entry.path().filename() != "p.plan" && entry.path().filename() != "p.plan.tmp";

@@ -1,10 +1,7 @@
-// exec::Segmented: its segment tables, results with every reference staged,
-// with none and with some (the global-atomic path), block sizes from 1 to
-// 1024, and its errors. test_executors checks it beside every other
-// executor.
+// exec::Segmented: its segment tables (as its plan holds them), results with every reference
+// staged, with none and with some (the global-atomic path), block sizes from 1 to 1024, and its
+// errors. test_executors checks it beside every other executor.
 #include "test_main.hpp"
-
-#include <umesh/detail/segment_table.hpp>
 
 #include <algorithm>
 #include <set>
@@ -29,11 +26,32 @@ struct AddOne {
   template <class A> KOKKOS_INLINE_FUNCTION void operator()(A a) const { a(0) += 1; }
 };
 
+using DefaultMem = Kokkos::DefaultExecutionSpace::memory_space;
+
+template <class V> std::vector<int> to_host(const V &v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<int>(h.data(), h.data() + h.size());
+}
+
+// The segment table of a segmented plan over `idx` (n elements, arity 2,
+// onto `points` points): its sizes and metrics (plan.host_table) with its
+// runs read back from the device (plan.table).
+auto segment_table(int n, int points, const std::vector<int> &idx, int block, int segments) {
+  const Set elems("elems", n), to("points", points);
+  const Map<DefaultMem> map("map", elems, to, 2, idx);
+  auto plan =
+      make_plan(Kokkos::DefaultExecutionSpace(),
+                exec::Segmented{}.with_block_size(block).with_max_segments(segments), elems, map);
+  auto t = plan.host_table(0);
+  t.first = to_host(plan.table(0).first);
+  t.offset = to_host(plan.table(0).offset);
+  return t;
+}
+
 TEST(SegmentTable, RunsOfAGivenMapAreItsBlocksPoints) {
   // Block 0 reaches 10..12 and 20; block 1 reaches 5, 7, 8 and 9.
   const std::vector<int> idx{10, 11, 12, 20, 5, 7, 8, 9};
-  const HostConnectivity conn{idx.data(), 2, 0, 30};
-  const auto t = detail::build_segment_table(4, conn, 2, 4);
+  const auto t = segment_table(4, 30, idx, 2, 4);
   ASSERT_EQ(t.num_blocks, 2);
   EXPECT_EQ(std::vector<int>(t.first.begin(), t.first.begin() + 2), (std::vector<int>{10, 20}));
   EXPECT_EQ(std::vector<int>(t.offset.begin(), t.offset.begin() + 5),
@@ -47,12 +65,12 @@ TEST(SegmentTable, RunsOfAGivenMapAreItsBlocksPoints) {
   EXPECT_EQ(t.max_refs, 1);
   // Point 3 reached twice through slot 0 and once through slot 1.
   const std::vector<int> rep{3, 4, 3, 3};
-  const auto t2 = detail::build_segment_table(2, {rep.data(), 2, 0, 5}, 2, 4);
+  const auto t2 = segment_table(2, 5, rep, 2, 4);
   EXPECT_EQ(t2.max_refs, 3);
   EXPECT_EQ(t2.max_refs_per_slot, (std::vector<int>{2, 1}));
 
   // One segment: each block keeps its longest run; the rest are not staged.
-  const auto one = detail::build_segment_table(4, conn, 2, 1);
+  const auto one = segment_table(4, 30, idx, 2, 1);
   EXPECT_EQ(one.first, (std::vector<int>{10, 7}));
   EXPECT_EQ(one.offset, (std::vector<int>{0, 3, 0, 3}));
   EXPECT_EQ(one.staged_references, 6);
@@ -60,10 +78,9 @@ TEST(SegmentTable, RunsOfAGivenMapAreItsBlocksPoints) {
 
 TEST(SegmentTable, EveryReferenceInAKeptRunIsCountedOnce) {
   const QuadMesh m = make_quad_mesh(31, 17, {true, 3});
-  const HostConnectivity conn{m.edge_cells.data(), 2, 0, m.cells.size()};
   for (int segments : {1, 3, 64})
     for (int block : {1, 7, 64}) {
-      const auto t = detail::build_segment_table(m.edges.size(), conn, block, segments);
+      const auto t = segment_table(m.edges.size(), m.cells.size(), m.edge_cells, block, segments);
       std::int64_t staged = 0;
       for (int b = 0; b < t.num_blocks; ++b) {
         std::set<int> kept;

@@ -3,7 +3,7 @@
 // the same lock) are all kept, and nothing but the file is left beside it.
 #include "test_main.hpp"
 
-#include <umesh/detail/tuning_file.hpp>
+#include <umesh/tuning_file.hpp>
 
 #include <filesystem>
 #include <string>
@@ -26,8 +26,8 @@ TEST(TuningFile, ConcurrentDecisionsAreAllKept) {
     pool.emplace_back([&, t] {
       try {
         for (int k = 0; k < each; ++k)
-          detail::record_tuning_decision(path, "loop" + std::to_string(t) + "." + std::to_string(k),
-                                         "candidate" + std::to_string(k % 3));
+          record_tuning_decision(path, "loop" + std::to_string(t) + "." + std::to_string(k),
+                                 "candidate" + std::to_string(k % 3));
       } catch (const std::exception &e) {
         errors[t] = e.what();
       }
@@ -36,7 +36,7 @@ TEST(TuningFile, ConcurrentDecisionsAreAllKept) {
     th.join();
   for (const auto &e : errors)
     EXPECT_EQ(e, "");
-  const detail::TuningTable table = detail::read_tuning_file(path);
+  const TuningTable table = read_tuning_file(path);
   EXPECT_EQ(table.size(), std::size_t(threads * each));
   EXPECT_EQ(table.at("loop3.7"), "candidate1");
   int files = 0;
@@ -50,7 +50,7 @@ TEST(TuningFile, ConcurrentDecisionsAreAllKept) {
 
 TEST(TuningFile, MissingFolderIsNamed) {
   try {
-    detail::record_tuning_decision("no_such_folder_here/tuning.txt", "k", "c");
+    record_tuning_decision("no_such_folder_here/tuning.txt", "k", "c");
     ADD_FAILURE();
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("no_such_folder_here"), std::string::npos) << e.what();

@@ -1,13 +1,11 @@
 // exec::WarpCombine's plan and its errors: the links (chains per point in
 // entry order, narrow and wide), the compact maps' 16-bit offsets, bad
-// options, stray maps and oversized scratch. test_warp runs its loops against
-// the serial reference.
+// options, stray maps and oversized scratch, each as the plan holds it.
+// test_warp runs its loops against the serial reference.
 #include "test_main.hpp"
 
-#include <umesh/detail/warp_links.hpp>
-#include <umesh/detail/warp_maps.hpp>
-
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 #include <string>
@@ -16,13 +14,23 @@
 namespace {
 
 using namespace umesh;
+using Space = Kokkos::DefaultExecutionSpace;
+using Mem = Space::memory_space;
 
-// The links of one warp as (follower, next) per entry, read back.
-std::vector<std::pair<bool, int>> decode(const detail::WarpLinks &t, int warp) {
-  const int entries = 32 * t.group_size;
+template <class V> auto to_host(const V &v) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  return std::vector<typename V::non_const_value_type>(h.data(), h.data() + h.size());
+}
+
+// The links of one warp as (follower, next) per entry, read back: bit 7 set
+// when the entry follows another of its point, bits 0-6 the next entry of
+// the point (0: none).
+std::vector<std::pair<bool, int>> decode(const std::vector<std::uint8_t> &bytes, int group_size,
+                                         int warp) {
+  const int entries = 32 * group_size;
   std::vector<std::pair<bool, int>> out;
   for (int i = 0; i < entries; ++i) {
-    const int b = t.bytes[std::size_t(warp) * entries + i];
+    const int b = bytes[std::size_t(warp) * entries + i];
     out.push_back({(b & 0x80) != 0, (b & 0x7F) == 0 ? -1 : b & 0x7F});
   }
   return out;
@@ -33,18 +41,21 @@ TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
   std::vector<int> idx;
   for (int e = 0; e < 40; ++e)
     idx.insert(idx.end(), {e % 5, (e * 3 + 1) % 5});
-  const HostConnectivity conn{idx.data(), 2, 0, 5};
+  const Set elems("elems", 40), points("points", 5);
+  const Map<Mem> map("map", elems, points, 2, idx);
+  auto plan = make_plan(Space(), exec::WarpCombine{}, elems, map);
   for (const std::vector<int> &slots :
        {std::vector<int>{0, 1}, std::vector<int>{1}, std::vector<int>{1, 0, 1}}) {
-    const auto t = detail::build_warp_links(40, conn, slots);
+    const auto &t = plan.links(0, slots);
+    const auto bytes = to_host(t.bytes);
     const int m = int(slots.size());
-    EXPECT_EQ(t.bytes.size(), std::size_t(2 * 32 * m));
+    EXPECT_EQ(bytes.size(), std::size_t(2 * 32 * m));
     EXPECT_EQ(t.references, 40 * m);
     std::int64_t leaders = 0;
     int longest = 0;
     for (int w = 0; w < 2; ++w) {
       const int lanes = w == 0 ? 32 : 8;
-      const auto links = decode(t, w);
+      const auto links = decode(bytes, m, w);
       std::map<int, std::vector<int>> by_point; // entries in order
       for (int j = 0; j < m; ++j)
         for (int l = 0; l < lanes; ++l)
@@ -63,10 +74,24 @@ TEST(WarpLinks, ChainsJoinEveryReferenceOfAPointInEntryOrder) {
   }
   // Four references per element (128 entries) fit a byte; more are
   // combined in chunks, so a chunk of five is an error.
-  EXPECT_EQ(detail::build_warp_links(40, conn, {0, 1, 0, 1}).bytes.size(), std::size_t(2 * 128));
-  EXPECT_THROW(detail::build_warp_links(40, conn, {0, 1, 0, 1, 1}), Error);
-  EXPECT_THROW(detail::build_warp_links(40, conn, {}), Error);
+  EXPECT_EQ(plan.links(0, {0, 1, 0, 1}).bytes.extent(0), std::size_t(2 * 128));
+  EXPECT_THROW(plan.links(0, {0, 1, 0, 1, 1}), Error);
+  EXPECT_THROW(plan.links(0, {}), Error);
 }
+
+// Every entry of a compact map (`entry(e, slot)`, its warp's base plus its
+// offset) and the bases, evaluated where the map lives.
+template <class Compact> struct ReadCompact {
+  Compact map;
+  Kokkos::View<int *, Mem> entries, base;
+  int arity;
+  KOKKOS_INLINE_FUNCTION void operator()(int e) const {
+    for (int s = 0; s < arity; ++s)
+      entries(e * arity + s) = map.entry(e, s);
+    if (e % 32 == 0)
+      base(e / 32) = map.base[e / 32];
+  }
+};
 
 // Compact maps: every entry is its warp's base plus its offset; a tail
 // warp; a warp spanning more than 16 bits fails the whole map, naming the
@@ -75,21 +100,34 @@ TEST(WarpMaps, CompactFormsGiveBackEveryEntry) {
   std::vector<int> idx;
   for (int e = 0; e < 75; ++e) // warps 0-1 full, warp 2 of 11 lanes
     idx.insert(idx.end(), {1000 * (e / 32) + (e * 7) % 40, 65535 + e / 32, 3 * e});
-  const auto c = detail::build_compact_map(75, 3, idx.data());
-  ASSERT_EQ(c.wide_warp, -1);
-  ASSERT_EQ(c.base.size(), std::size_t(3));
-  ASSERT_EQ(c.offsets.size(), idx.size());
+  const Set elems("elems", 75), points("points", 71001);
+  const Map<Mem> map("map", elems, points, 3, idx);
+  auto plan = make_plan(Space(), exec::WarpCombine{}, elems, map);
+  const auto c = plan.compact_map(map, "compact");
+  ReadCompact<std::decay_t<decltype(c)>> read{c, Kokkos::View<int *, Mem>("entries", idx.size()),
+                                              Kokkos::View<int *, Mem>("base", 3), 3};
+  Kokkos::deep_copy(read.entries, -1); // poisoned: each must be written
+  Kokkos::parallel_for("read_compact", Kokkos::RangePolicy<Space>(0, 75), read);
+  const auto entries = to_host(read.entries), base = to_host(read.base);
   for (int e = 0; e < 75; ++e)
     for (int s = 0; s < 3; ++s)
-      EXPECT_EQ(c.base[e / 32] + c.offsets[3 * e + s], idx[3 * e + s]) << e << ' ' << s;
-  EXPECT_EQ(c.base[1], 96); // the smallest point of warp 1: element 32's slot 2
-  idx[3 * 70] = 70000;      // warp 2 now spans 70000 - 192
-  idx[3 * 40] = 71000;      // warp 1: 71000 - 96, the first wide warp
-  const auto wide = detail::build_compact_map(75, 3, idx.data());
-  EXPECT_EQ(wide.wide_warp, 1);
-  EXPECT_EQ(wide.wide_span, 71000 - 96);
-  EXPECT_TRUE(wide.base.empty());
-  EXPECT_TRUE(wide.offsets.empty());
+      EXPECT_EQ(entries[3 * e + s], idx[3 * e + s]) << e << ' ' << s;
+  EXPECT_EQ(base[1], 96); // the smallest point of warp 1: element 32's slot 2
+  // Three bases of 4 bytes, 225 offsets of 2, against the map's 900 bytes.
+  EXPECT_NE(plan.summary().find("map 'map' compact: 462 bytes against 900"), std::string::npos)
+      << plan.summary();
+  idx[3 * 70] = 70000; // warp 2 now spans 70000 - 192
+  idx[3 * 40] = 71000; // warp 1: 71000 - 96, the first wide warp
+  const Map<Mem> wide("wide", elems, points, 3, idx);
+  auto wide_plan = make_plan(Space(), exec::WarpCombine{}, elems, wide);
+  for (int attempt = 0; attempt < 2; ++attempt) { // refused, and not kept
+    const std::string msg = test::error_message([&] { wide_plan.compact_map(wide, "far"); });
+    EXPECT_NE(msg.find("loop 'far' under the warp executor with compact maps: map 'wide' reaches "
+                       "points 70904 apart in warp 1 (elements 32 to 63)"),
+              std::string::npos)
+        << msg;
+  }
+  EXPECT_EQ(wide_plan.summary().find("compact"), std::string::npos) << wide_plan.summary();
 }
 
 struct AddOne {

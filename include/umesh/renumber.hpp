@@ -72,26 +72,39 @@ struct ReorderOptions {
 /// "rcm/first-touch"; anything else is an Error.
 ReorderOptions parse_reorder_options(const std::string &name);
 
-namespace detail {
-
-/// New numberings from host connectivity: elements, then one per target id
-/// of `maps` (maps to one set share a target id); blocks (metis, builtin) is
-/// the block of every element in the new numbering.
-struct RenumberResult {
+/// A renumbering as numbers (what reorder computes and its plan file holds):
+/// the new number of every element (`elements[old]`), then of every point of
+/// each set the maps reach, in the order the maps first reach them
+/// (`targets[set][old]`; maps to one set share one); `blocks` (metis,
+/// builtin; else empty) the block of every element in the new numbering,
+/// numbered from 0 in order, each contiguous; the time of each phase.
+struct Numberings {
   std::vector<int> elements;
   std::vector<std::vector<int>> targets;
   std::vector<int> blocks;
   PhaseTimes phases;
 };
+
+namespace detail {
+
+using RenumberResult = Numberings;
 /// Options that contradict each other are an Error.
 void check_reorder_options(const ReorderOptions &options);
 RenumberResult compute_renumbering(const ReorderOptions &options, int num_elements,
                                    const std::vector<BlockPlanMap> &maps,
                                    const std::string &set_name);
 std::string reorder_options_text(const ReorderOptions &options);
-void write_renumbering(PlanWriter &w, const RenumberResult &r);
-RenumberResult read_renumbering(PlanReader &r, int num_elements,
-                                const std::vector<BlockPlanMap> &maps);
+/// The renumbering in the plan file `path` for `num_elements` elements over
+/// `maps` with `options`: an Error naming the file unless it matches them
+/// (format, checksum, maps, options) and every numbering is a permutation
+/// and the blocks are as reorder writes them.
+RenumberResult read_renumbering_file(const std::string &path, int num_elements,
+                                     const std::vector<BlockPlanMap> &maps,
+                                     const ReorderOptions &options);
+/// Writes `r` as read_renumbering_file reads it (through a temporary of its
+/// own, renamed into place); not checked: readers check it.
+void write_renumbering_file(const std::string &path, const RenumberResult &r, int num_elements,
+                            const std::vector<BlockPlanMap> &maps, const ReorderOptions &options);
 
 } // namespace detail
 
@@ -232,20 +245,15 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
   const int n = elements.size();
   detail::RenumberResult result;
   const bool file = !options.plan_file.empty();
-  const std::uint64_t fp = file ? detail::fingerprint(n, host.maps) : 0; // only for files
-  const std::string text = detail::reorder_options_text(options);
   if (file && detail::file_exists(options.plan_file)) {
     Kokkos::Timer t;
-    detail::PlanReader reader(options.plan_file, "renumbering", fp, text);
-    result = detail::read_renumbering(reader, n, host.maps);
+    result = detail::read_renumbering_file(options.plan_file, n, host.maps, options);
     result.phases.push_back({"load", t.seconds()});
     r.file_note_ = "loaded from " + options.plan_file;
   } else {
     result = detail::compute_renumbering(options, n, host.maps, elements.name());
     if (file) {
-      detail::PlanWriter writer("renumbering", fp, text);
-      detail::write_renumbering(writer, result);
-      writer.save(options.plan_file);
+      detail::write_renumbering_file(options.plan_file, result, n, host.maps, options);
       r.file_note_ = "saved to " + options.plan_file;
     }
   }

@@ -25,9 +25,11 @@
 #include <umesh/partition.hpp>
 #include <umesh/permutation.hpp>
 #include <umesh/plan.hpp>
+#include <umesh/plan_file.hpp>
 #include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
 #include <umesh/subsets.hpp>
 #include <umesh/timing.hpp>
+#include <umesh/tuning_file.hpp>
 
 #endif

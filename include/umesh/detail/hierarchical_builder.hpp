@@ -32,6 +32,21 @@ HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
                                              const std::vector<BlockPlanMap> &maps,
                                              const exec::Hierarchical &options);
 
+/// The hierarchical plan in the plan file `path`, for `n` elements over
+/// `maps` with the plan options of `options`: an Error naming the file unless
+/// it matches them (format, checksum, maps, options) and holds a valid plan
+/// (check_block_plan).
+BlockPlan read_hierarchical_plan_file(const std::string &path, int n,
+                                      const std::vector<BlockPlanMap> &maps,
+                                      const exec::Hierarchical &options);
+
+/// Writes `plan` to the plan file `path` as read_hierarchical_plan_file reads
+/// it (through a temporary of its own, renamed into place). The plan is not
+/// checked: readers check it.
+void write_hierarchical_plan_file(const std::string &path, const BlockPlan &plan, int n,
+                                  const std::vector<BlockPlanMap> &maps,
+                                  const exec::Hierarchical &options);
+
 /// Per element, its thread colour as a byte (BlockPlanDev::element_colour),
 /// or nothing where launches do not use it: blocks that are not element
 /// ranges, elements already in block order, or more than 256 colours.
