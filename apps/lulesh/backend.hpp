@@ -74,10 +74,10 @@ struct LocalBackend : umesh::apps::LocalLoops {
     Kokkos::deep_copy(v, Kokkos::subview(d.view(), elem, 0));
     return v;
   }
-  /// [elem] of a one-component element dat, whole mesh.
-  template <class DatT> static std::vector<double> gather(const Parts &, const DatT &d) {
+  /// [elem] of a one-component element dat, elements [0, n).
+  template <class DatT> static std::vector<double> gather(const Parts &, const DatT &d, int n) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
-    std::vector<double> out(h.extent(0));
+    std::vector<double> out(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < out.size(); ++i)
       out[i] = h(i, 0);
     return out;
@@ -253,9 +253,18 @@ struct DistBackend : umesh::apps::DistLoops {
     MPI_Bcast(&v, 1, MPI_DOUBLE, owner, p.comm);
     return v;
   }
-  /// [elem] of a one-component element dat, whole mesh, on every rank.
-  template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &d) {
-    return d.gather_global(p.comm);
+  /// [elem] of a one-component element dat, elements [0, n), on every rank:
+  /// each owner adds its values into zeros (exact: one owner a value), so
+  /// nothing the size of the whole mesh is gathered.
+  template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &d, int n) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.local().view());
+    const auto &ids = d.part().global_ids;
+    std::vector<double> out(std::size_t(n), 0.0);
+    for (int i = 0; i < d.part().owned; ++i)
+      if (ids[i] < n)
+        out[std::size_t(ids[i])] = h(i, 0);
+    MPI_Allreduce(MPI_IN_PLACE, out.data(), n, MPI_DOUBLE, MPI_SUM, p.comm);
+    return out;
   }
 };
 #endif

@@ -57,7 +57,8 @@ public:
   /// One cycle: time increment, then the Lagrange leapfrog. Fails with
   /// umesh::Error on LULESH's volume and q-stop errors.
   virtual void step() = 0;
-  /// Element energies (element numbering of the mesh).
+  /// The energies of plane 0's elements (the first size^2 of the mesh's
+  /// numbering), all the report reads.
   virtual std::vector<double> energy() const = 0;
   /// How the scatter loops ran (hierarchical and auto plans), or empty.
   virtual std::string summary() const { return {}; }
@@ -121,7 +122,9 @@ public:
     check_cycle();
   }
 
-  std::vector<double> energy() const override { return B::gather(*parts_, e_); }
+  std::vector<double> energy() const override {
+    return B::gather(*parts_, e_, params_.size * params_.size);
+  }
 
   std::string layout() const override {
     if constexpr (B::distributed)
