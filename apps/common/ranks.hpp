@@ -164,6 +164,26 @@ inline double peak_host_memory_mib() {
   return kib < 0 ? -1 : kib / 1024;
 }
 
+/// Prints (rank 0) the peak host memory of the rank that used most
+/// (collective): "host memory: peak N MiB ... (VmHWM)".
+inline void print_peak_host_memory(int ranks) {
+  const double peak = max_over_ranks(peak_host_memory_mib());
+  if (peak >= 0)
+    std::printf("host memory: peak %.0f MiB%s (VmHWM)\n", peak,
+                ranks > 1 ? " on the rank that used most" : "");
+}
+
+/// The smallest and largest of `value` over the ranks, as "a s" or, when
+/// they differ, "a-b s" (collective; seconds to two decimals).
+inline std::string seconds_over_ranks(double value) {
+  const double hi = max_over_ranks(value), lo = -max_over_ranks(-value);
+  char text[64];
+  if (std::snprintf(text, sizeof text, "%.2f", lo) > 0 && hi - lo < 0.005)
+    return std::string(text) + " s";
+  std::snprintf(text, sizeof text, "%.2f-%.2f s", lo, hi);
+  return text;
+}
+
 /// An app's main after parsing its options: MPI, then Kokkos, around
 /// run(opt, rank, ranks); opt.distributed is set on more than one rank.
 /// Returns the worst exit status over the ranks.

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
@@ -44,6 +45,8 @@ struct LocalBackend : umesh::apps::LocalLoops {
     std::vector<std::vector<int>> regions; // each region's elements
   };
   static std::shared_ptr<Parts> parts(const Mesh &m) {
+    if (m.part)
+      umesh::fail("LULESH: a rank's own part of the mesh runs over MPI ranks only");
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     return std::make_shared<Parts>(
         Parts{nodes, elems, MapT("elem_nodes", elems, nodes, 8, m.elem_nodes),
@@ -71,10 +74,10 @@ struct LocalBackend : umesh::apps::LocalLoops {
     Kokkos::deep_copy(v, Kokkos::subview(d.view(), elem, 0));
     return v;
   }
-  /// [elem] of a one-component element dat, whole mesh.
-  template <class DatT> static std::vector<double> gather(const Parts &, const DatT &d) {
+  /// [elem] of a one-component element dat, elements [0, n).
+  template <class DatT> static std::vector<double> gather(const Parts &, const DatT &d, int n) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.view());
-    std::vector<double> out(h.extent(0));
+    std::vector<double> out(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < out.size(); ++i)
       out[i] = h(i, 0);
     return out;
@@ -82,12 +85,13 @@ struct LocalBackend : umesh::apps::LocalLoops {
 };
 
 #if defined(UMESH_APP_MPI)
-/// MPI ranks (umesh::dist): elements dealt by METIS k-way over their graph
-/// (elements sharing a node) or in contiguous slabs of LULESH's element
-/// order (z-slabs of the cube), each node on the rank of the first
-/// element that reaches it; halos of nodes (positions, velocities, forces)
-/// and of neighbouring elements (the monotonic Q's gradients) exchanged by
-/// the loops as their accesses need.
+/// MPI ranks (umesh::dist): elements dealt in contiguous z-slabs of
+/// LULESH's element order, each rank building only its own slab
+/// (make_mesh_part), or by METIS k-way or PT-Scotch over their graph
+/// (elements sharing a node), every rank building the whole mesh; each node
+/// on the rank of the first element that reaches it; halos of nodes
+/// (positions, velocities, forces) and of neighbouring elements (the
+/// monotonic Q's gradients) exchanged by the loops as their accesses need.
 struct DistBackend : umesh::apps::DistLoops {
   template <class T, int D, class L> using Dat = umesh::dist::Dat<T, D, L, Mem>;
   using PartitionT = umesh::dist::Partition<Mem>;
@@ -98,21 +102,26 @@ struct DistBackend : umesh::apps::DistLoops {
     umesh::Set global_nodes, global_elems;
     std::vector<std::vector<int>> regions; // each region's elements, local numbering
     std::unique_ptr<PartitionT> partition;
-    std::vector<int> element_owner;
     MPI_Comm comm = MPI_COMM_WORLD;
     std::string layout; // how the mesh was dealt: method, cut, each rank's share
+    // Built from the rank's own part: the global ids of the elements and of
+    // the nodes whose values the mesh's arrays hold (empty: the whole mesh's).
+    std::vector<int> own_elems, own_nodes;
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
-  /// `owners`: how the elements are dealt (dist::Owners). `timed`: each
-  /// exchange fenced on the device (Partition::time_exchanges_on_device).
+  /// `owners`: how the elements are dealt (dist::Owners; a rank's own part,
+  /// `m.part`, is its slab). `timed`: each exchange fenced on the device
+  /// (Partition::time_exchanges_on_device).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
                                       umesh::dist::Owners owners = umesh::dist::Owners::slabs,
                                       bool timed = false, MPI_Comm comm = MPI_COMM_WORLD) {
+    if (m.part)
+      return own_parts(m, nccl, timed, comm);
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     const umesh::HostConnectivity node_graph{m.elem_nodes.data(), 8, 0, m.num_nodes};
-    std::vector<int> owner = umesh::dist::element_owners(comm, owners, m.num_elems, {node_graph});
-    // Elements with a face neighbour on another rank (before the owners
-    // move into Parts).
+    const std::vector<int> owner =
+        umesh::dist::element_owners(comm, owners, m.num_elems, {node_graph});
+    // Elements with a face neighbour on another rank.
     std::int64_t cut = 0;
     for (std::size_t e = 0; e < owner.size(); ++e)
       cut += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
@@ -125,19 +134,63 @@ struct DistBackend : umesh::apps::DistLoops {
         std::vector<umesh::dist::MapSpec>{{"elem_nodes", nodes, 8, m.elem_nodes},
                                           {"elem_neighbours", elems, 6, m.neighbours}},
         std::vector<umesh::dist::PointOwners>{{elems, owner}});
+    const std::string how = umesh::dist::owners_label(owners, comm) +
+                            (partition->size() > 1 ? ", every rank building the whole mesh" : "");
+    return from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm, how, cut);
+  }
+  /// From this rank's own slab (make_mesh_part): its elements, their rows
+  /// of both maps and the nodes it owns; the halos are found through the
+  /// partition's directory, and no rank holds anything the size of the
+  /// whole mesh. The partition is the one the dealing from global data
+  /// gives for the same owners.
+  static std::shared_ptr<Parts> own_parts(const Mesh &m, bool nccl, bool timed, MPI_Comm comm) {
+    const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
+    std::vector<int> own_elems(std::size_t(m.elem_hi - m.elem_lo)),
+        own_nodes(std::size_t(m.node_hi - m.node_lo));
+    std::iota(own_elems.begin(), own_elems.end(), m.elem_lo);
+    std::iota(own_nodes.begin(), own_nodes.end(), m.node_lo);
+    auto partition = std::make_unique<PartitionT>(
+        comm, umesh::dist::OwnPart{elems,
+                                   own_elems,
+                                   {{"elem_nodes", nodes, 8, m.elem_nodes},
+                                    {"elem_neighbours", elems, 6, m.neighbours}},
+                                   {{nodes, own_nodes}, {elems, own_elems}}});
+    // Elements with a face neighbour on another rank: neighbours outside
+    // the slab (the slab's elements are contiguous ids).
+    long long cut = 0, total_cut = 0;
+    for (std::size_t e = 0; e < own_elems.size(); ++e)
+      cut += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
+                         [&](int n) { return n < m.elem_lo || n >= m.elem_hi; });
+    MPI_Allreduce(&cut, &total_cut, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm,
+                            "slabs of z-planes, each rank building only its own", total_cut);
+    p->own_elems = std::move(own_elems);
+    p->own_nodes = std::move(own_nodes);
+    return p;
+  }
+  /// Parts holding `partition`: this rank's sets and maps, the mesh's
+  /// regions (global ids of this rank's elements, or of all) in its local
+  /// numbering, and the layout line: `how` the elements were dealt, `cut`
+  /// of them with a face neighbour on another rank, each rank's share.
+  static std::shared_ptr<Parts> from_partition(std::unique_ptr<PartitionT> partition, const Mesh &m,
+                                               const umesh::Set &nodes, const umesh::Set &elems,
+                                               bool nccl, bool timed, MPI_Comm comm,
+                                               const std::string &how, long long cut) {
     if (nccl)
       partition->use_nccl();
     partition->time_exchanges_on_device(timed);
-    const auto &mine = partition->elements()->global_ids;
-    std::vector<int> local_of(m.num_elems, -1);
-    for (std::size_t i = 0; i < mine.size(); ++i)
-      local_of[mine[i]] = int(i);
+    // One lookup for all regions (-r may be as large as the mesh).
+    std::vector<int> members;
+    for (const auto &r : m.regions)
+      members.insert(members.end(), r.begin(), r.end());
+    const std::vector<int> local = partition->elements()->local_ids(members);
     std::vector<std::vector<int>> regions;
+    std::size_t at = 0;
     for (const auto &r : m.regions) {
       regions.emplace_back();
-      for (int e : r)
-        if (local_of[e] >= 0)
-          regions.back().push_back(local_of[e]);
+      for (std::size_t i = 0; i < r.size(); ++i, ++at)
+        if (local[at] >= 0)
+          regions.back().push_back(local[at]);
     }
     auto p = std::make_shared<Parts>(Parts{partition->part(nodes)->local,
                                            partition->elements()->local,
@@ -147,13 +200,13 @@ struct DistBackend : umesh::apps::DistLoops {
                                            elems,
                                            std::move(regions),
                                            nullptr,
-                                           std::move(owner),
                                            comm,
+                                           {},
+                                           {},
                                            {}});
     p->partition = std::move(partition);
-    p->layout = std::string("elements dealt by ") + umesh::dist::owners_label(owners, comm) + ", " +
-                std::to_string(cut) + " of " + std::to_string(m.num_elems) +
-                " elements with a face neighbour on another rank\n" +
+    p->layout = "elements dealt by " + how + ", " + std::to_string(cut) + " of " +
+                std::to_string(m.num_elems) + " elements with a face neighbour on another rank\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->partition), "elements");
     return p;
   }
@@ -164,7 +217,10 @@ struct DistBackend : umesh::apps::DistLoops {
                        : on == On::nodes ? p.partition->part(p.global_nodes)
                                          : p.partition->part(p.global_elems);
     Dat<T, D, L> d(part, name);
-    if (values)
+    const std::vector<int> &own = on == On::nodes ? p.own_nodes : p.own_elems;
+    if (values && !own.empty()) // this rank's own values, not the whole mesh's
+      d.set_owned(own, *values);
+    else if (values)
       d.set_global(*values);
     return d;
   }
@@ -178,23 +234,37 @@ struct DistBackend : umesh::apps::DistLoops {
     copy.mark_halo_stale();
     return copy;
   }
-  /// One element's first component, on every rank (from its owner).
+  /// One element's first component, on every rank (from its owner, which
+  /// the ranks find among themselves: no table of owners is kept).
   template <class DatT> static double element_value(const Parts &p, const DatT &d, int elem) {
     int rank = 0;
     MPI_Comm_rank(p.comm, &rank);
-    const int owner = p.element_owner[elem];
+    const auto &ids = d.part().global_ids; // owned ones ascending (global order)
+    const auto owned_end = ids.begin() + d.part().owned;
+    const auto at = std::lower_bound(ids.begin(), owned_end, elem);
+    const bool mine = at != owned_end && *at == elem;
+    int owner = mine ? rank : -1;
+    MPI_Allreduce(MPI_IN_PLACE, &owner, 1, MPI_INT, MPI_MAX, p.comm);
+    if (owner < 0)
+      umesh::fail("LULESH: no rank owns element ", elem);
     double v = 0;
-    if (rank == owner) {
-      const auto &ids = d.part().global_ids;
-      const int local = int(std::lower_bound(ids.begin(), ids.end(), elem) - ids.begin());
-      Kokkos::deep_copy(v, Kokkos::subview(d.local().view(), local, 0));
-    }
+    if (mine)
+      Kokkos::deep_copy(v, Kokkos::subview(d.local().view(), int(at - ids.begin()), 0));
     MPI_Bcast(&v, 1, MPI_DOUBLE, owner, p.comm);
     return v;
   }
-  /// [elem] of a one-component element dat, whole mesh, on every rank.
-  template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &d) {
-    return d.gather_global(p.comm);
+  /// [elem] of a one-component element dat, elements [0, n), on every rank:
+  /// each owner adds its values into zeros (exact: one owner a value), so
+  /// nothing the size of the whole mesh is gathered.
+  template <class DatT> static std::vector<double> gather(const Parts &p, const DatT &d, int n) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.local().view());
+    const auto &ids = d.part().global_ids;
+    std::vector<double> out(std::size_t(n), 0.0);
+    for (int i = 0; i < d.part().owned; ++i)
+      if (ids[i] < n)
+        out[std::size_t(ids[i])] = h(i, 0);
+    MPI_Allreduce(MPI_IN_PLACE, out.data(), n, MPI_DOUBLE, MPI_SUM, p.comm);
+    return out;
   }
 };
 #endif

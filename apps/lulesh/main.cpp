@@ -44,7 +44,7 @@ struct Options {
   bool distributed = false; // --distributed, or more than one MPI rank
   bool timed_exchanges = false;
   std::string transport = "host";
-  std::string partition; // empty: METIS when built with it, else slabs
+  std::string partition; // empty: slabs
 };
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
@@ -126,20 +126,22 @@ Options parse(int argc, char **argv) {
       ->check(umesh::apps::output_file());
   app.add_flag("--distributed", o.distributed,
                "run over the MPI ranks (umesh::dist) even on one rank; on more than one rank "
-               "('mpirun -np N umesh_lulesh ...') it always does: elements in contiguous slabs "
-               "per rank, halos of nodes and neighbouring elements exchanged by the loops as "
+               "('mpirun -np N umesh_lulesh ...') it always does: elements dealt by "
+               "--partition, halos of nodes and neighbouring elements exchanged by the loops as "
                "their accesses need");
   app.add_option("--transport", o.transport,
                  "distributed runs: halo exchange through host buffers and MPI (host) or GPU to "
                  "GPU through NCCL (nccl: CUDA builds with NCCL, one rank per GPU)")
       ->check(CLI::IsMember({"host", "nccl"}))
       ->capture_default_str();
-  app.add_option("--partition", o.partition,
-                 "distributed runs: how elements are dealt to ranks: metis (METIS k-way over the "
-                 "elements sharing nodes, on one rank: smaller halos), ptscotch (PT-Scotch over "
-                 "the same graph, each rank partitioning a slice of it; builds with PT-Scotch) "
-                 "or slabs (contiguous slabs of LULESH's element order); default metis when "
-                 "umesh has METIS, else slabs")
+  app.add_option(
+         "--partition", o.partition,
+         "distributed runs: how elements are dealt to ranks: slabs (the default: contiguous "
+         "z-slabs of LULESH's element order, at least one plane of elements a rank; "
+         "each rank builds only its own slab), metis (METIS k-way over the elements "
+         "sharing nodes, on one rank: smaller halos) or ptscotch (PT-Scotch over the "
+         "same graph, each rank partitioning a slice of it; builds with PT-Scotch); "
+         "metis and ptscotch build the whole mesh on every rank")
       ->check(CLI::IsMember({"slabs", "metis", "ptscotch"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
@@ -215,8 +217,10 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --transport nccl is for distributed runs (several ranks "
                          "or --distributed)");
+    // Slabs by default: each rank then builds only its own (METIS and
+    // PT-Scotch need the whole mesh on every rank).
     const std::string partition =
-        umesh::apps::rank_partition("umesh_lulesh", opt.partition, opt.distributed);
+        umesh::apps::rank_partition("umesh_lulesh", opt.partition, opt.distributed, "slabs");
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --timed-exchanges is for distributed runs (several ranks "
                          "or --distributed)");
@@ -243,10 +247,24 @@ int run(const Options &opt, int rank, int ranks) {
                   ranks == 1 ? "" : "s", partition.c_str(),
                   opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
-    const Mesh mesh = make_mesh(p);
-    if (!p.quiet)
-      std::printf("mesh: %d nodes, %d elements, %zu regions (%.2f s)\n", mesh.num_nodes,
-                  mesh.num_elems, mesh.regions.size(), setup.seconds());
+    // On the host threads Kokkos was given (OMP_NUM_THREADS, --kokkos-threads).
+    const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+    const Mesh mesh = opt.distributed && partition == "slabs"
+                          ? make_mesh_part(p, rank, ranks, threads)
+                          : make_mesh(p, threads);
+    const double mesh_s = setup.seconds();
+    const std::string mesh_ranks =
+        opt.distributed ? umesh::apps::seconds_over_ranks(mesh_s) : std::string();
+    if (!p.quiet) {
+      std::printf("mesh: %d nodes, %d elements, %zu regions (%.2f s, %d host thread%s)\n",
+                  mesh.num_nodes, mesh.num_elems, mesh.regions.size(), mesh_s, threads,
+                  threads == 1 ? "" : "s");
+      if (opt.distributed)
+        std::printf("%s in %s\n",
+                    mesh.part ? ("rank 0's " + slab_summary(mesh)).c_str()
+                              : "every rank built the whole mesh,",
+                    mesh_ranks.c_str());
+    }
     // The device's copy bandwidth beside the timings, for comparisons.
     const double copy_gbps = opt.timers ? umesh::apps::copy_bandwidth_gbps() : 0.0;
     if (opt.timers)
@@ -293,10 +311,17 @@ int run(const Options &opt, int rank, int ranks) {
         Kokkos::fence();
         const double elapsed = run.seconds();
         const Report r = make_report(p.size, solver->clock().cycle, solver->energy(), elapsed);
+        // Collective: every rank, quiet or not.
+        const std::string build_ranks =
+            opt.distributed ? umesh::apps::seconds_over_ranks(build_s) : std::string();
         if (!p.quiet) {
           print_report(r, ranks);
           std::printf("Setup (device data, plans; not in the elapsed time) = %.2f (s)%s\n", build_s,
                       exec == "auto" ? "; auto's tuning is, in the first cycle" : "");
+          if (opt.distributed)
+            std::printf("setup per rank (fastest-slowest): mesh %s, partition, device data and "
+                        "plans %s\n",
+                        mesh_ranks.c_str(), build_ranks.c_str());
         }
         if (opt.distributed) {
           const umesh::apps::ExchangeTally d = solver->exchanges() - exchange_before;
@@ -366,6 +391,8 @@ int run(const Options &opt, int rank, int ranks) {
     }
     if (opt.expect_cycles >= 0 || opt.check_energy)
       std::printf("%d of %d runs pass the checks\n", runs - failures, runs);
+    if (opt.distributed)
+      umesh::apps::print_peak_host_memory(ranks);
   } catch (...) {
     return umesh::apps::report_exception(ranks > 1 ? "umesh_lulesh rank " + std::to_string(rank)
                                                    : "umesh_lulesh");

@@ -1,7 +1,12 @@
 #include "problem.hpp"
 
+#include "common/chunks.hpp"
+
+#include <umesh/error.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <random>
 
 namespace lulesh {
@@ -23,10 +28,12 @@ double weight_sum(int regions, int balance) {
 // LULESH's region sizes: runs of consecutive elements of one region, never
 // the same region twice in a row, run lengths drawn from a fixed table of
 // ranges, regions chosen with probability proportional to (i+1)^balance.
-std::vector<int> region_of_elements(const Params &p, int num_elems) {
-  std::vector<int> region(num_elems, 0);
-  if (p.regions == 1)
-    return region;
+// fn(first, end, region) for each run over [0, num_elems), in order.
+template <class Fn> void region_runs(const Params &p, int num_elems, Fn fn) {
+  if (p.regions == 1) {
+    fn(0, num_elems, 0);
+    return;
+  }
   std::vector<long long> bin_end(p.regions);
   long long total = 0;
   for (int i = 0; i < p.regions; ++i)
@@ -52,11 +59,102 @@ std::vector<int> region_of_elements(const Params &p, int num_elems) {
                     : bin < 978 ? draw(128, 128)
                     : bin < 981 ? draw(256, 256)
                                 : draw(512, 1537);
-    for (int end = std::min(num_elems, next + run); next < end; ++next)
-      region[next] = r;
+    const int end = int(std::min<long long>(num_elems, (long long)next + run));
+    fn(next, end, r);
+    next = end;
     last = r;
   }
-  return region;
+}
+
+// m.regions and m.region_reps: each region's elements in [elem_lo,
+// elem_hi). The whole sequence is drawn on every rank (a few draws per run
+// of elements, no array the size of the mesh), so that every rank keeps the
+// regions that are non-empty anywhere, in the same order.
+void add_regions(Mesh &m, const Params &p) {
+  std::vector<std::vector<int>> lists(p.regions);
+  std::vector<char> used(p.regions, 0);
+  region_runs(p, m.num_elems, [&](int first, int end, int r) {
+    used[r] = 1;
+    for (int e = std::max(first, m.elem_lo); e < std::min(end, m.elem_hi); ++e)
+      lists[r].push_back(e);
+  });
+  for (int r = 0; r < p.regions; ++r) {
+    if (!used[r])
+      continue;
+    // Half the regions cheap, most of the rest 1 + cost, the last ~5%
+    // ten times that (LULESH's imbalance model).
+    const int reps = r < p.regions / 2                       ? 1
+                     : r < p.regions - (p.regions + 15) / 20 ? 1 + p.cost
+                                                             : 10 * (1 + p.cost);
+    m.regions.push_back(std::move(lists[r]));
+    m.region_reps.push_back(reps);
+  }
+}
+
+// The elements of z-planes [m.plane_lo, m.plane_hi) and the nodes [node_lo,
+// node_hi) (whole node planes), each in slabs of planes on up to `threads`
+// threads; indices global.
+void build(Mesh &m, const Params &p, int threads) {
+  const int s = m.size, e = s + 1;
+  const std::size_t plane = std::size_t(s) * s, node_plane = std::size_t(e) * e;
+  const int nk_lo = int(m.node_lo / node_plane), nk_hi = int(m.node_hi / node_plane);
+  m.coords.resize(3 * std::size_t(m.node_hi - m.node_lo));
+  m.node_symmetry.resize(std::size_t(m.node_hi - m.node_lo));
+  umesh::apps::in_chunks(nk_hi - nk_lo, threads, [&](int first, int last) {
+    for (int k = nk_lo + first; k < nk_lo + last; ++k)
+      for (int j = 0; j < e; ++j)
+        for (int i = 0; i < e; ++i) {
+          const std::size_t n = (std::size_t(k) * e + j) * e + i - m.node_lo;
+          m.coords[3 * n + 0] = 1.125 * i / s;
+          m.coords[3 * n + 1] = 1.125 * j / s;
+          m.coords[3 * n + 2] = 1.125 * k / s;
+          m.node_symmetry[n] = (i == 0 ? 1 : 0) | (j == 0 ? 2 : 0) | (k == 0 ? 4 : 0);
+        }
+  });
+  const std::size_t elems = std::size_t(m.elem_hi - m.elem_lo);
+  m.elem_nodes.resize(8 * elems);
+  m.neighbours.resize(6 * elems);
+  m.elem_bc.assign(elems, 0);
+  umesh::apps::in_chunks(m.plane_hi - m.plane_lo, threads, [&](int first, int last) {
+    for (int k = m.plane_lo + first; k < m.plane_lo + last; ++k)
+      for (int j = 0; j < s; ++j)
+        for (int i = 0; i < s; ++i) {
+          const int el = (k * s + j) * s + i;
+          const std::size_t at = std::size_t(el) - std::size_t(m.plane_lo) * plane;
+          const int base = (k * e + j) * e + i;
+          const int nodes[8] = {
+              base,         base + 1,         base + e + 1,         base + e,
+              base + e * e, base + e * e + 1, base + e * e + e + 1, base + e * e + e};
+          for (int c = 0; c < 8; ++c)
+            m.elem_nodes[8 * at + c] = nodes[c];
+          // Across each face: the neighbour, or at the mesh's faces the
+          // element itself (then its flags decide what is read).
+          const int nb[6] = {i > 0 ? el - 1 : el,     i < s - 1 ? el + 1 : el,
+                             j > 0 ? el - s : el,     j < s - 1 ? el + s : el,
+                             k > 0 ? el - s * s : el, k < s - 1 ? el + s * s : el};
+          for (int f = 0; f < 6; ++f)
+            m.neighbours[6 * at + f] = nb[f];
+          int bc = 0;
+          // Symmetry planes through the origin, free surfaces opposite.
+          bc |= i == 0 ? symmetry_flag(xi_minus) : 0;
+          bc |= i == s - 1 ? free_flag(xi_plus) : 0;
+          bc |= j == 0 ? symmetry_flag(eta_minus) : 0;
+          bc |= j == s - 1 ? free_flag(eta_plus) : 0;
+          bc |= k == 0 ? symmetry_flag(zeta_minus) : 0;
+          bc |= k == s - 1 ? free_flag(zeta_plus) : 0;
+          m.elem_bc[at] = bc;
+        }
+  });
+  add_regions(m, p);
+}
+
+// The sizes of a mesh of -s `s`, holding nothing yet.
+Mesh sized(int s) {
+  Mesh m;
+  m.size = s;
+  m.num_elems = s * s * s;
+  m.num_nodes = (s + 1) * (s + 1) * (s + 1);
+  return m;
 }
 
 } // namespace
@@ -89,69 +187,44 @@ std::string params_problem(const Params &p) {
   return {};
 }
 
-Mesh make_mesh(const Params &p) {
-  Mesh m;
-  const int s = p.size, e = s + 1;
-  m.size = s;
-  m.num_elems = s * s * s;
-  m.num_nodes = e * e * e;
-  m.coords.resize(3 * std::size_t(m.num_nodes));
-  m.node_symmetry.resize(m.num_nodes);
-  for (int k = 0; k < e; ++k)
-    for (int j = 0; j < e; ++j)
-      for (int i = 0; i < e; ++i) {
-        const std::size_t n = (std::size_t(k) * e + j) * e + i;
-        m.coords[3 * n + 0] = 1.125 * i / s;
-        m.coords[3 * n + 1] = 1.125 * j / s;
-        m.coords[3 * n + 2] = 1.125 * k / s;
-        m.node_symmetry[n] = (i == 0 ? 1 : 0) | (j == 0 ? 2 : 0) | (k == 0 ? 4 : 0);
-      }
-  m.elem_nodes.resize(8 * std::size_t(m.num_elems));
-  m.neighbours.resize(6 * std::size_t(m.num_elems));
-  m.elem_bc.assign(m.num_elems, 0);
-  for (int k = 0; k < s; ++k)
-    for (int j = 0; j < s; ++j)
-      for (int i = 0; i < s; ++i) {
-        const int el = (k * s + j) * s + i;
-        const int base = (k * e + j) * e + i;
-        const int nodes[8] = {
-            base,         base + 1,         base + e + 1,         base + e,
-            base + e * e, base + e * e + 1, base + e * e + e + 1, base + e * e + e};
-        for (int c = 0; c < 8; ++c)
-          m.elem_nodes[8 * std::size_t(el) + c] = nodes[c];
-        // Across each face: the neighbour, or at the mesh's faces the
-        // element itself (then its flags decide what is read).
-        const int nb[6] = {i > 0 ? el - 1 : el,     i < s - 1 ? el + 1 : el,
-                           j > 0 ? el - s : el,     j < s - 1 ? el + s : el,
-                           k > 0 ? el - s * s : el, k < s - 1 ? el + s * s : el};
-        for (int f = 0; f < 6; ++f)
-          m.neighbours[6 * std::size_t(el) + f] = nb[f];
-        int bc = 0;
-        // Symmetry planes through the origin, free surfaces opposite.
-        bc |= i == 0 ? symmetry_flag(xi_minus) : 0;
-        bc |= i == s - 1 ? free_flag(xi_plus) : 0;
-        bc |= j == 0 ? symmetry_flag(eta_minus) : 0;
-        bc |= j == s - 1 ? free_flag(eta_plus) : 0;
-        bc |= k == 0 ? symmetry_flag(zeta_minus) : 0;
-        bc |= k == s - 1 ? free_flag(zeta_plus) : 0;
-        m.elem_bc[el] = bc;
-      }
-  const std::vector<int> region = region_of_elements(p, m.num_elems);
-  std::vector<std::vector<int>> lists(p.regions);
-  for (int el = 0; el < m.num_elems; ++el)
-    lists[region[el]].push_back(el);
-  for (int r = 0; r < p.regions; ++r) {
-    if (lists[r].empty())
-      continue;
-    // Half the regions cheap, most of the rest 1 + cost, the last ~5%
-    // ten times that (LULESH's imbalance model).
-    const int reps = r < p.regions / 2                       ? 1
-                     : r < p.regions - (p.regions + 15) / 20 ? 1 + p.cost
-                                                             : 10 * (1 + p.cost);
-    m.regions.push_back(std::move(lists[r]));
-    m.region_reps.push_back(reps);
-  }
+Mesh make_mesh(const Params &p, int threads) {
+  Mesh m = sized(p.size);
+  m.elem_hi = m.num_elems;
+  m.node_hi = m.num_nodes;
+  m.plane_hi = p.size;
+  build(m, p, threads);
   return m;
+}
+
+void slab_planes(int size, int rank, int ranks, int &lo, int &hi) {
+  if (ranks > size)
+    throw umesh::Error("--partition slabs: " + std::to_string(ranks) + " ranks cannot share the " +
+                       std::to_string(size) + " z-planes of elements of -s " +
+                       std::to_string(size) + " (at least one plane each); use at most " +
+                       std::to_string(size) + " ranks, a larger -s, or --partition metis");
+  lo = int(std::int64_t(size) * rank / ranks);
+  hi = int(std::int64_t(size) * (rank + 1) / ranks);
+}
+
+Mesh make_mesh_part(const Params &p, int rank, int ranks, int threads) {
+  Mesh m = sized(p.size);
+  m.part = true;
+  slab_planes(p.size, rank, ranks, m.plane_lo, m.plane_hi);
+  const int s = p.size, node_plane = (s + 1) * (s + 1);
+  m.elem_lo = m.plane_lo * s * s;
+  m.elem_hi = m.plane_hi * s * s;
+  // A node's lowest-numbered element lies in element plane max(k - 1, 0)
+  // of its node plane k: its owner under the dealing from global data.
+  m.node_lo = m.plane_lo == 0 ? 0 : (m.plane_lo + 1) * node_plane;
+  m.node_hi = (m.plane_hi + 1) * node_plane;
+  build(m, p, threads);
+  return m;
+}
+
+std::string slab_summary(const Mesh &m) {
+  return "slab: z-planes " + std::to_string(m.plane_lo) + " to " + std::to_string(m.plane_hi - 1) +
+         " of " + std::to_string(m.size) + ", " + std::to_string(m.elem_hi - m.elem_lo) +
+         " elements, " + std::to_string(m.node_hi - m.node_lo) + " owned nodes; built";
 }
 
 double initial_energy(int size) {

@@ -46,22 +46,46 @@ KOKKOS_INLINE_FUNCTION constexpr int free_flag(int face) {
   return 2 << (2 * face);
 }
 
-/// The cube of `size`^3 hexes, 1.125 on a side, corner at the origin.
+/// The cube of `size`^3 hexes, 1.125 on a side, corner at the origin; or one
+/// rank's part of it (make_mesh_part, `part` set): then the per-element
+/// arrays hold only the elements [elem_lo, elem_hi) of the rank's z-slab and
+/// the per-node arrays only the nodes [node_lo, node_hi) it owns, in global
+/// order; every index in them stays global.
 struct Mesh {
-  int size = 0, num_elems = 0, num_nodes = 0;
+  int size = 0, num_elems = 0, num_nodes = 0; ///< the whole mesh's
+  bool part = false;
+  int elem_lo = 0, elem_hi = 0;          ///< elements the arrays hold (global ids)
+  int node_lo = 0, node_hi = 0;          ///< nodes the arrays hold (global ids)
+  int plane_lo = 0, plane_hi = 0;        ///< their z-planes of elements
   std::vector<double> coords;            ///< [node][3]
   std::vector<int> elem_nodes;           ///< [elem][8], LULESH's node order
   std::vector<int> neighbours;           ///< [elem][6] across each Face; itself on the boundary
   std::vector<int> elem_bc;              ///< symmetry_flag / free_flag bits
   std::vector<int> node_symmetry;        ///< bit k: on the symmetry plane x_k = 0
-  std::vector<std::vector<int>> regions; ///< element lists (non-empty ones)
+  std::vector<std::vector<int>> regions; ///< element lists (global ids), of the regions
+                                         ///< that are non-empty in the whole mesh
   std::vector<int> region_reps;          ///< EOS evaluations per cycle of each region
 };
 
 /// Builds the mesh and its regions (LULESH's random region sizes, with a
 /// fixed seed of our own: the regions only weigh the EOS work, never the
-/// results).
-Mesh make_mesh(const Params &p);
+/// results), in slabs of planes on up to `threads` host threads.
+Mesh make_mesh(const Params &p, int threads = 1);
+
+/// The z-planes of elements [lo, hi) that rank `rank` of `ranks` owns when
+/// the cube is dealt in contiguous slabs of planes; fails when there are
+/// more ranks than planes.
+void slab_planes(int size, int rank, int ranks, int &lo, int &hi);
+
+/// Rank `rank`'s part of make_mesh's mesh when the cube is dealt in z-slabs
+/// (slab_planes): the slab's elements with their nodes (global ids), the
+/// nodes it owns (those whose lowest-numbered element is in the slab: node
+/// planes lo+1 .. hi, and plane 0 on the first slab) with their coordinates
+/// and flags, and its elements of each region, the same as make_mesh's.
+Mesh make_mesh_part(const Params &p, int rank, int ranks, int threads = 1);
+
+/// "slab: z-planes lo to hi-1 of size, E elements, N owned nodes; built".
+std::string slab_summary(const Mesh &m);
 
 /// Time-step control, on the host (LULESH's TimeIncrement).
 struct Clock {

@@ -18,7 +18,8 @@ struct Report {
   double fom() const { return 1000.0 / grind_us(); }
 };
 
-/// The report of a run of `cycles` cycles that left element energies `e`.
+/// The report of a run of `cycles` cycles that left element energies `e`
+/// (those of plane 0 at least: the first size^2 elements).
 Report make_report(int size, int cycles, const std::vector<double> &e, double elapsed);
 
 /// Prints it as LULESH does; `ranks`: the MPI tasks the run used.

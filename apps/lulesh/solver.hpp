@@ -57,7 +57,8 @@ public:
   /// One cycle: time increment, then the Lagrange leapfrog. Fails with
   /// umesh::Error on LULESH's volume and q-stop errors.
   virtual void step() = 0;
-  /// Element energies (element numbering of the mesh).
+  /// The energies of plane 0's elements (the first size^2 of the mesh's
+  /// numbering), all the report reads.
   virtual std::vector<double> energy() const = 0;
   /// How the scatter loops ran (hierarchical and auto plans), or empty.
   virtual std::string summary() const { return {}; }
@@ -116,7 +117,9 @@ public:
     check_cycle();
   }
 
-  std::vector<double> energy() const override { return B::gather(*parts_, e_); }
+  std::vector<double> energy() const override {
+    return B::gather(*parts_, e_, params_.size * params_.size);
+  }
 
   std::string layout() const override {
     if constexpr (B::distributed)
@@ -151,18 +154,20 @@ public:
   }
 
 private:
-  // The blast: all the energy in the element at the origin.
+  // The blast: all the energy in the element at the origin. The values
+  // of the elements the mesh holds (a rank's own part: its slab's).
   Scalar blast(const Mesh &m, const Params &p) const {
-    std::vector<double> e(m.num_elems, 0.0);
-    e[0] = initial_energy(p.size);
+    std::vector<double> e(std::size_t(m.elem_hi - m.elem_lo), 0.0);
+    if (m.elem_lo == 0 && m.elem_hi > 0)
+      e[0] = initial_energy(p.size);
     return make<double, 1>(On::elems, "e", &e);
   }
   // Each element's EOS evaluations per cycle: its region's.
   DatT<int, 1> eos_reps(const Mesh &m) const {
-    std::vector<int> reps(std::size_t(m.num_elems), 1);
+    std::vector<int> reps(std::size_t(m.elem_hi - m.elem_lo), 1);
     for (std::size_t r = 0; r < m.regions.size(); ++r)
       for (int e : m.regions[r])
-        reps[std::size_t(e)] = m.region_reps[r];
+        reps[std::size_t(e - m.elem_lo)] = m.region_reps[r];
     return make<int, 1>(On::elems, "eos_reps", &reps);
   }
   template <class T, int D>

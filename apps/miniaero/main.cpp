@@ -441,10 +441,7 @@ int run(const Options &opt, int rank, int ranks) {
     }
     if (!opt.compare.empty())
       std::printf("%d of %d runs match the reference\n", runs - failures, runs);
-    const double peak = umesh::apps::max_over_ranks(umesh::apps::peak_host_memory_mib());
-    if (peak >= 0)
-      std::printf("host memory: peak %.0f MiB%s (VmHWM)\n", peak,
-                  ranks > 1 ? " on the rank that used most" : "");
+    umesh::apps::print_peak_host_memory(ranks);
   } catch (...) {
     return umesh::apps::report_exception(ranks > 1 ? "umesh_miniaero rank " + std::to_string(rank)
                                                    : "umesh_miniaero");

@@ -3,22 +3,22 @@
 // per condition, built in slabs of planes on several host threads.
 #include "problem.hpp"
 
+#include "common/chunks.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <numeric>
 #include <random>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 namespace miniaero {
 
 namespace {
 
+using umesh::apps::in_chunks;
 using Vec = std::array<double, 3>;
 Vec sub(const Vec &a, const Vec &b) {
   return {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
@@ -57,36 +57,6 @@ double hex_volume(const Vec (&x)[8]) {
 // normal points out of the cell: y-, x+, y+, x-, z-, z+.
 constexpr int kFaceCorners[6][4] = {{0, 1, 5, 4}, {1, 2, 6, 5}, {2, 3, 7, 6},
                                     {3, 0, 4, 7}, {0, 3, 2, 1}, {4, 5, 6, 7}};
-
-// fn(first, last) over [0, n) cut into up to `threads` pieces, each on a
-// thread of its own (the calling thread takes the first). An exception in
-// any piece (out of memory) reaches the caller, not std::terminate.
-template <class Fn> void in_chunks(int n, int threads, Fn fn) {
-  const int pieces = std::max(1, std::min(threads, n));
-  auto bound = [&](int t) { return int(std::int64_t(n) * t / pieces); };
-  std::vector<std::exception_ptr> failed(pieces);
-  auto piece = [&](int t) {
-    try {
-      fn(bound(t), bound(t + 1));
-    } catch (...) {
-      failed[t] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int t = 1; t < pieces; ++t) {
-    try {
-      workers.emplace_back(piece, t);
-    } catch (const std::system_error &) { // no thread to be had: this one does it
-      piece(t);
-    }
-  }
-  piece(0);
-  for (auto &w : workers)
-    w.join();
-  for (const auto &e : failed)
-    if (e)
-      std::rethrow_exception(e);
-}
 
 } // namespace
 
