@@ -12,6 +12,7 @@
 # - NCCL's own transfer between two GPUs (perf/probes/nccl_sendrecv_probe.cpp); the copy
 #   bandwidth.
 #   perf/device/scaling-x4.sh [N] [S] [full|focus|short|partitioners]
+# GPUS=2 (the two-GPU kind) runs on two GPUs where the text says four (no weak scaling).
 # focus: the exchange and LULESH only (miniAero at four GPUs, fenced and not, against one; LULESH
 # -s S and -s S+50 on one and four GPUs, and each loop's fenced time at -s S); short: focus
 # without -s S+50 and the loop timings (a call's last device minutes); partitioners: short, then
@@ -20,7 +21,7 @@
 # With --timed-exchanges the apps also time NCCL alone moving the same bytes between the same
 # ranks (umesh::dist::nccl_transfer_seconds), the exchange's baseline, in the same run.
 . perf/device/env.sh
-n=${1:-256} s=${2:-250} mode=${3:-full}
+n=${1:-256} s=${2:-250} mode=${3:-full} g=${GPUS:-4}
 export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
 {
   git log -1 --format='%H %s'
@@ -56,36 +57,36 @@ run() { # run NAME RANKS PROGRAM ARGS...: one run, its log under $R (none past 5
   fi
   note "$name rc=$rc: $(grep -m1 -E 'steps in|Elapsed time' "$R/$name.log" || true)"
 }
-run r4-timed 4 "$M" "${common[@]}" --timed-exchanges
+run r$g-timed $g "$M" "${common[@]}" --timed-exchanges
 run one 1 "$M" "${common[@]}"
-run r4 4 "$M" "${common[@]}"
-[[ $mode == full ]] && run r2 2 "$M" "${common[@]}"
+run r$g $g "$M" "${common[@]}"
+[[ $mode == full && $g == 4 ]] && run r2 2 "$M" "${common[@]}"
 lcommon=(-s "$s" -i 200 --exec atomic --layout soa)
 run lulesh-one 1 "$L" "${lcommon[@]}"
-run lulesh-r4 4 "$L" "${lcommon[@]}" --partition slabs
-run lulesh-r4-timed 4 "$L" "${lcommon[@]}" --partition slabs --timed-exchanges
+run lulesh-r$g $g "$L" "${lcommon[@]}" --partition slabs
+run lulesh-r$g-timed $g "$L" "${lcommon[@]}" --partition slabs --timed-exchanges
 if [[ $mode == full ]]; then
-  run weak-r4 4 "$M" "${common[@]/$n,$n,$n/$((2 * n)),$((2 * n)),$n}"
+  ((g == 4)) && run weak-r4 4 "$M" "${common[@]/$n,$n,$n/$((2 * n)),$((2 * n)),$n}"
 elif [[ $mode == partitioners ]]; then
   T=$b/tests/test_distributed_overlap
-  for np in 2 4; do
+  for np in 2 $g; do
     rc=0
     timeout 60 mpirun -np $np --bind-to none "$T" --kokkos-num-devices=$np >"$R/test-overlap-np$np.log" 2>&1 || rc=$?
     note "test_distributed_overlap np$np rc=$rc: $(grep -E -m1 'PASSED|FAILED' "$R/test-overlap-np$np.log" || true)"
   done
   for part in slabs metis ptscotch; do
-    run lulesh-s150-r4-$part 4 "$L" -s 150 -i 100 --exec atomic --layout soa --partition $part
+    run lulesh-s150-r$g-$part $g "$L" -s 150 -i 100 --exec atomic --layout soa --partition $part
   done
   m128=(--input "$inp" --mesh 128,128,128 --steps 20 --layout soa --reorder rcm --exec atomic)
   for part in blocks metis ptscotch; do
-    run miniaero128-r4-$part 4 "$M" "${m128[@]}" --partition $part
+    run miniaero128-r$g-$part $g "$M" "${m128[@]}" --partition $part
   done
 elif [[ $mode == focus ]]; then
   s2=$((s + 50))
   run lulesh-one-s$s2 1 "$L" -s $s2 -i 200 --exec atomic --layout soa
-  run lulesh-r4-s$s2 4 "$L" -s $s2 -i 200 --exec atomic --layout soa --partition slabs
+  run lulesh-r$g-s$s2 $g "$L" -s $s2 -i 200 --exec atomic --layout soa --partition slabs
   run lulesh-one-timers 1 "$L" -s "$s" -i 100 --exec atomic --layout soa --timers
-  run lulesh-r4-timers 4 "$L" -s "$s" -i 100 --exec atomic --layout soa --partition slabs --timers
+  run lulesh-r$g-timers $g "$L" -s "$s" -i 100 --exec atomic --layout soa --partition slabs --timers
 fi
 grep -H "steps in\|mesh:\|halo exchange\|per exchange\|NCCL alone\|exchange:\|edge cut\|cut\|host memory\|limiter\|dealt\|Elapsed\|Grind\|Setup\|MPI tasks\|median ms\|per cycle" \
   "$R"/*.log >>"$R/summary.txt" 2>/dev/null || true
