@@ -11,13 +11,13 @@
 #   four (slabs of its element order, NCCL), four also fenced;
 # - NCCL's own transfer between two GPUs (perf/probes/nccl_sendrecv_probe.cpp); the copy
 #   bandwidth.
-#   perf/device/scaling-x4.sh [N] [S] [full|focus|short|partitioners]
+#   perf/device/scaling-x4.sh [N] [S] [full|focus|short|partitioners|lulesh]
 # GPUS=2 (the two-GPU kind) runs on two GPUs where the text says four (no weak scaling).
 # focus: the exchange and LULESH only (miniAero at four GPUs, fenced and not, against one; LULESH
 # -s S and -s S+50 on one and four GPUs, and each loop's fenced time at -s S); short: focus
 # without -s S+50 and the loop timings (a call's last device minutes); partitioners: short, then
 # test_distributed_overlap at 2 and 4 ranks (through NCCL too) and PT-Scotch's and METIS's parts
-# beside slabs and blocks (LULESH -s 150, miniAero 128^3).
+# beside slabs and blocks (LULESH -s 150, miniAero 128^3); lulesh: LULESH's three runs alone.
 # With --timed-exchanges the apps also time NCCL alone moving the same bytes between the same
 # ranks (umesh::dist::nccl_transfer_seconds), the exchange's baseline, in the same run.
 . perf/device/env.sh
@@ -57,9 +57,11 @@ run() { # run NAME RANKS PROGRAM ARGS...: one run, its log under $R (none past 5
   fi
   note "$name rc=$rc: $(grep -m1 -E 'steps in|Elapsed time' "$R/$name.log" || true)"
 }
-run r$g-timed $g "$M" "${common[@]}" --timed-exchanges
-run one 1 "$M" "${common[@]}"
-run r$g $g "$M" "${common[@]}"
+if [[ $mode != lulesh ]]; then
+  run r$g-timed $g "$M" "${common[@]}" --timed-exchanges
+  run one 1 "$M" "${common[@]}"
+  run r$g $g "$M" "${common[@]}"
+fi
 [[ $mode == full && $g == 4 ]] && run r2 2 "$M" "${common[@]}"
 lcommon=(-s "$s" -i 200 --exec atomic --layout soa)
 run lulesh-one 1 "$L" "${lcommon[@]}"
