@@ -107,6 +107,9 @@ struct DistBackend : umesh::apps::DistLoops {
     // Built from the rank's own part: the global ids of the elements and of
     // the nodes whose values the mesh's arrays hold (empty: the whole mesh's).
     std::vector<int> own_elems, own_nodes;
+    // Setup seconds on this rank: the partition (dealing the elements,
+    // halos, directory), NCCL's communicator and connections.
+    double partition_seconds = 0, nccl_seconds = 0;
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `owners`: how the elements are dealt (dist::Owners; a rank's own part,
@@ -117,6 +120,7 @@ struct DistBackend : umesh::apps::DistLoops {
                                       bool timed = false, MPI_Comm comm = MPI_COMM_WORLD) {
     if (m.part)
       return own_parts(m, nccl, timed, comm);
+    Kokkos::Timer timer; // dealing the elements (METIS, PT-Scotch) and the partition
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     const umesh::HostConnectivity node_graph{m.elem_nodes.data(), 8, 0, m.num_nodes};
     const std::vector<int> owner =
@@ -136,7 +140,10 @@ struct DistBackend : umesh::apps::DistLoops {
         std::vector<umesh::dist::PointOwners>{{elems, owner}});
     const std::string how = umesh::dist::owners_label(owners, comm) +
                             (partition->size() > 1 ? ", every rank building the whole mesh" : "");
-    return from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm, how, cut);
+    const double partition_seconds = timer.seconds();
+    auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm, how, cut);
+    p->partition_seconds += partition_seconds;
+    return p;
   }
   /// From this rank's own slab (make_mesh_part): its elements, their rows
   /// of both maps and the nodes it owns; the halos are found through the
@@ -149,6 +156,7 @@ struct DistBackend : umesh::apps::DistLoops {
         own_nodes(std::size_t(m.node_hi - m.node_lo));
     std::iota(own_elems.begin(), own_elems.end(), m.elem_lo);
     std::iota(own_nodes.begin(), own_nodes.end(), m.node_lo);
+    Kokkos::Timer timer;
     auto partition = std::make_unique<PartitionT>(
         comm, umesh::dist::OwnPart{elems,
                                    own_elems,
@@ -162,10 +170,12 @@ struct DistBackend : umesh::apps::DistLoops {
       cut += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
                          [&](int n) { return n < m.elem_lo || n >= m.elem_hi; });
     MPI_Allreduce(&cut, &total_cut, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    const double partition_seconds = timer.seconds();
     auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm,
                             "slabs of z-planes, each rank building only its own", total_cut);
     p->own_elems = std::move(own_elems);
     p->own_nodes = std::move(own_nodes);
+    p->partition_seconds += partition_seconds;
     return p;
   }
   /// Parts holding `partition`: this rank's sets and maps, the mesh's
@@ -176,8 +186,11 @@ struct DistBackend : umesh::apps::DistLoops {
                                                const umesh::Set &nodes, const umesh::Set &elems,
                                                bool nccl, bool timed, MPI_Comm comm,
                                                const std::string &how, long long cut) {
+    Kokkos::Timer timer;
     if (nccl)
       partition->use_nccl();
+    const double nccl_seconds = timer.seconds();
+    timer.reset();
     partition->time_exchanges_on_device(timed);
     // One lookup for all regions (-r may be as large as the mesh).
     std::vector<int> members;
@@ -205,6 +218,8 @@ struct DistBackend : umesh::apps::DistLoops {
                                            {},
                                            {}});
     p->partition = std::move(partition);
+    p->partition_seconds = timer.seconds(); // (the regions' lookup; the callers add theirs)
+    p->nccl_seconds = nccl_seconds;
     p->layout = "elements dealt by " + how + ", " + std::to_string(cut) + " of " +
                 std::to_string(m.num_elems) + " elements with a face neighbour on another rank\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->partition), "elements");

@@ -65,6 +65,9 @@ public:
   /// Distributed runs: how the mesh was dealt to ranks (method, cut, a line
   /// per rank); empty in one process.
   virtual std::string layout() const { return {}; }
+  /// Distributed runs: seconds of this rank's setup by phase (before the
+  /// device data and plans); none in one process.
+  virtual std::vector<std::pair<const char *, double>> setup_phases() const { return {}; }
   /// Distributed runs: this rank's halo exchanges so far; none in one
   /// process.
   virtual umesh::apps::ExchangeTally exchanges() const { return {}; }
@@ -119,6 +122,13 @@ public:
 
   std::vector<double> energy() const override {
     return B::gather(*parts_, e_, params_.size * params_.size);
+  }
+
+  std::vector<std::pair<const char *, double>> setup_phases() const override {
+    if constexpr (B::distributed)
+      return {{"partition", parts_->partition_seconds}, {"NCCL", parts_->nccl_seconds}};
+    else
+      return {};
   }
 
   std::string layout() const override {
