@@ -1,11 +1,14 @@
 #ifndef UMESH_MAP_HPP
 #define UMESH_MAP_HPP
 
+#include <umesh/detail/host_loops.hpp>
 #include <umesh/error.hpp>
 #include <umesh/set.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,10 +40,15 @@ public:
     indices_ = view_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Map::" + name_),
                          from_.size(), arity_);
     auto host = Kokkos::create_mirror_view(indices_);
-    for (int e = 0; e < from_.size(); ++e)
-      for (int s = 0; s < arity_; ++s)
-        host(e, s) = indices[std::size_t(e) * arity_ + s];
-    check_entries(host);
+    // Rows are [from][arity] in both (LayoutRight): copied and checked in
+    // one pass, on the host's threads for large maps (a distributed mesh's
+    // setup makes several); the serial check names the first bad entry.
+    const int *in = indices.data();
+    const auto n = std::int64_t(indices.size());
+    const detail::Filled f =
+        detail::fill(n, host.data(), to_.size(), [=](std::int64_t i) { return in[i]; });
+    if (f.first_negative < n || f.any_at_least)
+      check_entries(host);
     Kokkos::deep_copy(indices_, host);
   }
 
@@ -64,6 +72,15 @@ private:
   }
 
   template <class HostView> void check_entries(const HostView &host) const {
+    // Checked on the host's threads first; the serial pass below, which
+    // names the first bad entry, runs only when there is one.
+    if (host.span_is_contiguous()) { // (else a strided View: the serial pass)
+      const int *at = host.data(), size = to_.size();
+      if (detail::first_where(std::int64_t(host.size()), [=](std::int64_t i) {
+            return at[i] < 0 || at[i] >= size;
+          }) == std::int64_t(host.size()))
+        return;
+    }
     for (int e = 0; e < from_.size(); ++e)
       for (int s = 0; s < arity_; ++s) {
         const int v = host(e, s);

@@ -72,22 +72,54 @@ inline std::vector<int> find_owners(MPI_Comm comm, const std::string &name, int 
   auto directory_of = [&](int p) { return int(std::int64_t(p) * size / n); };
   auto first_of = [&](int d) { return int((std::int64_t(d) * n + size - 1) / size); };
   std::string problem;
-  std::vector<std::vector<int>> to_directory(size);
-  for (int p : owned) {
-    if (p < 0 || p >= n) {
-      problem = "set '" + name + "': rank " + std::to_string(rank) + " owns point " +
-                std::to_string(p) + ", not in [0, " + std::to_string(n) + ")";
-      break;
-    }
-    to_directory[directory_of(p)].push_back(p);
-  }
+  const auto bad = std::find_if(owned.begin(), owned.end(), [&](int p) { return p < 0 || p >= n; });
+  if (bad != owned.end())
+    problem = "set '" + name + "': rank " + std::to_string(rank) + " owns point " +
+              std::to_string(*bad) + ", not in [0, " + std::to_string(n) + ")";
   fail_together(comm, problem);
+  // Registered with the directory in one message per directory rank, each
+  // in the order of `owned` (which names a double first): when `owned`
+  // ascends (a block usually does) it is already laid out so, and each
+  // rank's share is found by bisection.
+  std::vector<int> send_counts(size, 0), recv_counts(size), send_offsets(size + 1, 0),
+      recv_offsets(size + 1, 0), laid_out;
+  const bool ascending = std::is_sorted(owned.begin(), owned.end());
+  if (ascending)
+    for (int d = 0; d < size; ++d)
+      send_offsets[d + 1] =
+          int(std::lower_bound(owned.begin(), owned.end(), first_of(d + 1)) - owned.begin());
+  else {
+    for (int p : owned)
+      ++send_offsets[directory_of(p) + 1];
+    for (int d = 0; d < size; ++d)
+      send_offsets[d + 1] += send_offsets[d];
+    laid_out.resize(owned.size());
+    std::vector<int> at(send_offsets.begin(), send_offsets.end() - 1);
+    for (int p : owned)
+      laid_out[std::size_t(at[directory_of(p)]++)] = p;
+  }
+  for (int d = 0; d < size; ++d)
+    send_counts[d] = send_offsets[d + 1] - send_offsets[d];
+  const std::vector<int> &out = ascending ? owned : laid_out;
+  // This rank's share goes straight from `out`, not through MPI (at one
+  // rank, all of it).
+  const int self = send_counts[rank];
+  send_counts[rank] = 0;
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+  for (int r = 0; r < size; ++r)
+    recv_offsets[r + 1] = recv_offsets[r] + recv_counts[r];
+  std::vector<int> registered(static_cast<std::size_t>(recv_offsets[size]));
+  MPI_Alltoallv(out.data(), send_counts.data(), send_offsets.data(), MPI_INT, registered.data(),
+                recv_counts.data(), recv_offsets.data(), MPI_INT, comm);
   // This rank's block of the directory: the owner of each of its points.
-  const auto registered = exchange_lists(comm, to_directory);
   const int first = first_of(rank);
   std::vector<int> owner_of(std::size_t(first_of(rank + 1) - first), -1);
-  for (int r = 0; r < size && problem.empty(); ++r)
-    for (int p : registered[r]) {
+  for (int r = 0; r < size && problem.empty(); ++r) {
+    const int *from =
+        r == rank ? out.data() + send_offsets[rank] : registered.data() + recv_offsets[r];
+    const int count = r == rank ? self : recv_counts[r];
+    for (int i = 0; i < count; ++i) {
+      const int p = from[i];
       int &o = owner_of[std::size_t(p - first)];
       if (o >= 0) {
         problem = "set '" + name + "': point " + std::to_string(p) + " is owned by ranks " +
@@ -96,6 +128,7 @@ inline std::vector<int> find_owners(MPI_Comm comm, const std::string &name, int 
       }
       o = r;
     }
+  }
   fail_together(comm, problem);
   std::vector<std::vector<int>> asked(size);
   for (int p : wanted)

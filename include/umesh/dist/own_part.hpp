@@ -5,6 +5,7 @@
 // a target set found through the directory (dist/directory.hpp), no rank
 // holding anything the size of the whole mesh.
 
+#include <umesh/detail/host_loops.hpp>
 #include <umesh/dist/directory.hpp>
 #include <umesh/dist/id_index.hpp>
 #include <umesh/dist/local_order.hpp>
@@ -57,14 +58,27 @@ inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
-  std::sort(owned.begin(), owned.end());
+  if (!std::is_sorted(owned.begin(), owned.end())) // (a block of ids usually is)
+    std::sort(owned.begin(), owned.end());
   const IdIndex owned_at(owned);
+  // The points the maps reach that are not owned here, each chunk of a
+  // map's entries on its own thread (a block of owned ids: a range test).
+  const bool block = !owned.empty() && owned_at.contiguous();
+  const int lo = block ? owned.front() : 0, hi = block ? owned.back() : -1;
   std::vector<int> wanted;
   for (const auto &m : maps)
-    if (m.to == s)
-      for (int p : m.indices)
-        if (owned_at(p) < 0)
-          wanted.push_back(p);
+    if (m.to == s) {
+      const int *at = m.indices.data();
+      const auto n = std::int64_t(m.indices.size());
+      std::vector<std::vector<int>> found(std::size_t(host_chunks(n)));
+      for_chunks(n, [&](std::int64_t c, std::int64_t begin, std::int64_t end) {
+        for (std::int64_t i = begin; i < end; ++i)
+          if (block ? at[i] < lo || at[i] > hi : owned_at(at[i]) < 0)
+            found[std::size_t(c)].push_back(at[i]);
+      });
+      for (const auto &f : found)
+        wanted.insert(wanted.end(), f.begin(), f.end());
+    }
   std::string problem;
   for (int p : extra)
     if (p < 0 || p >= s.size())
@@ -90,6 +104,7 @@ inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
   part->global = s;
   part->global_ids = std::move(owned);
   part->owned = int(part->global_ids.size());
+  part->global_ids.reserve(part->global_ids.size() + wanted.size());
   halo.part = part.get();
   for (int q = 0; q < size; ++q) {
     std::vector<int> recv_local, send_local;

@@ -8,8 +8,10 @@
 // imported from their owners before a loop; increments to them are exported
 // to their owners after it (dist/par_loop.hpp).
 
+#include <umesh/detail/host_loops.hpp>
 #include <umesh/dist/directory.hpp>
 #include <umesh/dist/exchange.hpp>
+#include <umesh/dist/global_part.hpp>
 #include <umesh/dist/id_index.hpp>
 #include <umesh/dist/local_order.hpp>
 #include <umesh/dist/own_part.hpp>
@@ -102,12 +104,16 @@ public:
         problem = "dist::Partition: map '" + m.name + "' has " + std::to_string(m.indices.size()) +
                   " indices on rank " + std::to_string(rank_) + ", expected " +
                   std::to_string(own.element_ids.size() * m.arity);
-      for (std::size_t i = 0; i < m.indices.size() && problem.empty(); ++i)
-        if (m.indices[i] < 0 || m.indices[i] >= m.to.size())
-          problem = "dist::Partition: map '" + m.name + "' element " +
-                    std::to_string(own.element_ids[i / m.arity]) + " slot " +
-                    std::to_string(i % m.arity) + " points to " + std::to_string(m.indices[i]) +
-                    ", not in [0, " + std::to_string(m.to.size()) + ")";
+      if (!problem.empty())
+        continue;
+      const int *at = m.indices.data(), n = m.to.size();
+      const std::size_t i = std::size_t(detail::first_where(
+          std::int64_t(m.indices.size()), [=](std::int64_t j) { return at[j] < 0 || at[j] >= n; }));
+      if (i < m.indices.size())
+        problem = "dist::Partition: map '" + m.name + "' element " +
+                  std::to_string(own.element_ids[i / m.arity]) + " slot " +
+                  std::to_string(i % m.arity) + " points to " + std::to_string(m.indices[i]) +
+                  ", not in [0, " + std::to_string(m.to.size()) + ")";
     }
     detail::fail_together(comm_, problem);
     for (const auto &e : existing)
@@ -124,26 +130,35 @@ public:
         targets_.push_back(
             detail::make_own_part(comm_, m.to, given->ids, own.maps, given->halo, halos.back()));
       }
+    // Each map's rows turned to local points in place (finish needs no
+    // global ids): a point neither owned nor in the halo as -1 - its
+    // global id, for the message.
     std::vector<std::vector<int>> rows;
-    for (const auto &m : own.maps) {
+    std::vector<int> reaches_halo; // per map, on this rank
+    for (auto &m : own.maps) {
+      rows.push_back(std::move(m.indices));
+      if (!problem.empty())
+        continue;
       const SetPart &to = *part_of(m.to);
       const detail::IdIndex local_of(to.global_ids);
-      rows.emplace_back(m.indices.size());
-      for (std::size_t i = 0; i < m.indices.size() && problem.empty(); ++i) {
-        const int local = local_of(m.indices[i]);
-        if (local < 0) // only where the parts came from another partition
-          problem =
-              "dist::Partition: element " + std::to_string(own.element_ids[i / m.arity]) + " of '" +
-              elements.name() + "' (rank " + std::to_string(rank_) + ") reaches point " +
-              std::to_string(m.indices[i]) + " of '" + m.to.name() + "' through map '" + m.name +
-              "', but that point is neither owned nor in the halo on rank " +
-              std::to_string(rank_) + ": give such elements to the rank that owns their points";
-        else
-          rows.back()[i] = local;
-      }
+      int *row = rows.back().data();
+      const auto n = std::int64_t(rows.back().size());
+      const detail::Filled f = detail::fill(n, row, to.owned, [&](std::int64_t j) {
+        const int local = local_of(row[j]);
+        return local >= 0 ? local : -1 - row[j];
+      });
+      reaches_halo.push_back(f.any_at_least);
+      const auto i = std::size_t(f.first_negative);
+      if (i < rows.back().size()) // only where the parts came from another partition
+        problem = "dist::Partition: element " + std::to_string(own.element_ids[i / m.arity]) +
+                  " of '" + elements.name() + "' (rank " + std::to_string(rank_) +
+                  ") reaches point " + std::to_string(-1 - row[i]) + " of '" + m.to.name() +
+                  "' through map '" + m.name +
+                  "', but that point is neither owned nor in the halo on rank " +
+                  std::to_string(rank_) + ": give such elements to the rank that owns their points";
     }
     detail::fail_together(comm_, problem);
-    finish(own.maps, rows, halos, order, local_order);
+    finish(own.maps, rows, reaches_halo, halos, order, local_order);
   }
 
   int rank() const { return rank_; }
@@ -228,29 +243,25 @@ private:
     elements_->halo = std::make_shared<Exchange>(comm_);
     elements_->comm = comm_;
 
-    // Point owners, per target set, from every map into it.
+    // Point owners, per target set: given, else from every map into it.
     std::vector<std::pair<Set, std::vector<int>>> owners;
     auto owner_of = [&](const Set &s) -> std::vector<int> & {
       for (auto &kv : owners)
         if (kv.first == s)
           return kv.second;
-      owners.emplace_back(s, std::vector<int>(s.size(), -1));
+      owners.emplace_back(s, std::vector<int>());
       return owners.back().second;
     };
     for (const auto &m : maps) {
       if (m.indices.size() != std::size_t(elements.size()) * std::size_t(m.arity))
         detail::fail("dist::Partition: map '", m.name, "' has ", m.indices.size(),
                      " indices, expected ", std::size_t(elements.size()) * m.arity);
-      auto &own = owner_of(m.to);
-      for (int e = 0; e < elements.size(); ++e)
-        for (int s = 0; s < m.arity; ++s) {
-          const int p = m.indices[std::size_t(e) * m.arity + s];
-          if (p < 0 || p >= m.to.size())
-            detail::fail("dist::Partition: map '", m.name, "' element ", e, " slot ", s,
-                         " points to ", p, ", not in [0, ", m.to.size(), ")");
-          if (own[p] < 0)
-            own[p] = element_owner[e];
-        }
+      const int *at = m.indices.data(), n = m.to.size();
+      const std::size_t i = std::size_t(detail::first_where(
+          std::int64_t(m.indices.size()), [=](std::int64_t j) { return at[j] < 0 || at[j] >= n; }));
+      if (i < m.indices.size())
+        detail::fail("dist::Partition: map '", m.name, "' element ", i / m.arity, " slot ",
+                     i % m.arity, " points to ", at[i], ", not in [0, ", n, ")");
     }
     for (const auto &given : point_owners) {
       if (given.owner.size() != std::size_t(given.set.size()))
@@ -262,49 +273,68 @@ private:
                        given.owner[p], ", not in [0, ", size_, ")");
       owner_of(given.set) = given.owner;
     }
+    // Else the owner of the lowest-numbered element that reaches the point
+    // (maps in order); given owners replace these, so are not derived.
+    for (const auto &m : maps) {
+      if (std::any_of(point_owners.begin(), point_owners.end(),
+                      [&](const PointOwners &given) { return given.set == m.to; }))
+        continue;
+      auto &own = owner_of(m.to);
+      if (own.empty())
+        own.assign(std::size_t(m.to.size()), -1);
+      for (std::size_t i = 0; i < m.indices.size(); ++i) {
+        int &o = own[std::size_t(m.indices[i])];
+        if (o < 0)
+          o = element_owner[i / m.arity];
+      }
+    }
     for (const auto &e : existing)
       targets_.push_back(e);
     std::vector<detail::PendingHalo> halos; // the exchanges of the parts made here, built last
     for (const auto &m : maps)
       if (!part_of(m.to)) {
         halos.emplace_back();
-        targets_.push_back(make_part(m.to, owner_of(m.to), maps, halos.back()));
+        std::vector<int> &own = owner_of(m.to);
+        if (own.empty()) // (a set of no points)
+          own.assign(std::size_t(m.to.size()), -1);
+        targets_.push_back(detail::make_global_part(comm_, rank_, size_, m.to, own, maps,
+                                                    element_owner_, halos.back()));
       }
     std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
+    std::vector<int> reaches_halo;      // per map, on this rank
     for (const auto &m : maps) {
       const SetPart &to = *part_of(m.to);
       std::vector<int> local_of(to.global.size(), -1); // global -> local id
       for (int i = 0; i < int(to.global_ids.size()); ++i)
         local_of[to.global_ids[i]] = i;
       rows.emplace_back(std::size_t(elements_->owned) * m.arity);
-      std::vector<int> &local = rows.back();
-      for (int i = 0; i < elements_->owned; ++i)
-        for (int s = 0; s < m.arity; ++s) {
-          const int p = m.indices[std::size_t(elements_->global_ids[i]) * m.arity + s];
-          if (local_of[p] < 0) // only where the parts came from another partition
-            detail::fail("dist::Partition: element ", elements_->global_ids[i], " of '",
-                         elements.name(), "' (rank ", rank_, ") reaches point ", p, " of '",
-                         m.to.name(), "' through map '", m.name,
-                         "', but that point is neither owned nor in the halo on rank ", rank_,
-                         ": give such elements to the rank that owns their points");
-          local[std::size_t(i) * m.arity + s] = local_of[p];
-        }
+      const int a = m.arity, *global = m.indices.data(), *element = elements_->global_ids.data();
+      int *local = rows.back().data();
+      detail::host_for(elements_->owned, [&](std::int64_t e) {
+        for (int s = 0; s < a; ++s)
+          local[e * a + s] = local_of[std::size_t(global[std::size_t(element[e]) * a + s])];
+      });
+      const detail::Filled f = detail::fill(std::int64_t(rows.back().size()), local, to.owned,
+                                            [=](std::int64_t j) { return local[j]; });
+      reaches_halo.push_back(f.any_at_least);
+      const auto i = std::size_t(f.first_negative);
+      if (i < rows.back().size()) // only where the parts came from another partition
+        detail::fail("dist::Partition: element ", element[i / a], " of '", elements.name(),
+                     "' (rank ", rank_, ") reaches point ",
+                     global[std::size_t(element[i / a]) * a + i % a], " of '", m.to.name(),
+                     "' through map '", m.name,
+                     "', but that point is neither owned nor in the halo on rank ", rank_,
+                     ": give such elements to the rank that owns their points");
     }
-    finish(maps, rows, halos, order, local_order);
+    finish(maps, rows, reaches_halo, halos, order, local_order);
   }
 
   // What both ways of building end with: `rows[k]` is map k's [local
   // element][arity] in local points; the local order, the exchanges, the
   // maps and the pieces.
   void finish(const std::vector<MapSpec> &maps, std::vector<std::vector<int>> &rows,
-              std::vector<detail::PendingHalo> &halos, ElementOrder order,
-              const ReorderOptions &local_order) {
-    std::vector<int> reaches_halo(maps.size(), 0); // on this rank, then on any
-    for (std::size_t k = 0; k < maps.size(); ++k) {
-      const int owned = part_of(maps[k].to)->owned;
-      for (int p : rows[k])
-        reaches_halo[k] |= p >= owned;
-    }
+              std::vector<int> &reaches_halo, std::vector<detail::PendingHalo> &halos,
+              ElementOrder order, const ReorderOptions &local_order) {
     MPI_Allreduce(MPI_IN_PLACE, reaches_halo.data(), int(maps.size()), MPI_INT, MPI_LOR, comm_);
     if (local_order.method != Reorder::none) {
       std::vector<const SetPart *> to;
@@ -342,59 +372,6 @@ private:
       if (t->global == s)
         return t.get();
     return nullptr;
-  }
-
-  // Owned points (ascending global id), then the halo reached by this
-  // rank's elements, grouped by owner; the exchange lists go to `halo`.
-  std::shared_ptr<SetPart> make_part(const Set &s, std::vector<int> owner,
-                                     const std::vector<MapSpec> &maps, detail::PendingHalo &halo) {
-    const std::vector<int> blocks = contiguous_owners(s.size(), size_);
-    for (int p = 0; p < s.size(); ++p)
-      if (owner[p] < 0)
-        owner[p] = blocks[p];
-    // reached[r]: the points rank r's elements reach (every rank computes
-    // every rank's, from the same global data, so no communication).
-    std::vector<std::vector<char>> reached(size_, std::vector<char>(s.size(), 0));
-    for (const auto &m : maps)
-      if (m.to == s)
-        for (std::size_t e = 0; e < m.indices.size() / m.arity; ++e) {
-          const int r = element_owner_[e];
-          for (int k = 0; k < m.arity; ++k)
-            reached[r][m.indices[e * m.arity + k]] = 1;
-        }
-    auto part = std::make_shared<SetPart>();
-    part->global = s;
-    for (int p = 0; p < s.size(); ++p)
-      if (owner[p] == rank_)
-        part->global_ids.push_back(p);
-    part->owned = int(part->global_ids.size());
-    std::vector<std::vector<int>> recv_from(size_), send_to(size_);
-    for (int p = 0; p < s.size(); ++p) {
-      if (owner[p] != rank_ && reached[rank_][p])
-        recv_from[owner[p]].push_back(p); // my halo, owned by owner[p]
-      if (owner[p] == rank_)
-        for (int q = 0; q < size_; ++q)
-          if (q != rank_ && reached[q][p])
-            send_to[q].push_back(p); // my point, in q's halo
-    }
-    std::vector<int> local_of(s.size(), -1);
-    for (int i = 0; i < part->owned; ++i)
-      local_of[part->global_ids[i]] = i;
-    halo.part = part.get();
-    for (int q = 0; q < size_; ++q) {
-      std::vector<int> recv_local, send_local;
-      for (int p : recv_from[q]) {
-        local_of[p] = int(part->global_ids.size());
-        recv_local.push_back(local_of[p]);
-        part->global_ids.push_back(p);
-      }
-      for (int p : send_to[q])
-        send_local.push_back(local_of[p]);
-      halo.neighbours.push_back({q, std::move(send_local), std::move(recv_local)});
-    }
-    part->local = Set(s.name() + "@" + std::to_string(rank_), int(part->global_ids.size()));
-    part->comm = comm_;
-    return part;
   }
 
   MPI_Comm comm_;
