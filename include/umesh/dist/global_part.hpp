@@ -69,15 +69,10 @@ inline std::shared_ptr<dist::SetPart> make_global_part(MPI_Comm comm, int rank, 
   halo.part = part.get();
   std::size_t at = 0; // into `shared`, ascending by rank then point
   for (int q = 0; q < size; ++q) {
-    std::vector<int> recv_local, send_local;
-    recv_local.reserve(recv_from[q].size());
-    for (int p : recv_from[q]) {
-      recv_local.push_back(int(part->global_ids.size()));
-      part->global_ids.push_back(p);
-    }
+    std::vector<int> send_local;
     for (; at < shared.size() && shared[at] / n == q; ++at) // my point, in q's halo
       send_local.push_back(local_of[std::size_t(shared[at] % n)]);
-    halo.neighbours.push_back({q, std::move(send_local), std::move(recv_local)});
+    halo.add(q, recv_from[q], std::move(send_local));
   }
   part->local = Set(s.name() + "@" + std::to_string(rank), int(part->global_ids.size()));
   part->comm = comm;

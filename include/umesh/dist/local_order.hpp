@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace umesh::detail {
@@ -24,6 +25,18 @@ struct PendingHalo {
     std::vector<int> send, recv; // local ids
   };
   std::vector<Lists> neighbours;
+  /// Neighbour `rank`: its points in this rank's halo (`recv_global`,
+  /// global ids) appended to the part's points, and the local points this
+  /// rank sends it.
+  void add(int rank, const std::vector<int> &recv_global, std::vector<int> send_local) {
+    std::vector<int> recv;
+    recv.reserve(recv_global.size());
+    for (int p : recv_global) {
+      recv.push_back(int(part->global_ids.size()));
+      part->global_ids.push_back(p);
+    }
+    neighbours.push_back({rank, std::move(send_local), std::move(recv)});
+  }
   void build(MPI_Comm comm) const {
     auto ex = std::make_shared<dist::Exchange>(comm);
     for (const auto &n : neighbours)

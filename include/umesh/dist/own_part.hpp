@@ -107,14 +107,10 @@ inline std::shared_ptr<dist::SetPart> make_own_part(MPI_Comm comm, const Set &s,
   part->global_ids.reserve(part->global_ids.size() + wanted.size());
   halo.part = part.get();
   for (int q = 0; q < size; ++q) {
-    std::vector<int> recv_local, send_local;
-    for (int p : recv_from[q]) {
-      recv_local.push_back(int(part->global_ids.size()));
-      part->global_ids.push_back(p);
-    }
+    std::vector<int> send_local;
     for (int p : send_to[q])
       send_local.push_back(owned_at(p)); // (asked for by q: owned here)
-    halo.neighbours.push_back({q, std::move(send_local), std::move(recv_local)});
+    halo.add(q, recv_from[q], std::move(send_local));
   }
   part->local = Set(s.name() + "@" + std::to_string(rank), int(part->global_ids.size()));
   part->comm = comm;
