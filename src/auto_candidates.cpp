@@ -16,7 +16,7 @@ namespace {
 /// Hierarchical variants at block size b: every staging x combine x
 /// writeback that applies, blocks per team where they pipeline (GPUs),
 /// register budgets where they apply (GPUs).
-void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b,
+void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b, unsigned kernels,
                                  std::vector<AutoCandidate> &out) {
   for (auto staging :
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
@@ -33,8 +33,9 @@ void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b,
             continue; // would run one block per team: the n = 1 candidate
           for (int r : host ? std::vector<int>{0} : o.hier_registers) {
             const auto hn = exec::Hierarchical(h).with_blocks_per_team(n).with_max_registers(r);
-            if (!exec::register_budget_problem(hn, b).empty())
-              continue;
+            if (!exec::register_budget_problem(hn, b).empty() ||
+                (exec::kernels_needed(hn, !host) & ~kernels) != 0)
+              continue; // does not apply, or not compiled
             out.push_back({AutoCandidate::hierarchical, hn, b,
                            exec::variant_name(hn) + "/b" + std::to_string(b)});
           }
@@ -45,7 +46,7 @@ void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b,
 } // namespace
 
 void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
-                         std::vector<AutoCandidate> &out) {
+                         unsigned hier_kernels, std::vector<AutoCandidate> &out) {
   using C = AutoCandidate;
   const std::size_t first = out.size();
   switch (kind) {
@@ -63,7 +64,7 @@ void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOpt
     break;
   case C::hierarchical:
     for (int b : o.block_sizes)
-      add_hierarchical_candidates(o, host, b, out);
+      add_hierarchical_candidates(o, host, b, hier_kernels, out);
     break;
   case C::segmented:
     // Per-point entries, and scratch atomics on GPU backends (host backends

@@ -100,9 +100,9 @@ template <class Tag> struct Check {
 
 } // namespace
 
-void check_plan_options(const std::string &loop, const exec::Hierarchical &loop_tag,
-                        const exec::Hierarchical &plan) {
-  using H = exec::Hierarchical;
+void check_plan_options(const std::string &loop, const exec::HierarchicalOptions &loop_tag,
+                        const exec::HierarchicalOptions &plan) {
+  using H = exec::HierarchicalOptions;
   const Check<H> check{loop, "hierarchical", loop_tag, plan};
   check("block_size", H::block_size_given, &H::block_size);
   check("blocks", H::blocks_given, &H::blocks); // before the partition with_blocks sets

@@ -39,7 +39,7 @@ template <int Arity> struct MultiKernel {
 
 // Returns the plan's summary.
 template <class Space, class L, int Arity>
-std::string check_against_serial(exec::Hierarchical options, unsigned seed, int nelem = 2000) {
+std::string check_against_serial(exec::HierarchicalAll options, unsigned seed, int nelem = 2000) {
   using Mem = typename Space::memory_space;
   Set elems("elems", nelem), pts("pts", nelem / 3 + 7), cells("cells", nelem / 5 + 3);
   Map<Mem> m1("m1", elems, pts, Arity, make_random_connectivity(elems, pts, Arity, seed));
@@ -105,7 +105,7 @@ std::string check_against_serial(exec::Hierarchical options, unsigned seed, int 
 // check_against_serial<S, L, A> for every enabled space S and layout L:
 // declared (X = extern) or defined (X empty).
 #define UMESH_TEST_CHECK(S, L, A, X)                                                               \
-  X template std::string check_against_serial<S, L, A>(exec::Hierarchical, unsigned, int);
+  X template std::string check_against_serial<S, L, A>(exec::HierarchicalAll, unsigned, int);
 #define UMESH_TEST_CHECKS(A, X) UMESH_TEST_EACH_SPACE_LAYOUT(UMESH_TEST_CHECK, A, X)
 
 UMESH_TEST_CHECKS(2, extern)

@@ -58,8 +58,11 @@ template <class S, class L> struct Mesh {
   }
 };
 
-// Every executor a candidate (what the main job and the apps tune over).
-using Full = exec::AutoAll;
+// Every executor and every hierarchical kernel a candidate (what the main
+// job tunes over; exec::AutoAll's hierarchical candidates are the standard
+// set's: AutoAllTriesTheStandardHierarchicalKernelsOnly).
+using Full = exec::AutoOf<exec::Atomic, exec::ScatterView, exec::Gather, exec::GlobalColour,
+                          exec::HierarchicalAll, exec::Segmented, exec::WarpCombine>;
 
 Full quick() { // few candidates and trials: tests check behaviour, not speed
   return Full{}.with_block_sizes({32}).with_trials(1);
@@ -358,6 +361,34 @@ TYPED_TEST(Auto, ExplicitListTimesOnlyItsCandidates) {
   EXPECT_NE(summary.find("finals: colour"), std::string::npos) << summary;
   for (const char *other : {"gather", "scatterview", "hier-", "segmented", "warp"})
     EXPECT_EQ(summary.find(other), std::string::npos) << summary << "\n" << other;
+}
+
+// exec::AutoAll compiles exec::Hierarchical's standard kernels: its
+// hierarchical candidates are theirs (staging all, inc and none; thread
+// colours or scratch atomics; coloured or atomic write-back), and a tag of
+// every kernel adds the others.
+TYPED_TEST(Auto, AutoAllTriesTheStandardHierarchicalKernelsOnly) {
+  using S = typename TypeParam::space;
+  Mesh<S, typename TypeParam::layout> mesh;
+  auto names = [&](const auto &tag) {
+    std::string all;
+    const auto plan = make_plan(S(), tag, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+    for (const auto &c : plan.candidates())
+      all += c.name + " ";
+    return all;
+  };
+  const std::string standard = names(exec::AutoAll{}.with_block_sizes({32}));
+  for (const char *name : {"hier-all/b32", "hier-inc/b32", "hier-none/b32", "hier-all/sa/b32",
+                           "hier-inc/sa/ga/b32", "hier-all/ga/b32"})
+    EXPECT_NE(standard.find(name), std::string::npos) << standard << "\nmissing " << name;
+  for (const char *name : {"hier-reads", "/sg", "/p2", "/r48"})
+    EXPECT_EQ(standard.find(name), std::string::npos) << standard << "\n" << name;
+  const std::string every = names(Full{}.with_block_sizes({32}));
+  for (const char *name : {"hier-reads/b32", "hier-all/sg/b32"})
+    EXPECT_NE(every.find(name), std::string::npos) << every << "\nmissing " << name;
+  // A variant the list does not compile is no candidate to name.
+  EXPECT_THROW(names(exec::AutoAll{}.with_block_sizes({32}).with_candidates({"hier-reads/b32"})),
+               Error);
 }
 
 // Options choose among the instantiated candidates only: a name outside

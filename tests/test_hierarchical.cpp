@@ -28,8 +28,8 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
       // Random maps give 256-element blocks more points than a host team's
       // 32 KB: there the fallback is allowed (and must stay correct).
       const auto options =
-          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
-                                                                                          96);
+          exec::HierarchicalAll{}.with_block_size(block).with_staging(staging).with_fallback(block >
+                                                                                             96);
       check_against_serial<S, L, 2>(options, seed += 10);
       check_against_serial<S, L, 4>(options, seed += 10);
       check_against_serial<S, L, 8>(options, seed += 10, 900);
@@ -38,7 +38,7 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
 
 // Gather keeps arity x block entries per incremented dat: the tests' arity-8
 // maps need more scratch than a host team is granted at larger blocks.
-bool gathers(const exec::Hierarchical &h) {
+bool gathers(const exec::HierarchicalAll &h) {
   return h.combine == exec::Combine::gather;
 }
 
@@ -53,17 +53,17 @@ TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 7000;
   const auto ga = [](exec::Staging st, exec::Combine c) {
-    return exec::Hierarchical{}.with_staging(st).with_combine(c).with_writeback(
+    return exec::HierarchicalAll{}.with_staging(st).with_combine(c).with_writeback(
         exec::Writeback::atomic);
   };
-  for (const auto &variant : {exec::Hierarchical{}.with_staging(exec::Staging::reads),
+  for (const auto &variant : {exec::HierarchicalAll{}.with_staging(exec::Staging::reads),
                               ga(exec::Staging::all, exec::Combine::atomics),
                               ga(exec::Staging::increments, exec::Combine::atomics),
                               ga(exec::Staging::all, exec::Combine::gather),
                               ga(exec::Staging::increments, exec::Combine::gather)})
     for (int per_team : {2, 3, 8})
       for (int block : {7, 32, 96, 256}) {
-        const auto options = exec::Hierarchical(variant)
+        const auto options = exec::HierarchicalAll(variant)
                                  .with_block_size(block)
                                  .with_blocks_per_team(per_team)
                                  .with_fallback(block > 96 || gathers(variant));
@@ -76,7 +76,7 @@ TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
               << exec::variant_name(options) << ": " << summary;
         }
       }
-  auto bad = exec::Hierarchical{}.with_staging(exec::Staging::reads).with_blocks_per_team(0);
+  auto bad = exec::HierarchicalAll{}.with_staging(exec::Staging::reads).with_blocks_per_team(0);
   const auto run_bad = [&] { check_against_serial<S, L, 2>(bad, 1); };
   EXPECT_THROW(run_bad(), Error);
 }
@@ -90,18 +90,19 @@ TYPED_TEST(Hierarchical, TeamsSmallerThanBlocksMatchSerial) {
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 8000;
-  std::vector<exec::Hierarchical> variants{exec::Hierarchical{}.with_staging(exec::Staging::reads),
-                                           exec::Hierarchical{}.with_staging(exec::Staging::none)};
+  std::vector<exec::HierarchicalAll> variants{
+      exec::HierarchicalAll{}.with_staging(exec::Staging::reads),
+      exec::HierarchicalAll{}.with_staging(exec::Staging::none)};
   for (auto staging : {exec::Staging::all, exec::Staging::increments})
     for (auto combine : exec::all_combines)
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic})
         variants.push_back(
-            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+            exec::HierarchicalAll{}.with_staging(staging).with_combine(combine).with_writeback(
                 writeback));
   for (const auto &variant : variants)
     for (int per_team : {1, 3})
       for (int team : {32, 64}) {
-        const auto options = exec::Hierarchical(variant)
+        const auto options = exec::HierarchicalAll(variant)
                                  .with_block_size(96)
                                  .with_blocks_per_team(per_team)
                                  .with_team_size(team)
@@ -114,7 +115,7 @@ TYPED_TEST(Hierarchical, TeamsSmallerThanBlocksMatchSerial) {
         }
       }
   for (int bad : {-32, 48, 96, 128}) {
-    const auto options = exec::Hierarchical{}.with_block_size(96).with_team_size(bad);
+    const auto options = exec::HierarchicalAll{}.with_block_size(96).with_team_size(bad);
     try {
       check_against_serial<S, L, 2>(options, 1);
       ADD_FAILURE() << "no error for team_size " << bad;
@@ -140,7 +141,7 @@ TYPED_TEST(Hierarchical, AtomicCombineAndWritebackMatchSerial) {
         if (combine == exec::Combine::colours && writeback == exec::Writeback::coloured)
           continue; // the test above
         for (int block : {1, 7, 96, 256}) {
-          const auto options = exec::Hierarchical{}
+          const auto options = exec::HierarchicalAll{}
                                    .with_block_size(block)
                                    .with_staging(staging)
                                    .with_combine(combine)
@@ -164,7 +165,7 @@ TYPED_TEST(Hierarchical, PreloadedIncrementsMatchSerialAndAreReported) {
   for (bool preload : {true, false})
     for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
-        const auto options = exec::Hierarchical{}
+        const auto options = exec::HierarchicalAll{}
                                  .with_block_size(32)
                                  .with_combine(combine)
                                  .with_writeback(writeback)
@@ -208,7 +209,7 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
         if (!exec::stages_increments(staging) &&
             (combine != exec::Combine::colours || writeback == exec::Writeback::atomic))
           continue;
-        const auto options = exec::Hierarchical{}
+        const auto options = exec::HierarchicalAll{}
                                  .with_block_size(64)
                                  .with_staging(staging)
                                  .with_combine(combine)
@@ -259,7 +260,7 @@ TYPED_TEST(Hierarchical, ManyThreadColoursMatchSerial) {
   copy_values(u_ref, u);
   for (int block : {256, 640})
     for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none}) {
-      const auto options = exec::Hierarchical{}.with_block_size(block).with_staging(staging);
+      const auto options = exec::HierarchicalAll{}.with_block_size(block).with_staging(staging);
       auto plan = make_plan(S(), options, elems, m1, m2);
       EXPECT_GE(plan.blocks().max_thread_colours, block / 2) << plan.summary();
       EXPECT_FALSE(plan.elements_in_block_order()) << plan.summary();
@@ -276,7 +277,8 @@ TYPED_TEST(Hierarchical, ManyThreadColoursMatchSerial) {
 // Runs the two-maps loop 'edge' under `options` and expects an Error that
 // names the loop and says every one of `said`.
 template <class S, class L>
-void expect_clear_error(const exec::Hierarchical &options, const std::vector<std::string> &said) {
+void expect_clear_error(const exec::HierarchicalAll &options,
+                        const std::vector<std::string> &said) {
   using Mem = typename S::memory_space;
   Set elems("elems", 3000), pts("pts", 900);
   Map<Mem> m("m", elems, pts, 2, make_random_connectivity(elems, pts, 2, 5));
@@ -299,9 +301,9 @@ TYPED_TEST(Hierarchical, AtomicCombiningWithoutStagingIsAClearError) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   for (auto staging : {exec::Staging::none, exec::Staging::reads})
-    for (auto options : {exec::Hierarchical{}.with_combine(exec::Combine::atomics),
-                         exec::Hierarchical{}.with_combine(exec::Combine::gather),
-                         exec::Hierarchical{}.with_writeback(exec::Writeback::atomic)})
+    for (auto options : {exec::HierarchicalAll{}.with_combine(exec::Combine::atomics),
+                         exec::HierarchicalAll{}.with_combine(exec::Combine::gather),
+                         exec::HierarchicalAll{}.with_writeback(exec::Writeback::atomic)})
       expect_clear_error<S, L>(
           options.with_staging(staging),
           {std::string("staging '") + exec::staging_name(staging) + "'", "exec::Atomic"});
@@ -324,7 +326,7 @@ TYPED_TEST(Hierarchical, RegisterBudgetMatchesSerial) {
             (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))
           continue;
         for (int block : {7, 96, 256}) {
-          const auto options = exec::Hierarchical{}
+          const auto options = exec::HierarchicalAll{}
                                    .with_block_size(block)
                                    .with_staging(staging)
                                    .with_combine(combine)
@@ -347,7 +349,7 @@ TYPED_TEST(Hierarchical, RegisterBudgetOnALoopOfManyArgumentsMatchesSerial) {
   for (auto staging : {exec::Staging::increments, exec::Staging::none})
     for (int registers : {0, 48}) {
       const auto options =
-          exec::Hierarchical{}.with_block_size(64).with_staging(staging).with_max_registers(
+          exec::HierarchicalAll{}.with_block_size(64).with_staging(staging).with_max_registers(
               registers);
       test::expect_many_arguments_match_serial<S, L>(
           h,
@@ -363,21 +365,21 @@ TYPED_TEST(Hierarchical, RegisterBudgetOnALoopOfManyArgumentsMatchesSerial) {
 TYPED_TEST(Hierarchical, RegisterBudgetOutsideItsKernelsIsAClearError) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
-  const auto inc_atomic = exec::Hierarchical{}
+  const auto inc_atomic = exec::HierarchicalAll{}
                               .with_staging(exec::Staging::increments)
                               .with_combine(exec::Combine::atomics)
                               .with_writeback(exec::Writeback::atomic);
-  expect_clear_error<S, L>(exec::Hierarchical{}.with_max_registers(47),
+  expect_clear_error<S, L>(exec::HierarchicalAll{}.with_max_registers(47),
                            {"max_registers 47", "or 48"});
-  expect_clear_error<S, L>(exec::Hierarchical{}.with_max_registers(64),
+  expect_clear_error<S, L>(exec::HierarchicalAll{}.with_max_registers(64),
                            {"max_registers 64", "or 48"});
   expect_clear_error<S, L>(
-      exec::Hierarchical{}.with_combine(exec::Combine::gather).with_max_registers(48),
+      exec::HierarchicalAll{}.with_combine(exec::Combine::gather).with_max_registers(48),
       {"max_registers 48", "gather"});
   expect_clear_error<S, L>(
-      exec::Hierarchical(inc_atomic).with_blocks_per_team(2).with_max_registers(48),
+      exec::HierarchicalAll(inc_atomic).with_blocks_per_team(2).with_max_registers(48),
       {"max_registers 48", "pipelined", "blocks_per_team 2"});
-  expect_clear_error<S, L>(exec::Hierarchical{}.with_block_size(1024).with_max_registers(48),
+  expect_clear_error<S, L>(exec::HierarchicalAll{}.with_block_size(1024).with_max_registers(48),
                            {"max_registers 48", "640 threads", "1024"});
 }
 
@@ -389,7 +391,8 @@ TYPED_TEST(Hierarchical, BlockLargerThanATeamCanHoldIsAClearErrorOnGpus) {
   using L = typename TypeParam::layout;
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
-  const auto options = exec::Hierarchical{}.with_block_size(2048).with_staging(exec::Staging::none);
+  const auto options =
+      exec::HierarchicalAll{}.with_block_size(2048).with_staging(exec::Staging::none);
   if (!gpu) {
     check_against_serial<S, L, 2>(options, 31, 5000);
     return;

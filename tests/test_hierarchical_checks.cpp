@@ -31,7 +31,7 @@ struct MinMaxKernel {
 };
 
 template <class Space, class L>
-void check_min_max_against_serial(exec::Hierarchical options, unsigned seed) {
+void check_min_max_against_serial(exec::HierarchicalAll options, unsigned seed) {
   using Mem = typename Space::memory_space;
   Set elems("elems", 1500), pts("pts", 431), cells("cells", 211);
   Map<Mem> m1("m1", elems, pts, 3, make_random_connectivity(elems, pts, 3, seed));
@@ -76,8 +76,8 @@ TYPED_TEST(HierarchicalChecks, MinMaxMatchSerialForEveryStagingAndBlockSize) {
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (int block : {1, 7, 32, 96, 256})
       check_min_max_against_serial<S, L>(
-          exec::Hierarchical{}.with_block_size(block).with_staging(staging).with_fallback(block >
-                                                                                          96),
+          exec::HierarchicalAll{}.with_block_size(block).with_staging(staging).with_fallback(block >
+                                                                                             96),
           seed += 10);
   // Scratch atomics, gather and global atomic writeback fold min and max too
   // (gather: slot 1 of m1 is never written, its entries stay the identity).
@@ -88,7 +88,7 @@ TYPED_TEST(HierarchicalChecks, MinMaxMatchSerialForEveryStagingAndBlockSize) {
           for (int per_team : {1, 3})
             // Teams of 32 at block 96: several elements per thread.
             for (int team : block > 32 ? std::vector<int>{0, 32} : std::vector<int>{0})
-              check_min_max_against_serial<S, L>(exec::Hierarchical{}
+              check_min_max_against_serial<S, L>(exec::HierarchicalAll{}
                                                      .with_block_size(block)
                                                      .with_staging(staging)
                                                      .with_combine(combine)
@@ -135,7 +135,7 @@ TYPED_TEST(HierarchicalChecks, ScratchOverflowIsAClearErrorOrAReportedFallback) 
   test::randomise(b, 8);
   test::randomise(u, 7);
   copy_values(u_ref, u);
-  auto options = exec::Hierarchical{}.with_block_size(block);
+  auto options = exec::HierarchicalAll{}.with_block_size(block);
   auto plan = make_plan(S(), options, elems, m);
   try {
     par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
@@ -149,7 +149,7 @@ TYPED_TEST(HierarchicalChecks, ScratchOverflowIsAClearErrorOrAReportedFallback) 
   }
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
            inc(u_ref, m, 2), inc(u_ref, m, 3));
-  auto fallback = exec::Hierarchical{options}.with_fallback();
+  auto fallback = exec::HierarchicalAll{options}.with_fallback();
   auto plan2 = make_plan(S(), fallback, elems, m);
   par_loop(fallback, plan2, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
            inc(u, m, 3));
@@ -158,7 +158,7 @@ TYPED_TEST(HierarchicalChecks, ScratchOverflowIsAClearErrorOrAReportedFallback) 
   EXPECT_NE(plan2.summary().find("fallback"), std::string::npos) << plan2.summary();
   // 'reads' runs staged where its reads fit, else falls back to no staging,
   // never to staged increments.
-  auto reads = exec::Hierarchical{options}.with_staging(exec::Staging::reads).with_fallback();
+  auto reads = exec::HierarchicalAll{options}.with_staging(exec::Staging::reads).with_fallback();
   auto plan3 = make_plan(S(), reads, elems, m);
   par_loop(reads, plan3, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2), inc(u, m, 3));
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
@@ -202,7 +202,7 @@ TYPED_TEST(HierarchicalChecks, TeamScratchPast48KBWhereTheDeviceGrantsIt) {
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),
            inc(u_ref, m, 2), inc(u_ref, m, 3));
   for (auto combine : {exec::Combine::colours, exec::Combine::atomics}) {
-    auto options = exec::Hierarchical{}.with_block_size(512).with_combine(combine);
+    auto options = exec::HierarchicalAll{}.with_block_size(512).with_combine(combine);
     auto plan = make_plan(S(), options, elems, m);
     test::randomise(u, 13); // the start u_ref had
     par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
@@ -223,14 +223,14 @@ TYPED_TEST(HierarchicalChecks, MetisBlocksMatchSerialAndRaiseReuse) {
   Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
   Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
   const auto options =
-      exec::Hierarchical{}.with_block_size(64).with_partition(exec::Partition::metis);
+      exec::HierarchicalAll{}.with_block_size(64).with_partition(exec::Partition::metis);
   if (!has_metis()) {
     EXPECT_THROW(make_plan(S(), options, m.edges, pecell, read_only(pedge)), Error);
     GTEST_SKIP() << "built without METIS";
   }
   auto plan = make_plan(S(), options, m.edges, pecell, read_only(pedge));
-  auto contiguous =
-      make_plan(S(), exec::Hierarchical{}.with_block_size(64), m.edges, pecell, read_only(pedge));
+  auto contiguous = make_plan(S(), exec::HierarchicalAll{}.with_block_size(64), m.edges, pecell,
+                              read_only(pedge));
   EXPECT_EQ(plan.blocks().blocks_from, "metis");
   EXPECT_GT(plan.blocks().reuse, 1.5 * contiguous.blocks().reuse) << plan.summary();
   for (int b = 0; b < plan.blocks().num_blocks(); ++b)
@@ -244,13 +244,13 @@ TYPED_TEST(HierarchicalChecks, MetisBlocksMatchSerialAndRaiseReuse) {
            inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
   for (auto staging :
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads}) {
-    par_loop(exec::Hierarchical{options}.with_staging(staging), plan, "edge", EdgeKernel{},
+    par_loop(exec::HierarchicalAll{options}.with_staging(staging), plan, "edge", EdgeKernel{},
              read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
     par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0),
              read(x, pedge, 1), inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
   }
   // f_ref was incremented once more than f; undo with one more run of f.
-  par_loop(exec::Hierarchical{options}, plan, "edge", EdgeKernel{}, read(x, pedge, 0),
+  par_loop(exec::HierarchicalAll{options}, plan, "edge", EdgeKernel{}, read(x, pedge, 0),
            read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
   EXPECT_LT(test::max_rel_err(f, f_ref), 1e-11) << plan.summary();
 }

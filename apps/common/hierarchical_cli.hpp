@@ -8,9 +8,12 @@
 
 #include <umesh/exec.hpp>
 
+#include <Kokkos_Core.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace umesh::apps {
 
@@ -31,14 +34,14 @@ struct HierarchicalCli {
         ->capture_default_str();
     app.add_option("--staging", staging,
                    "hierarchical staging (a loop whose scratch does not fit falls back to inc, "
-                   "then none, and the summary line says so)")
+                   "then none, and the summary line says so; 'reads' is not built into the apps)")
         ->check(CLI::IsMember({"all", "inc", "none", "reads"}))
         ->capture_default_str();
     app.add_flag("--no-fallback", no_fallback, "make a loop that does not fit an error instead");
     app.add_option("--combine", combine,
                    "hierarchical, inside a block: colours (thread colours and a barrier each), "
                    "atomics (scratch atomics) or gather (each point sums its elements' scratch "
-                   "entries)")
+                   "entries; not built into the apps)")
         ->check(CLI::IsMember({"colours", "atomics", "gather"}))
         ->capture_default_str();
     app.add_option("--writeback", writeback,
@@ -49,7 +52,8 @@ struct HierarchicalCli {
         ->capture_default_str();
     app.add_option("--blocks-per-team", blocks_per_team,
                    "hierarchical on GPUs, staging reads or atomics/gather with atomic write-back: "
-                   "each team runs N consecutive blocks as a pipeline")
+                   "each team runs N consecutive blocks as a pipeline (not built into the apps; "
+                   "host backends run one block per team)")
         ->check(CLI::Range(1, 100000))
         ->capture_default_str();
     app.add_option("--team-size", team_size,
@@ -60,7 +64,8 @@ struct HierarchicalCli {
     app.add_option("--registers", registers,
                    "hierarchical on CUDA, one block per team combined by colours or atomics: "
                    "registers per thread the kernel may hold, 0 (the compiler's choice) or 48 "
-                   "(teams of at most 640 threads); host backends ignore it")
+                   "(teams of at most 640 threads; 48 is not built into the apps); host backends "
+                   "ignore it")
         ->check(CLI::IsMember(exec::Hierarchical::register_budgets()))
         ->capture_default_str();
     app.add_option("--warp-block", warp_block,
@@ -87,10 +92,32 @@ struct HierarchicalCli {
       return "--warp-block: " + std::to_string(warp_block) + " is not a multiple of 32";
     if (const std::string why = exec::register_budget_problem(options(), block); !why.empty())
       return "--registers: " + why;
+    // The apps compile exec::Hierarchical's standard kernels (compile time:
+    // docs/executors.md); options that need others are refused here, not
+    // at the first loop after the setup.
+    if (const unsigned missing =
+            exec::kernels_missing(options(), exec::Hierarchical::kernels, backend_kernels()))
+      return "hierarchical options: " + exec::kernel_problem(options(), missing) +
+             ", a kernel the apps do not build (they build exec::Hierarchical's: " +
+             exec::kernel_names(exec::Hierarchical::kernels) +
+             "); umesh_main times every hierarchical variant";
     if (warp_registers == 40 && warp_block > 512)
       return "--warp-registers 40 needs --warp-block of at most 512, not " +
              std::to_string(warp_block);
     return {};
+  }
+
+  /// The kernels only GPU backends run (pipelines; register budgets on
+  /// CUDA): the apps run on Kokkos' default execution space.
+  static unsigned backend_kernels() {
+    using Space = Kokkos::DefaultExecutionSpace;
+    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible)
+      return 0;
+#ifdef KOKKOS_ENABLE_CUDA
+    if (std::is_same<Space, Kokkos::Cuda>::value)
+      return exec::HierarchicalKernels::pipelined | exec::HierarchicalKernels::registers;
+#endif
+    return exec::HierarchicalKernels::pipelined;
   }
 
   /// The executor these options describe.

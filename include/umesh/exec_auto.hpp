@@ -138,8 +138,10 @@ using AutoDefaults = std::conditional_t<
 /// The backend's default candidates (AutoDefaults).
 using Auto = AutoOf<>;
 
-/// Every executor as a candidate (the main job's sweep, the apps): compiles
-/// every executor's kernels for each loop.
+/// Every executor as a candidate (the apps' 'auto'), the hierarchical one
+/// with its standard kernels (exec::Hierarchical): compiles every executor's
+/// kernels for each loop. A list with exec::HierarchicalAll tries every
+/// hierarchical variant too (the main job's).
 using AutoAll =
     AutoOf<Atomic, ScatterView, Gather, GlobalColour, Hierarchical, Segmented, WarpCombine>;
 

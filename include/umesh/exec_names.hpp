@@ -31,7 +31,10 @@ template <> struct name_of<Atomic> { static constexpr const char *value = "atomi
 template <> struct name_of<Gather> { static constexpr const char *value = "gather"; };
 template <> struct name_of<GlobalColour> { static constexpr const char *value = "colour"; };
 template <> struct name_of<ScatterView> { static constexpr const char *value = "scatterview"; };
-template <> struct name_of<Hierarchical> { static constexpr const char *value = "hierarchical"; };
+/// Every kernel set of the hierarchical executor (exec::HierarchicalOf<K>).
+template <unsigned K> struct name_of<HierarchicalOf<K>> {
+  static constexpr const char *value = "hierarchical";
+};
 template <> struct name_of<Segmented> { static constexpr const char *value = "segmented"; };
 template <> struct name_of<WarpCombine> { static constexpr const char *value = "warp"; };
 /// Every candidate list is "auto": a program offers one tuner.

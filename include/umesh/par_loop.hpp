@@ -25,8 +25,10 @@ namespace umesh {
 /// The tag's loop options apply (the hierarchical executor's staging and
 /// fallback, ...); plan options (block size, ...) are the plan's, and a tag
 /// that gives one other than the plan's is an Error (docs/executors.md).
+/// A hierarchical plan serves every kernel set (exec::HierarchicalOf<K>):
+/// the tag's set is what the loop compiles.
 template <class Exec, class Space, class Kernel, class... Args>
-void par_loop(const Exec &exec, Plan<Exec, Space> &plan, const std::string &name,
+void par_loop(const Exec &exec, Plan<exec::plan_tag_t<Exec>, Space> &plan, const std::string &name,
               const Kernel &kernel, const Args &...args) {
   if constexpr (detail::has_plan_options<Exec>::value)
     detail::check_plan_options(name, exec, plan.options());

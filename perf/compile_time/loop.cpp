@@ -1,6 +1,7 @@
 // One user loop, the quickstart's six-argument edge loop, compiled under the
 // executor UMESH_COMPILE_TIME_EXEC names (Atomic, WarpCombine, Hierarchical,
-// Auto with its default candidates, AutoAll with every executor): what a
+// HierarchicalAll, Auto with its default candidates, AutoAll with every
+// executor): what a
 // user pays in compile time for choosing that executor.
 // perf/compile_time/run.sh compiles it once per executor and prints the
 // seconds (issue 42).
@@ -29,8 +30,8 @@ using Mem = Space::memory_space;
 using Exec = umesh::exec::UMESH_COMPILE_TIME_EXEC;
 
 /// The loop, with its plan; called by nobody (only its compile time counts).
-void compile_time_loop(umesh::Plan<Exec, Space> &plan, const umesh::Map<Mem> &pedge,
-                       const umesh::Map<Mem> &pecell,
+void compile_time_loop(umesh::Plan<umesh::exec::plan_tag_t<Exec>, Space> &plan,
+                       const umesh::Map<Mem> &pedge, const umesh::Map<Mem> &pecell,
                        const umesh::Dat<double, 2, umesh::AoS, Mem> &x,
                        const umesh::Dat<double, 1, umesh::AoS, Mem> &q,
                        const umesh::Dat<double, 1, umesh::AoS, Mem> &res) {

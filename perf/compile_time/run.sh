@@ -24,7 +24,7 @@ echo "executor,seconds,cpu_seconds" >"$build/compile_time.csv"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 atomic=
-for name in atomic warpcombine hierarchical auto autoall; do
+for name in atomic warpcombine hierarchical hierarchicalall auto autoall; do
   obj=perf/compile_time/CMakeFiles/compile_time_$name.dir/loop.cpp.o
   walls=() cpus=()
   for ((r = 0; r < repeats; ++r)); do

@@ -47,5 +47,16 @@ if ((rc == 0)); then
   timeout 120 "$b/apps/miniaero/umesh_miniaero" --input $d/miniaero.inp --exec all --layout aos,soa \
     --block 64 --compare $d/reference.txt >"$R/miniaero-sod.log" 2>&1
   note "miniaero sod rc=$? $(grep 'runs match the reference' "$R/miniaero-sod.log")"
+  # The main job's every hierarchical variant (exec::HierarchicalAll) validated on the GPU,
+  # then (CHECK_TESTS=1, after the timing) the hierarchical tests built and run there.
+  timeout 120 "$b/perf/umesh_main" --size tiny --kernel res_calc,face_flux --layout aos,soa \
+    --executor atomic,hierarchical,auto --repeats 2 --out "$R/main-tiny" >"$R/main-tiny.log" 2>&1
+  note "main tiny rc=$? $(grep -c '^ *hier-' "$R/main-tiny.log") hier rows; $(grep -o 'every executor validated' "$R/main-tiny.log" | head -1)"
+  if [[ ${CHECK_TESTS:-0} == 1 ]]; then
+    timeout 300 cmake --build "$b" -j "$jobs" --target test_hierarchical >"$R/test-build.log" 2>&1
+    note "test_hierarchical build rc=$?"
+    timeout 200 "$b/tests/test_hierarchical" --gtest_brief=1 >"$R/test_hierarchical.log" 2>&1
+    note "test_hierarchical rc=$? $(tail -3 "$R/test_hierarchical.log" | tr '\n' ' ')"
+  fi
 fi
 finish cold-build

@@ -33,7 +33,7 @@ using AutoKinds = exec::candidates_of<exec::AutoAll>::type;
 
 /// The kind of candidates executor tag E gives exec::Auto.
 template <class E> constexpr AutoCandidate::Kind auto_kind() {
-  constexpr std::size_t i = exec::index_of<E>(AutoKinds{});
+  constexpr std::size_t i = exec::index_of<exec::plan_tag_t<E>>(AutoKinds{});
   static_assert(i <= AutoCandidate::warp,
                 "exec::AutoOf: a candidate is one of exec::Atomic, ScatterView, Gather, "
                 "GlobalColour, Hierarchical, Segmented, WarpCombine");
@@ -51,9 +51,19 @@ static_assert(auto_kind<exec::Atomic>() == AutoCandidate::atomic &&
 /// Appends every candidate one executor of the list gives (kind), in the
 /// order the summary lists them, marked with its position `slot` in the
 /// list; `host`: a host backend (one kernel per executor: no register
-/// budgets, blocks per team or scratch atomics).
+/// budgets, blocks per team or scratch atomics); `hier_kernels`: the
+/// hierarchical kernels the list's tag compiles (exec::HierarchicalKernels
+/// flags), whose variants are the only hierarchical candidates.
 void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
-                         std::vector<AutoCandidate> &out);
+                         unsigned hier_kernels, std::vector<AutoCandidate> &out);
+
+/// The hierarchical kernels executor tag E compiles (0: not hierarchical).
+template <class E> constexpr unsigned hierarchical_kernels() {
+  if constexpr (exec::is_hierarchical_v<E>)
+    return E::kernels;
+  else
+    return 0;
+}
 
 /// Fails (umesh::Error) on the options' errors that do not depend on the
 /// candidates.

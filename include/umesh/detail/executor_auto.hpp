@@ -44,16 +44,18 @@ namespace detail {
 /// One candidate executor's plans (one per block size, built on first use)
 /// and the loop options of its variants.
 template <class Exec, class Space> class AutoSlot {
+  // One plan serves every hierarchical kernel set (exec::plan_tag).
+  using PlanTag = exec::plan_tag_t<Exec>;
+  using PlanT = Plan<PlanTag, Space>;
+
 public:
   template <class... Maps> AutoSlot(const Space &space, const Set &set, const Maps &...maps) {
     make_ = [=](int block) {
-      if constexpr (std::is_same<Exec, exec::Hierarchical>::value ||
-                    std::is_same<Exec, exec::Segmented>::value ||
+      if constexpr (exec::is_hierarchical_v<Exec> || std::is_same<Exec, exec::Segmented>::value ||
                     std::is_same<Exec, exec::WarpCombine>::value)
-        return std::make_unique<Plan<Exec, Space>>(space, Exec{}.with_block_size(block), set,
-                                                   maps...);
+        return std::make_unique<PlanT>(space, PlanTag{}.with_block_size(block), set, maps...);
       else
-        return std::make_unique<Plan<Exec, Space>>(space, set, maps...);
+        return std::make_unique<PlanT>(space, set, maps...);
     };
   }
 
@@ -68,8 +70,8 @@ public:
 
 private:
   static Exec loop_options(const AutoCandidate &c) {
-    if constexpr (std::is_same<Exec, exec::Hierarchical>::value)
-      return c.loop_options;
+    if constexpr (exec::is_hierarchical_v<Exec>)
+      return Exec(c.loop_options);
     else if constexpr (std::is_same<Exec, exec::Segmented>::value)
       return exec::Segmented{}.with_scratch_atomics(c.scratch_atomics);
     else if constexpr (std::is_same<Exec, exec::WarpCombine>::value)
@@ -80,8 +82,8 @@ private:
       return Exec{};
   }
 
-  std::function<std::unique_ptr<Plan<Exec, Space>>(int)> make_;
-  std::map<int, std::unique_ptr<Plan<Exec, Space>>> plans_;
+  std::function<std::unique_ptr<PlanT>(int)> make_;
+  std::map<int, std::unique_ptr<PlanT>> plans_;
 };
 
 /// The candidate executors of tag exec::AutoOf<C...> on Space: C..., or
@@ -173,7 +175,7 @@ private:
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
     std::vector<AutoCandidate> out;
     int slot = 0;
-    (add_auto_candidates(auto_kind<C>(), slot++, o, host, out), ...);
+    (add_auto_candidates(auto_kind<C>(), slot++, o, host, hierarchical_kernels<C>(), out), ...);
     return out;
   }
 

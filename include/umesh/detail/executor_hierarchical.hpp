@@ -100,13 +100,15 @@ public:
   }
 
   /// Runs a loop with the staging and fallback of `loop_options` (the block
-  /// size is the plan's). Arguments are bound once per staging tried; only
-  /// a loop that does not fit binds again, with less staging.
-  template <class Kernel, class... Args>
-  void run(const exec::Hierarchical &loop_options, const std::string &name, const Kernel &kernel,
-           const Args &...args) {
+  /// size is the plan's), compiling the kernels its tag names (K). Arguments
+  /// are bound once per staging tried; only a loop that does not fit binds
+  /// again, with less staging.
+  template <unsigned K, class Kernel, class... Args>
+  void run(const exec::HierarchicalOf<K> &loop_options, const std::string &name,
+           const Kernel &kernel, const Args &...args) {
     using exec::Staging;
     detail::check_loop_options(name, loop_options, options_.block_size);
+    detail::check_kernels(name, loop_options, K, gpu_kernels);
     LoopRecord r{loop_options.staging,
                  loop_options.staging,
                  0,
@@ -119,7 +121,8 @@ public:
     if (r.need > r.budget) {
       // 'reads' falls back to no staging: staged increments would change how
       // the loop combines, not just where it reads.
-      const int need_inc = scratch_for<Staging::increments>(name, loop_options, args...);
+      const int need_inc =
+          has_staged<K> ? scratch_for<Staging::increments>(name, loop_options, args...) : 0;
       const bool inc_fits = loop_options.staging != Staging::reads && need_inc <= r.budget;
       if (!loop_options.fallback) {
         const int fit =
@@ -136,7 +139,8 @@ public:
       r.used = inc_fits ? Staging::increments : Staging::none;
       // Without staging, increments go to global memory colour by colour:
       // no scratch to combine in, so the colourings take over.
-      exec::Hierarchical used = exec::Hierarchical{loop_options}.with_staging(r.used);
+      exec::HierarchicalOf<K> used = loop_options;
+      used.with_staging(r.used);
       if (r.used == Staging::none)
         used.with_combine(exec::Combine::colours).with_writeback(exec::Writeback::coloured);
       r.combine = used.combine;
@@ -153,6 +157,22 @@ public:
   template <class, exec::Staging> friend struct detail::HierarchicalBinding;
 
 private:
+  using Kernels = exec::HierarchicalKernels;
+  // Register budgets are launch bounds of CUDA's kernels; other backends run
+  // one kernel whatever max_registers says.
+#ifdef KOKKOS_ENABLE_CUDA
+  static constexpr bool cuda = std::is_same<Space, Kokkos::Cuda>::value;
+#else
+  static constexpr bool cuda = false;
+#endif
+  // The kernels a loop may ask for here (exec::kernels_needed): pipelines
+  // and register budgets only on GPUs (budgets only on CUDA).
+  static constexpr unsigned gpu_kernels =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible
+          ? 0u
+          : Kernels::pipelined | (cuda ? unsigned(Kernels::registers) : 0u);
+  template <unsigned K>
+  static constexpr bool has_staged = (K & (Kernels::staged | Kernels::gather)) != 0;
   using Launched = detail::HierarchicalLaunch;
   using LoopRecord = detail::HierarchicalLoop;
   // A binding's scratch bytes per block, and its launch if the scratch fit.
@@ -163,30 +183,43 @@ private:
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
-  int scratch_for(const std::string &name, const exec::Hierarchical &loop_options,
+  int scratch_for(const std::string &name, const exec::HierarchicalOptions &loop_options,
                   const Args &...args) {
     Policy<S> policy(*this, name, loop_options, 0, false);
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
     return policy.scratch;
   }
 
-  // Binds under `staging` and launches if the scratch fits `budget`.
-  template <class Kernel, class... Args>
-  Ran run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
+  // Binds under `staging` and launches if the scratch fits `budget`. Only
+  // the stagings of kernels K are instantiated (run checked the loop needs
+  // no other).
+  template <unsigned K, class Kernel, class... Args>
+  Ran run_as(const exec::HierarchicalOf<K> &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     switch (loop_options.staging) {
     case exec::Staging::all:
-      return run_as<exec::Staging::all>(loop_options, budget, name, kernel, args...);
+      if constexpr (has_staged<K>)
+        return run_as<K, exec::Staging::all>(loop_options, budget, name, kernel, args...);
+      break;
     case exec::Staging::increments:
-      return run_as<exec::Staging::increments>(loop_options, budget, name, kernel, args...);
+      if constexpr (has_staged<K>)
+        return run_as<K, exec::Staging::increments>(loop_options, budget, name, kernel, args...);
+      break;
     case exec::Staging::reads:
-      return run_as<exec::Staging::reads>(loop_options, budget, name, kernel, args...);
-    default:
-      return run_as<exec::Staging::none>(loop_options, budget, name, kernel, args...);
+      if constexpr ((K & Kernels::reads) != 0)
+        return run_as<K, exec::Staging::reads>(loop_options, budget, name, kernel, args...);
+      break;
+    case exec::Staging::none:
+      if constexpr ((K & Kernels::unstaged) != 0)
+        return run_as<K, exec::Staging::none>(loop_options, budget, name, kernel, args...);
+      break;
     }
+    detail::fail("loop '", name, "' under the hierarchical executor: staging '",
+                 exec::staging_name(loop_options.staging), "' is not compiled (kernels ",
+                 exec::kernel_names(K), ")");
   }
-  template <exec::Staging S, class Kernel, class... Args>
-  Ran run_as(const exec::Hierarchical &loop_options, int budget, const std::string &name,
+  template <unsigned K, exec::Staging S, class Kernel, class... Args>
+  Ran run_as(const exec::HierarchicalOf<K> &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     // Several blocks per team: pipelined on GPUs where blocks are element
@@ -197,8 +230,9 @@ private:
                                                      : detail::PipeKind::combines;
     exec::Hierarchical as_run = loop_options;
     as_run.staging = S; // after any fallback
-    bool pipelined = pipe != detail::PipeKind::none && !host && loop_options.blocks_per_team > 1 &&
-                     blocks_are_ranges_ && exec::pipelinable(as_run);
+    bool pipelined = pipe != detail::PipeKind::none && !host && (K & Kernels::pipelined) != 0 &&
+                     loop_options.blocks_per_team > 1 && blocks_are_ranges_ &&
+                     exec::pipelinable(as_run);
     if (pipelined) {
       build_padded_lists();
       Policy<S> probe(*this, name, loop_options, detail::pipe_facts_bytes, true);
@@ -213,8 +247,8 @@ private:
         policy, kernel,
         [&](const auto &body, auto &total) {
           if (policy.scratch <= budget) {
-            ran.launched = launch<pipe>(loop_options, name, body, policy.scratch,
-                                        policy.team_scratch, total, pipelined);
+            ran.launched = launch<K, pipe>(loop_options, name, body, policy.scratch,
+                                           policy.team_scratch, total, pipelined);
             ran.launched.preloaded = policy.preloaded;
           }
         },
@@ -224,10 +258,10 @@ private:
     return ran;
   }
 
-  template <detail::PipeKind Pipe, class Body>
-  Launched launch(const exec::Hierarchical &loop_options, const std::string &name, const Body &body,
-                  int scratch, int team_scratch, typename Body::reduce_value &total,
-                  bool pipelined) {
+  template <unsigned K, detail::PipeKind Pipe, class Body>
+  Launched launch(const exec::HierarchicalOptions &loop_options, const std::string &name,
+                  const Body &body, int scratch, int team_scratch,
+                  typename Body::reduce_value &total, bool pipelined) {
     // Atomic writeback: every block in one launch. Staging 'none' (no
     // scratch to combine in) always takes both colourings; 'reads' (global
     // atomics) neither.
@@ -279,22 +313,29 @@ private:
       const int order_begin = one_launch ? -1 : offsets[c];
       const bool thread_per_element = team_size >= options_.block_size;
       // Gather, pipelined or not, is a kernel of its own (ModeCtx).
-      if constexpr (Pipe == detail::PipeKind::combines) {
+      // Each kernel only where K compiles it (run checked the loop needs
+      // none other; `pipelined` is false on host backends).
+      constexpr bool gather = (K & Kernels::gather) != 0;
+      constexpr bool pipelines = !host && (K & Kernels::pipelined) != 0;
+      if constexpr (Pipe == detail::PipeKind::combines && gather) {
         if (loop_options.combine == exec::Combine::gather) {
-          if (pipelined)
-            run(
-                detail::HierarchicalFunctor<Body, Space, Pipe, true>{
-                    {body}, dev, order_begin, aligned, thread_per_element, colour_rounds},
-                unbounded);
-          else
-            run(
-                detail::HierarchicalFunctor<Body, Space, detail::PipeKind::none, true>{
-                    {body}, dev, order_begin, scratch, thread_per_element, colour_rounds},
-                unbounded);
+          if constexpr (pipelines) {
+            if (pipelined) {
+              run(
+                  detail::HierarchicalFunctor<Body, Space, Pipe, true>{
+                      {body}, dev, order_begin, aligned, thread_per_element, colour_rounds},
+                  unbounded);
+              continue;
+            }
+          }
+          run(
+              detail::HierarchicalFunctor<Body, Space, detail::PipeKind::none, true>{
+                  {body}, dev, order_begin, scratch, thread_per_element, colour_rounds},
+              unbounded);
           continue;
         }
       }
-      if constexpr (Pipe != detail::PipeKind::none) {
+      if constexpr (Pipe != detail::PipeKind::none && pipelines) {
         if (pipelined) {
           run(
               detail::HierarchicalFunctor<Body, Space, Pipe>{
@@ -303,20 +344,25 @@ private:
           continue;
         }
       }
-      const detail::HierarchicalFunctor<Body, Space> one_block{
-          {body}, dev, order_begin, scratch, thread_per_element, colour_rounds};
-      // A register budget is a launch bound: 65536 registers an SM over
-      // (threads x blocks); <640, 2> caps a thread at 48. CUDA only.
-#ifdef KOKKOS_ENABLE_CUDA
-      if constexpr (std::is_same<Space, Kokkos::Cuda>::value) {
-        if (loop_options.max_registers == 48) {
-          launched.max_registers = 48;
-          run(one_block, Kokkos::LaunchBounds<640, 2>{});
-          continue;
+      // The one-block kernel: staged (not gather), reads or unstaged, as K
+      // compiles it for staging S.
+      constexpr unsigned one_block_kernel = Pipe == detail::PipeKind::reads  ? Kernels::reads
+                                            : Pipe == detail::PipeKind::none ? Kernels::unstaged
+                                                                             : Kernels::staged;
+      if constexpr ((K & one_block_kernel) != 0) {
+        const detail::HierarchicalFunctor<Body, Space> one_block{
+            {body}, dev, order_begin, scratch, thread_per_element, colour_rounds};
+        // A register budget is a launch bound: 65536 registers an SM over
+        // (threads x blocks); <640, 2> caps a thread at 48. CUDA only.
+        if constexpr (cuda && (K & Kernels::registers) != 0) {
+          if (loop_options.max_registers == 48) {
+            launched.max_registers = 48;
+            run(one_block, Kokkos::LaunchBounds<640, 2>{});
+            continue;
+          }
         }
+        run(one_block, unbounded);
       }
-#endif
-      run(one_block, unbounded);
     }
     return launched;
   }
@@ -373,9 +419,10 @@ private:
   std::map<std::string, LoopRecord> loops_;
 };
 
-/// The hierarchical plan takes the executor's options.
-template <class Space, class... Maps>
-Plan<exec::Hierarchical, Space> make_plan(const Space &space, exec::Hierarchical options,
+/// The hierarchical plan takes the executor's options (any kernel set: the
+/// plan serves them all).
+template <class Space, unsigned K, class... Maps>
+Plan<exec::Hierarchical, Space> make_plan(const Space &space, exec::HierarchicalOf<K> options,
                                           const Set &set, const Maps &...maps) {
   return Plan<exec::Hierarchical, Space>(space, options, set, maps...);
 }

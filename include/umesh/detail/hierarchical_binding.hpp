@@ -21,8 +21,8 @@ namespace umesh::detail {
 template <class PlanT, exec::Staging S> struct HierarchicalBinding {
   PlanT &plan;
   const std::string &loop;
-  const exec::Hierarchical &options; // the loop's combine and writeback
-  int scratch = 0;                   // bytes so far (per slot when pipelined)
+  const exec::HierarchicalOptions &options; // the loop's combine and writeback
+  int scratch = 0;                          // bytes so far (per slot when pipelined)
   // Pipelined: each staged map's padded lists get a place in every slot,
   // after the slot's element range; gather buffers live once per team.
   bool pipelined = false;
@@ -66,8 +66,8 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
     return seen;
   }
 
-  HierarchicalBinding(PlanT &p, const std::string &name, const exec::Hierarchical &o, int start,
-                      bool pipe)
+  HierarchicalBinding(PlanT &p, const std::string &name, const exec::HierarchicalOptions &o,
+                      int start, bool pipe)
       : plan(p), loop(name), options(o), scratch(start), pipelined(pipe) {}
 
   // The map's lists a pipelined argument needs (points always; local

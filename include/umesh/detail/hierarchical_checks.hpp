@@ -22,7 +22,7 @@ namespace umesh::detail {
 using LocalIndex = std::uint16_t;
 
 /// The per-loop options of `loop` make sense for a plan of `block_size`.
-inline void check_loop_options(const std::string &name, const exec::Hierarchical &loop,
+inline void check_loop_options(const std::string &name, const exec::HierarchicalOptions &loop,
                                int block_size) {
   // Name only the options at fault: the default combine is no contradiction.
   const bool combine = loop.combine != exec::Combine::colours;
@@ -51,6 +51,20 @@ inline void check_loop_options(const std::string &name, const exec::Hierarchical
     fail("loop '", name, "' under the hierarchical executor: team_size ", loop.team_size,
          " is not a multiple of 32 below ", block_threads, " (block size ", block_size,
          "); use 0 for one thread per element of a block");
+}
+
+/// The loop's options need only kernels its tag compiles (`compiled`);
+/// `backend_kernels`: see exec::kernels_missing.
+inline void check_kernels(const std::string &name, const exec::HierarchicalOptions &loop,
+                          unsigned compiled, unsigned backend_kernels) {
+  const unsigned missing = exec::kernels_missing(loop, compiled, backend_kernels);
+  if (missing != 0)
+    fail("loop '", name, "' under the hierarchical executor: ", exec::kernel_problem(loop, missing),
+         ", which its tag does not compile (it compiles '", exec::kernel_names(compiled),
+         "'); name the kernels in the tag, exec::HierarchicalOf<exec::HierarchicalKernels::"
+         "standard | exec::HierarchicalKernels::",
+         exec::kernel_names(missing & (~missing + 1)),
+         ">, or use exec::HierarchicalAll (every kernel)");
 }
 
 /// A launch wants teams of `want` threads where Kokkos allows `max`.

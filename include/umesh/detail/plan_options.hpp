@@ -16,8 +16,8 @@ namespace umesh::detail {
 
 /// Fails (umesh::Error naming the loop, the option and both values) when
 /// `loop_tag` gives a plan option other than `plan`'s.
-void check_plan_options(const std::string &loop, const exec::Hierarchical &loop_tag,
-                        const exec::Hierarchical &plan);
+void check_plan_options(const std::string &loop, const exec::HierarchicalOptions &loop_tag,
+                        const exec::HierarchicalOptions &plan);
 void check_plan_options(const std::string &loop, const exec::Segmented &loop_tag,
                         const exec::Segmented &plan);
 void check_plan_options(const std::string &loop, const exec::WarpCombine &loop_tag,
@@ -28,7 +28,7 @@ void check_plan_options(const std::string &loop, const exec::AutoOptions &loop_t
 /// The executors whose tags carry plan options (their plans keep theirs:
 /// Plan::options()).
 template <class Exec> struct has_plan_options : std::is_base_of<exec::AutoOptions, Exec> {};
-template <> struct has_plan_options<exec::Hierarchical> : std::true_type {};
+template <unsigned K> struct has_plan_options<exec::HierarchicalOf<K>> : std::true_type {};
 template <> struct has_plan_options<exec::Segmented> : std::true_type {};
 template <> struct has_plan_options<exec::WarpCombine> : std::true_type {};
 

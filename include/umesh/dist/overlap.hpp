@@ -32,7 +32,7 @@ namespace umesh::dist {
 template <class Exec, class Space> class OverlapPlan {
 public:
   using memory_space = typename Space::memory_space;
-  using plan_type = Plan<Exec, Space>;
+  using plan_type = Plan<exec::plan_tag_t<Exec>, Space>; // serves every kernel set (exec::plan_tag)
 
   const std::vector<Piece<memory_space>> &pieces() const { return pieces_; }
   /// The plan of piece p, or nullptr when the piece is empty.
@@ -127,7 +127,7 @@ OverlapPlan<Exec, Space> make_overlap_plan(const Space &space, const Exec &exec,
     // The rows map (direct arguments) stays out of the plan: executors read
     // through maps they do not know from global memory, as direct data is.
     if (piece.set.size() > 0)
-      plan.set_plan(p, new Plan<Exec, Space>(
+      plan.set_plan(p, new typename OverlapPlan<Exec, Space>::plan_type(
                            make_plan(space, exec, piece.set, detail::piece_map(piece, maps)...)));
   }
   return plan;
