@@ -483,6 +483,35 @@ TEST(DistOwnPartErrors, DoubleMissingAndUnownedAreRefusedEverywhere) {
   expect_refused(own(false, false, true), "owned by no rank");
 }
 
+// Owned points in blocks of consecutive ids are found without the directory
+// (each rank's block, gathered): blocks that overlap are refused as well.
+TEST(DistOwnPartErrors, OverlappingBlocksAreRefusedEverywhere) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2)
+    GTEST_SKIP() << "one rank's block overlaps no other";
+  const QuadMesh m = make_quad_mesh(9, 7);
+  const auto cell_owner = dist::contiguous_owners(m.cells.size(), size);
+  const auto edge_owner = dist::contiguous_owners(m.edges.size(), size);
+  dist::OwnPart o{m.edges, {}, {{"pecell", m.cells, 2, {}}}, {{m.cells, {}}}};
+  for (int e = 0; e < m.edges.size(); ++e)
+    if (edge_owner[e] == rank) {
+      o.element_ids.push_back(e);
+      o.maps[0].indices.push_back(m.edge_cells[2 * std::size_t(e)]);
+      o.maps[0].indices.push_back(m.edge_cells[2 * std::size_t(e) + 1]);
+    }
+  // The last rank's block starts one cell early: that cell is also the
+  // rank before's.
+  for (int c = 0; c < m.cells.size(); ++c)
+    if (cell_owner[c] == rank || (rank == size - 1 && c + 1 < m.cells.size() &&
+                                  cell_owner[c + 1] == rank && cell_owner[c] != rank))
+      o.owned[0].ids.push_back(c);
+  expect_refused_everywhere([&] { dist::Partition<Mem> p(MPI_COMM_WORLD, o); },
+                            "owned by ranks " + std::to_string(size - 2) + " and " +
+                                std::to_string(size - 1));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <string>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace umesh::apps {
@@ -162,6 +163,16 @@ inline double peak_host_memory_mib() {
       break;
   std::fclose(f);
   return kib < 0 ? -1 : kib / 1024;
+}
+
+/// CPU seconds this process has used so far, all its threads, user and
+/// system (getrusage): beside wall seconds, a phase's work whether or not
+/// ranks beyond the host's cores wait for one.
+inline double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
 }
 
 /// Prints (rank 0) the peak host memory of the rank that used most

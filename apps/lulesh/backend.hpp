@@ -9,6 +9,7 @@
 #include "problem.hpp"
 
 #include "common/backend_loops.hpp"
+#include "common/ranks.hpp"
 
 #include <umesh/umesh.hpp>
 #if defined(UMESH_APP_MPI)
@@ -107,9 +108,9 @@ struct DistBackend : umesh::apps::DistLoops {
     // Built from the rank's own part: the global ids of the elements and of
     // the nodes whose values the mesh's arrays hold (empty: the whole mesh's).
     std::vector<int> own_elems, own_nodes;
-    // Setup seconds on this rank: the partition (dealing the elements,
-    // halos, directory), NCCL's communicator and connections.
-    double partition_seconds = 0, nccl_seconds = 0;
+    // Setup seconds on this rank, wall and CPU: the partition (dealing the
+    // elements, halos, directory), NCCL's communicator and connections.
+    double partition_seconds = 0, nccl_seconds = 0, partition_cpu = 0, nccl_cpu = 0;
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `owners`: how the elements are dealt (dist::Owners; a rank's own part,
@@ -121,6 +122,7 @@ struct DistBackend : umesh::apps::DistLoops {
     if (m.part)
       return own_parts(m, nccl, timed, comm);
     Kokkos::Timer timer; // dealing the elements (METIS, PT-Scotch) and the partition
+    const double cpu = umesh::apps::cpu_seconds();
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     const umesh::HostConnectivity node_graph{m.elem_nodes.data(), 8, 0, m.num_nodes};
     const std::vector<int> owner =
@@ -140,9 +142,11 @@ struct DistBackend : umesh::apps::DistLoops {
         std::vector<umesh::dist::PointOwners>{{elems, owner}});
     const std::string how = umesh::dist::owners_label(owners, comm) +
                             (partition->size() > 1 ? ", every rank building the whole mesh" : "");
-    const double partition_seconds = timer.seconds();
+    const double partition_seconds = timer.seconds(),
+                 partition_cpu = umesh::apps::cpu_seconds() - cpu;
     auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm, how, cut);
     p->partition_seconds += partition_seconds;
+    p->partition_cpu += partition_cpu;
     return p;
   }
   /// From this rank's own slab (make_mesh_part): its elements, their rows
@@ -157,6 +161,7 @@ struct DistBackend : umesh::apps::DistLoops {
     std::iota(own_elems.begin(), own_elems.end(), m.elem_lo);
     std::iota(own_nodes.begin(), own_nodes.end(), m.node_lo);
     Kokkos::Timer timer;
+    const double cpu = umesh::apps::cpu_seconds();
     auto partition = std::make_unique<PartitionT>(
         comm, umesh::dist::OwnPart{elems,
                                    own_elems,
@@ -166,16 +171,22 @@ struct DistBackend : umesh::apps::DistLoops {
     // Elements with a face neighbour on another rank: neighbours outside
     // the slab (the slab's elements are contiguous ids).
     long long cut = 0, total_cut = 0;
-    for (std::size_t e = 0; e < own_elems.size(); ++e)
-      cut += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
-                         [&](int n) { return n < m.elem_lo || n >= m.elem_hi; });
+    Kokkos::parallel_reduce(
+        "lulesh::cut", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, own_elems.size()),
+        [&](std::size_t e, long long &sum) {
+          sum += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
+                             [&](int n) { return n < m.elem_lo || n >= m.elem_hi; });
+        },
+        cut);
     MPI_Allreduce(&cut, &total_cut, 1, MPI_LONG_LONG, MPI_SUM, comm);
-    const double partition_seconds = timer.seconds();
+    const double partition_seconds = timer.seconds(),
+                 partition_cpu = umesh::apps::cpu_seconds() - cpu;
     auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm,
                             "slabs of z-planes, each rank building only its own", total_cut);
     p->own_elems = std::move(own_elems);
     p->own_nodes = std::move(own_nodes);
     p->partition_seconds += partition_seconds;
+    p->partition_cpu += partition_cpu;
     return p;
   }
   /// Parts holding `partition`: this rank's sets and maps, the mesh's
@@ -187,10 +198,12 @@ struct DistBackend : umesh::apps::DistLoops {
                                                bool nccl, bool timed, MPI_Comm comm,
                                                const std::string &how, long long cut) {
     Kokkos::Timer timer;
+    double cpu = umesh::apps::cpu_seconds();
     if (nccl)
       partition->use_nccl();
-    const double nccl_seconds = timer.seconds();
+    const double nccl_seconds = timer.seconds(), nccl_cpu = umesh::apps::cpu_seconds() - cpu;
     timer.reset();
+    cpu = umesh::apps::cpu_seconds();
     partition->time_exchanges_on_device(timed);
     // One lookup for all regions (-r may be as large as the mesh).
     std::vector<int> members;
@@ -219,7 +232,9 @@ struct DistBackend : umesh::apps::DistLoops {
                                            {}});
     p->partition = std::move(partition);
     p->partition_seconds = timer.seconds(); // (the regions' lookup; the callers add theirs)
+    p->partition_cpu = umesh::apps::cpu_seconds() - cpu;
     p->nccl_seconds = nccl_seconds;
+    p->nccl_cpu = nccl_cpu;
     p->layout = "elements dealt by " + how + ", " + std::to_string(cut) + " of " +
                 std::to_string(m.num_elems) + " elements with a face neighbour on another rank\n" +
                 umesh::dist::describe(umesh::dist::rank_shares(*p->partition), "elements");

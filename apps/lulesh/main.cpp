@@ -247,12 +247,15 @@ int run(const Options &opt, int rank, int ranks) {
                   ranks == 1 ? "" : "s", partition.c_str(),
                   opt.transport == "nccl" ? "GPU to GPU through NCCL" : "through the host");
     Kokkos::Timer setup;
+    const double cpu_before_mesh = umesh::apps::cpu_seconds();
     // On the host threads Kokkos was given (OMP_NUM_THREADS, --kokkos-threads).
     const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
     const Mesh mesh = opt.distributed && partition == "slabs"
                           ? make_mesh_part(p, rank, ranks, threads)
                           : make_mesh(p, threads);
-    const double mesh_s = setup.seconds();
+    const SetupPhase mesh_phase{"mesh", setup.seconds(),
+                                umesh::apps::cpu_seconds() - cpu_before_mesh};
+    const double mesh_s = mesh_phase.seconds;
     const std::string mesh_ranks =
         opt.distributed ? umesh::apps::seconds_over_ranks(mesh_s) : std::string();
     if (!p.quiet) {
@@ -286,6 +289,7 @@ int run(const Options &opt, int rank, int ranks) {
                     exec == "gather" ? " (LULESH's own strategy)" : "", layout.c_str());
         std::fflush(stdout);
         Kokkos::Timer build;
+        const double cpu_before_build = umesh::apps::cpu_seconds();
         auto solver = make(exec, layout == "soa", opt.distributed, mesh, p, ro);
         if (runs == 1 && !p.quiet) { // the same for every run
           std::istringstream lines(solver->layout());
@@ -295,6 +299,8 @@ int run(const Options &opt, int rank, int ranks) {
         solver->timers().enable(opt.timers);
         Kokkos::fence();
         const double build_s = build.seconds();
+        const SetupPhase build_phase{"build", build_s,
+                                     umesh::apps::cpu_seconds() - cpu_before_build};
         umesh::apps::LaunchCounter counter;
         if (opt.timers)
           counter.start();
@@ -312,23 +318,15 @@ int run(const Options &opt, int rank, int ranks) {
         const double elapsed = run.seconds();
         const Report r = make_report(p.size, solver->clock().cycle, solver->energy(), elapsed);
         // Collective: every rank, quiet or not.
-        std::string build_ranks;
-        if (opt.distributed) { // the phases of setup, then the rest: device data and plans
-          double rest = build_s;
-          for (const auto &[phase, seconds] : solver->setup_phases()) {
-            build_ranks +=
-                std::string(phase) + " " + umesh::apps::seconds_over_ranks(seconds) + ", ";
-            rest -= seconds;
-          }
-          build_ranks += "device data and plans " + umesh::apps::seconds_over_ranks(rest);
-        }
+        const std::string setup_lines =
+            opt.distributed ? setup_per_rank(mesh_phase, solver->setup_phases(), build_phase)
+                            : std::string();
         if (!p.quiet) {
           print_report(r, ranks);
           std::printf("Setup (device data, plans; not in the elapsed time) = %.2f (s)%s\n", build_s,
                       exec == "auto" ? "; auto's tuning is, in the first cycle" : "");
           if (opt.distributed)
-            std::printf("setup per rank (fastest-slowest): mesh %s, %s\n", mesh_ranks.c_str(),
-                        build_ranks.c_str());
+            std::printf("%s\n", setup_lines.c_str());
         }
         if (opt.distributed) {
           const umesh::apps::ExchangeTally d = solver->exchanges() - exchange_before;

@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "common/ranks.hpp"
+
 #include <cmath>
 #include <cstdio>
 
@@ -41,6 +43,24 @@ void print_report(const Report &r, int ranks) {
   std::printf("Grind time (us/z/c)  = %10.8g (per dom)  (%10.8g overall)\n", r.grind_us(),
               r.elapsed);
   std::printf("FOM                  = %10.8g (z/s)\n\n", r.fom());
+}
+
+std::string setup_per_rank(const SetupPhase &mesh, const std::vector<SetupPhase> &phases,
+                           const SetupPhase &build) {
+  using umesh::apps::seconds_over_ranks;
+  std::string wall = "mesh " + seconds_over_ranks(mesh.seconds),
+              cpu = "mesh " + seconds_over_ranks(mesh.cpu_seconds);
+  double rest = build.seconds, rest_cpu = build.cpu_seconds;
+  for (const SetupPhase &p : phases) {
+    wall += std::string(", ") + p.name + " " + seconds_over_ranks(p.seconds);
+    cpu += std::string(", ") + p.name + " " + seconds_over_ranks(p.cpu_seconds);
+    rest -= p.seconds;
+    rest_cpu -= p.cpu_seconds;
+  }
+  wall += ", device data and plans " + seconds_over_ranks(rest);
+  cpu += ", device data and plans " + seconds_over_ranks(rest_cpu);
+  return "setup per rank (fastest-slowest): " + wall +
+         "\nsetup CPU per rank (fastest-slowest): " + cpu;
 }
 
 } // namespace lulesh

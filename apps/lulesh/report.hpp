@@ -4,6 +4,7 @@
 // LULESH's closing report: problem size, cycles, the energy at the origin,
 // the symmetry of the energy on plane 0, and the timing figures.
 
+#include <string>
 #include <vector>
 
 namespace lulesh {
@@ -24,6 +25,19 @@ Report make_report(int size, int cycles, const std::vector<double> &e, double el
 
 /// Prints it as LULESH does; `ranks`: the MPI tasks the run used.
 void print_report(const Report &r, int ranks = 1);
+
+/// Seconds of one phase of a distributed setup on this rank, wall and CPU.
+struct SetupPhase {
+  const char *name;
+  double seconds, cpu_seconds;
+};
+
+/// Distributed runs: "setup per rank (fastest-slowest): mesh ..., ..., device
+/// data and plans ..." and the same in CPU seconds (every thread of a rank;
+/// no wait for a core), two lines over the ranks (collective). `phases` of
+/// the solver's build, whose rest (of `build`) is the device data and plans.
+std::string setup_per_rank(const SetupPhase &mesh, const std::vector<SetupPhase> &phases,
+                           const SetupPhase &build);
 
 } // namespace lulesh
 

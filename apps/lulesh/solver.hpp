@@ -17,6 +17,7 @@
 #include "eos.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
+#include "report.hpp"
 
 #include "common/exchange_tally.hpp"
 #include "common/exec_names.hpp"
@@ -67,7 +68,7 @@ public:
   virtual std::string layout() const { return {}; }
   /// Distributed runs: seconds of this rank's setup by phase (before the
   /// device data and plans); none in one process.
-  virtual std::vector<std::pair<const char *, double>> setup_phases() const { return {}; }
+  virtual std::vector<SetupPhase> setup_phases() const { return {}; }
   /// Distributed runs: this rank's halo exchanges so far; none in one
   /// process.
   virtual umesh::apps::ExchangeTally exchanges() const { return {}; }
@@ -124,9 +125,10 @@ public:
     return B::gather(*parts_, e_, params_.size * params_.size);
   }
 
-  std::vector<std::pair<const char *, double>> setup_phases() const override {
+  std::vector<SetupPhase> setup_phases() const override {
     if constexpr (B::distributed)
-      return {{"partition", parts_->partition_seconds}, {"NCCL", parts_->nccl_seconds}};
+      return {{"partition", parts_->partition_seconds, parts_->partition_cpu},
+              {"NCCL", parts_->nccl_seconds, parts_->nccl_cpu}};
     else
       return {};
   }

@@ -5,11 +5,13 @@
 // points (owned, then halo) and whether the halo copies are stale.
 
 #include <umesh/dat.hpp>
+#include <umesh/detail/host_loops.hpp>
 #include <umesh/dist/id_index.hpp>
 #include <umesh/dist/partition.hpp>
 
 #include <mpi.h>
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <string>
@@ -99,17 +101,18 @@ public:
                 std::to_string(ids.size()) + " points x " + std::to_string(Dim);
     const detail::IdIndex at(ids);
     auto h = Kokkos::create_mirror_view(local_.view());
-    for (int i = 0; i < part_->owned && problem.empty(); ++i) {
-      const int k = at(part_->global_ids[i]);
-      if (k < 0) {
-        problem = "dist::Dat '" + name() + "': no value given for owned point " +
-                  std::to_string(part_->global_ids[i]) + " of set '" + part_->global.name() + "'";
-        break;
-      }
-      for (int d = 0; d < Dim; ++d)
-        h(i, d) = values[std::size_t(k) * Dim + d];
-    }
+    const int *global = part_->global_ids.data();
+    const std::int64_t missing = detail::first_where(
+        problem.empty() ? part_->owned : 0, [&](std::int64_t i) { return at(global[i]) < 0; });
+    if (missing < part_->owned && problem.empty())
+      problem = "dist::Dat '" + name() + "': no value given for owned point " +
+                std::to_string(global[missing]) + " of set '" + part_->global.name() + "'";
     detail::fail_together(part_->comm, problem);
+    detail::host_for(part_->owned, [&](std::int64_t i) { // (on the host's threads: a whole part)
+      const std::size_t k = std::size_t(at(global[i]));
+      for (int d = 0; d < Dim; ++d)
+        h(i, d) = values[k * Dim + d];
+    });
     for (int i = part_->owned; i < local_.size(); ++i)
       for (int k = 0; k < Dim; ++k)
         h(i, k) = T(0);

@@ -59,6 +59,53 @@ inline void fail_together(MPI_Comm comm, const std::string &problem) {
        " found a problem in the parts of a distributed mesh (its message says what)");
 }
 
+/// find_owners when every rank owns one block of consecutive ids (a
+/// generated mesh's slabs, a rank's own block): the blocks, gathered, are
+/// the directory, so no table over the set and no message per point. False
+/// (and no owners) when some rank's ids are not such a block.
+inline bool block_owners(MPI_Comm comm, const std::string &name, const std::vector<int> &owned,
+                         const std::vector<int> &wanted, std::vector<int> &owners) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const bool block = std::adjacent_find(owned.begin(), owned.end(),
+                                        [](int a, int b) { return b != a + 1; }) == owned.end();
+  const int mine[2] = {block ? (owned.empty() ? 0 : owned.front()) : -1, int(owned.size())};
+  std::vector<int> all(2 * std::size_t(size));
+  MPI_Allgather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, comm);
+  std::vector<int> ranks; // the ranks that own points, by their first id
+  for (int r = 0; r < size; ++r)
+    if (all[2 * r] < 0)
+      return false;
+    else if (all[2 * r + 1] > 0)
+      ranks.push_back(r);
+  auto first = [&](int r) { return all[2 * std::size_t(r)]; };
+  auto end = [&](int r) { return all[2 * std::size_t(r)] + all[2 * std::size_t(r) + 1]; };
+  std::sort(ranks.begin(), ranks.end(), [&](int a, int b) { return first(a) < first(b); });
+  std::string problem; // (the same on every rank: all hold the blocks)
+  for (std::size_t i = 1; i < ranks.size() && problem.empty(); ++i)
+    if (first(ranks[i]) < end(ranks[i - 1]))
+      problem = "set '" + name + "': point " + std::to_string(first(ranks[i])) +
+                " is owned by ranks " + std::to_string(std::min(ranks[i - 1], ranks[i])) + " and " +
+                std::to_string(std::max(ranks[i - 1], ranks[i]));
+  fail_together(comm, problem);
+  owners.clear();
+  owners.reserve(wanted.size());
+  std::size_t b = 0; // wanted ascends: the blocks are walked once
+  for (int p : wanted) {
+    while (b < ranks.size() && end(ranks[b]) <= p)
+      ++b;
+    if (b == ranks.size() || first(ranks[b]) > p) {
+      problem = "set '" + name + "': point " + std::to_string(p) + ", which rank " +
+                std::to_string(rank) + "'s elements reach, is owned by no rank";
+      break;
+    }
+    owners.push_back(ranks[b]);
+  }
+  fail_together(comm, problem);
+  return true;
+}
+
 /// The owner of each point in `wanted` (ascending), for a set of `n` points
 /// (`name` for messages) of which this rank owns `owned`: every point must
 /// be owned by exactly one rank, every wanted one by some rank. Collective.
@@ -77,6 +124,8 @@ inline std::vector<int> find_owners(MPI_Comm comm, const std::string &name, int 
     problem = "set '" + name + "': rank " + std::to_string(rank) + " owns point " +
               std::to_string(*bad) + ", not in [0, " + std::to_string(n) + ")";
   fail_together(comm, problem);
+  if (std::vector<int> owners; block_owners(comm, name, owned, wanted, owners))
+    return owners;
   // Registered with the directory in one message per directory rank, each
   // in the order of `owned` (which names a double first): when `owned`
   // ascends (a block usually does) it is already laid out so, and each

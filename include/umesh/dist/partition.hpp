@@ -93,17 +93,18 @@ public:
                    elements.name(), "' of size ", elements.size());
     elements_ = std::make_shared<SetPart>();
     elements_->global = elements;
-    elements_->global_ids = own.element_ids;
     elements_->owned = int(own.element_ids.size());
+    elements_->global_ids = std::move(own.element_ids); // (own is this constructor's copy)
+    const std::vector<int> &element_ids = elements_->global_ids;
     elements_->local = Set(elements.name() + "@" + std::to_string(rank_), elements_->owned);
     elements_->halo = std::make_shared<Exchange>(comm_);
     elements_->comm = comm_;
     std::string problem;
     for (const auto &m : own.maps) {
-      if (m.indices.size() != own.element_ids.size() * std::size_t(m.arity))
+      if (m.indices.size() != element_ids.size() * std::size_t(m.arity))
         problem = "dist::Partition: map '" + m.name + "' has " + std::to_string(m.indices.size()) +
                   " indices on rank " + std::to_string(rank_) + ", expected " +
-                  std::to_string(own.element_ids.size() * m.arity);
+                  std::to_string(element_ids.size() * m.arity);
       if (!problem.empty())
         continue;
       const int *at = m.indices.data(), n = m.to.size();
@@ -111,7 +112,7 @@ public:
           std::int64_t(m.indices.size()), [=](std::int64_t j) { return at[j] < 0 || at[j] >= n; }));
       if (i < m.indices.size())
         problem = "dist::Partition: map '" + m.name + "' element " +
-                  std::to_string(own.element_ids[i / m.arity]) + " slot " +
+                  std::to_string(element_ids[i / m.arity]) + " slot " +
                   std::to_string(i % m.arity) + " points to " + std::to_string(m.indices[i]) +
                   ", not in [0, " + std::to_string(m.to.size()) + ")";
     }
@@ -127,8 +128,8 @@ public:
           detail::fail("dist::Partition: no owned points given for set '", m.to.name(),
                        "', which map '", m.name, "' reaches");
         halos.emplace_back();
-        targets_.push_back(
-            detail::make_own_part(comm_, m.to, given->ids, own.maps, given->halo, halos.back()));
+        targets_.push_back(detail::make_own_part(comm_, m.to, std::move(given->ids), own.maps,
+                                                 given->halo, halos.back()));
       }
     // Each map's rows turned to local points in place (finish needs no
     // global ids): a point neither owned nor in the halo as -1 - its
@@ -150,10 +151,9 @@ public:
       reaches_halo.push_back(f.any_at_least);
       const auto i = std::size_t(f.first_negative);
       if (i < rows.back().size()) // only where the parts came from another partition
-        problem = "dist::Partition: element " + std::to_string(own.element_ids[i / m.arity]) +
-                  " of '" + elements.name() + "' (rank " + std::to_string(rank_) +
-                  ") reaches point " + std::to_string(-1 - row[i]) + " of '" + m.to.name() +
-                  "' through map '" + m.name +
+        problem = "dist::Partition: element " + std::to_string(element_ids[i / m.arity]) + " of '" +
+                  elements.name() + "' (rank " + std::to_string(rank_) + ") reaches point " +
+                  std::to_string(-1 - row[i]) + " of '" + m.to.name() + "' through map '" + m.name +
                   "', but that point is neither owned nor in the halo on rank " +
                   std::to_string(rank_) + ": give such elements to the rank that owns their points";
     }

@@ -4,6 +4,7 @@
 // What a Partition gives each rank of one set, and what it is built from:
 // the global connectivity of a map and chosen owners of points.
 
+#include <umesh/detail/host_loops.hpp>
 #include <umesh/dist/exchange.hpp>
 #include <umesh/dist/id_index.hpp>
 #include <umesh/map.hpp>
@@ -52,8 +53,7 @@ struct SetPart {
   std::vector<int> local_ids(const std::vector<int> &ids) const {
     const detail::IdIndex local_of(global_ids);
     std::vector<int> out(ids.size());
-    for (std::size_t i = 0; i < ids.size(); ++i)
-      out[i] = local_of(ids[i]);
+    detail::host_for(std::int64_t(ids.size()), [&](std::int64_t i) { out[i] = local_of(ids[i]); });
     return out;
   }
 };
