@@ -6,6 +6,8 @@
 # perf/miniaero/setup_memory.sh). Per rank, from GNU time (else Python's getrusage): wall, CPU
 # and peak resident memory (VmHWM) of the whole process; summary.csv takes the largest over the
 # ranks and its ratio to one rank's (the goal: at most 0.35x the time, 0.4x the memory at 4).
+# THREADS=N: N host threads per rank at every rank count (default 16/ranks); RUN_TIMEOUT: seconds
+# a run may take (default 100).
 # Carry .bundle (umesh_lulesh and umesh_miniaero are built here, atomic SoA).
 #   perf/device/setup-ranks.sh [S] [N]
 . perf/device/env.sh
@@ -37,13 +39,16 @@ open(sys.argv[1], \"w\").write(\"%.2f %.2f %.2f %d\n\" % (w, r.ru_utime, r.ru_st
 sys.exit(c)" "$0.time.$OMPI_COMM_WORLD_RANK" "$@"'
 fi
 export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
+# Host threads per rank: 16/ranks (the machine shared out), or THREADS for every rank count (the
+# same cores per rank, as on a machine with a host's share per GPU).
+threads() { echo "${THREADS:-$((16 / $1))}"; }
 # run NAME RANKS PROGRAM ARGS...: one rank per process, the GPU shared, none past 420 s
 run() {
   local name=$1 ranks=$2 rc=0
   shift 2
   ((SECONDS < 420)) || { note "$name skipped: out of time"; return; }
   rm -f "$R/$name".time.*
-  OMP_NUM_THREADS=$((16 / ranks)) timeout 100 mpirun -np "$ranks" --oversubscribe --bind-to none \
+  OMP_NUM_THREADS=$(threads "$ranks") timeout "${RUN_TIMEOUT:-100}" mpirun -np "$ranks" --oversubscribe --bind-to none \
     -x OMP_NUM_THREADS -x OMP_PROC_BIND -x OMP_WAIT_POLICY -x LD_LIBRARY_PATH \
     bash -c "$timer" "$R/$name" "$@" >"$R/$name.log" 2>&1 || rc=$?
   note "$name rc=$rc"
@@ -67,14 +72,14 @@ worst() {
     read -r w1 c1 m1 < <(worst $app-r1) || continue
     for np in 1 2 4; do
       read -r w c m < <(worst $app-r$np) || continue
-      awk -v a="$app,$np,$((16 / np)),$w,$c,$m" -v w="$w" -v c="$c" -v m="$m" -v w1="$w1" \
+      awk -v a="$app,$np,$(threads $np),$w,$c,$m" -v w="$w" -v c="$c" -v m="$m" -v w1="$w1" \
         -v c1="$c1" -v m1="$m1" 'BEGIN {printf "%s,%.2f,%.2f,%.2f\n", a, w / w1, c / c1, m / m1}'
     done
   done
 } >"$R/summary.csv"
 {
   echo "== whole processes, largest over the ranks (GNU time or getrusage; ratios to one rank)"
-  column -s, -t "$R/summary.csv"
+  tr , '\t' <"$R/summary.csv"
   echo "== the apps' own lines"
   grep -H -E "mesh:|setup per rank|setup CPU per rank|host memory|Setup \(|steps in|setup [0-9]" \
     "$R"/*.log
