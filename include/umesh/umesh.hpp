@@ -7,6 +7,7 @@
 #include <umesh/accessor.hpp>
 #include <umesh/block_plan.hpp>
 #include <umesh/colouring.hpp>
+#include <umesh/compact_map.hpp>
 #include <umesh/connectivity.hpp>
 #include <umesh/dat.hpp>
 #include <umesh/decimal.hpp>
@@ -14,6 +15,7 @@
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>
+#include <umesh/exec_hierarchical.hpp>
 #include <umesh/exec_names.hpp>
 #include <umesh/global.hpp>
 #include <umesh/gmsh.hpp>
@@ -27,6 +29,7 @@
 #include <umesh/plan.hpp>
 #include <umesh/plan_file.hpp>
 #include <umesh/renumber.hpp>
+#include <umesh/segment_table.hpp>
 #include <umesh/set.hpp>
 #include <umesh/subsets.hpp>
 #include <umesh/timing.hpp>

@@ -70,7 +70,7 @@ public:
   }
   const DeviceTable &table(int m) const { return tables_[m]; }
   /// Sizes and metrics of map m's table (its arrays are on the device).
-  const detail::SegmentTable &host_table(int m) const { return host_[m]; }
+  const SegmentTable &host_table(int m) const { return host_[m]; }
 
   /// Per map: runs kept per block (mean), the most runs a block's points
   /// form, the largest staged point count and the share of references that

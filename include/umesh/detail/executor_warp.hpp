@@ -194,8 +194,7 @@ public:
   /// first use (timed into build_seconds()), then kept with the map itself,
   /// so that its address names it. A map whose points span more than 16 bits
   /// within a warp fails, naming `loop`.
-  template <class MM>
-  detail::WarpMap<true> compact_map(const Map<MM> &map, const std::string &loop) {
+  template <class MM> CompactMapView compact_map(const Map<MM> &map, const std::string &loop) {
     auto it = compact_.find(map.view().data());
     if (it == compact_.end()) {
       Kokkos::Timer timer;

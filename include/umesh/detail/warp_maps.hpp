@@ -5,9 +5,12 @@
 // one 32-bit base per warp of 32 elements, half the bytes of the map. The
 // warp kernel of res_calc is bound by L2 traffic, much of it map reads.
 
+#include <umesh/compact_map.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace umesh::detail {
@@ -16,21 +19,14 @@ namespace umesh::detail {
 /// or from its compact form. Compile-time: a run-time choice in one kernel
 /// slowed res_calc's plain path on the H100 and made integrate_stress
 /// spill.
-template <bool Compact> struct WarpMap {
+struct PlainWarpMap {
   const int *map = nullptr;
   int arity = 0;
   KOKKOS_INLINE_FUNCTION int entry(int e, int slot) const {
     return map[unsigned(e) * unsigned(arity) + unsigned(slot)];
   }
 };
-template <> struct WarpMap<true> {
-  const int *base = nullptr;              // [warp]
-  const std::uint16_t *offsets = nullptr; // [e * arity + slot]
-  int arity = 0;
-  KOKKOS_INLINE_FUNCTION int entry(int e, int slot) const {
-    return base[unsigned(e) >> 5] + int(offsets[unsigned(e) * unsigned(arity) + unsigned(slot)]);
-  }
-};
+template <bool Compact> using WarpMap = std::conditional_t<Compact, CompactMapView, PlainWarpMap>;
 
 /// Host form of a compact map. When some warp's points span more than 16
 /// bits, `base` and `offsets` are empty and `wide_warp` names the first such
