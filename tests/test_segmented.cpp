@@ -42,7 +42,7 @@ auto segment_table(int n, int points, const std::vector<int> &idx, int block, in
   auto plan =
       make_plan(Kokkos::DefaultExecutionSpace(),
                 exec::Segmented{}.with_block_size(block).with_max_segments(segments), elems, map);
-  auto t = plan.host_table(0);
+  SegmentTable t = plan.host_table(0); // (umesh/segment_table.hpp)
   t.first = to_host(plan.table(0).first);
   t.offset = to_host(plan.table(0).offset);
   return t;

@@ -103,7 +103,7 @@ TEST(WarpMaps, CompactFormsGiveBackEveryEntry) {
   const Set elems("elems", 75), points("points", 71001);
   const Map<Mem> map("map", elems, points, 3, idx);
   auto plan = make_plan(Space(), exec::WarpCombine{}, elems, map);
-  const auto c = plan.compact_map(map, "compact");
+  const CompactMapView c = plan.compact_map(map, "compact"); // (umesh/compact_map.hpp)
   ReadCompact<std::decay_t<decltype(c)>> read{c, Kokkos::View<int *, Mem>("entries", idx.size()),
                                               Kokkos::View<int *, Mem>("base", 3), 3};
   Kokkos::deep_copy(read.entries, -1); // poisoned: each must be written
