@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <string>
 #include <typeindex>
+#include <typeinfo>
+#include <utility>
 #include <vector>
 
 namespace umesh::detail {
