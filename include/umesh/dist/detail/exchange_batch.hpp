@@ -39,19 +39,26 @@ public:
     p.dim = D, p.size = int(sizeof(T)), p.kind = value_kind<T>(), p.fold = fold;
     p.by_component = by_component<L>();
     dats_.dat[dats_.count++] = p;
-    names_ += (names_.empty() ? "dat '" : ", '") + d.name() + "'";
+    names_[dats_.count - 1] = &d.name(); // the dat outlives its exchange
   }
   /// Places the dats' blocks (before the first packing) and checks that
   /// the exchange's counts fit.
   void arrange(const ExchangeLists &lists) {
     dats_.arrange();
-    lists.check_sizes(names_, std::size_t(dats_.values), std::size_t(dats_.row_bytes));
+    lists.check_sizes([this] { return names(); }, std::size_t(dats_.values),
+                      std::size_t(dats_.row_bytes));
   }
 
   bool to_owners() const { return to_owners_; }
   /// Bytes a point, over the dats (padded so every block is aligned).
   std::size_t row() const { return std::size_t(dats_.row_bytes); }
-  const std::string &names() const { return names_; }
+  /// The dats' names, for messages.
+  std::string names() const {
+    std::string s;
+    for (int d = 0; d < dats_.count; ++d)
+      s += (d ? ", '" : "dat '") + *names_[d] + "'";
+    return s;
+  }
 
   /// Packs what leaves this rank into the out buffer (`out_rows` rows).
   virtual void pack(const ExchangeLists &lists, ExchangeBuffers &b, std::size_t out_rows) = 0;
@@ -73,7 +80,7 @@ protected:
   std::type_index space_;
   bool to_owners_;
   PackedDats dats_;
-  std::string names_;
+  const std::string *names_[max_packed_dats] = {}; // in the order added
 };
 
 /// A batch of dats in memory space M, unpacked and packed by kernels of

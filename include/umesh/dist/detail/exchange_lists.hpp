@@ -51,16 +51,17 @@ public:
   // to one neighbour counted by int in MPI: larger exchanges are refused
   // before anything starts (on this rank: a neighbour with smaller totals
   // may wait for it). `values`, `row`: a point's values and bytes, over the
-  // exchange's dats (`names`).
-  void check_sizes(const std::string &names, std::size_t values, std::size_t row) const {
+  // exchange's dats (names() says which, made only for the message).
+  template <class Names>
+  void check_sizes(const Names &names, std::size_t values, std::size_t row) const {
     constexpr std::size_t most = std::size_t(std::numeric_limits<int>::max());
     std::size_t widest = 0;
     for (std::size_t n = 0; n + 1 < send_at_.size(); ++n)
       widest = std::max({widest, send_at_[n + 1] - send_at_[n], recv_at_[n + 1] - recv_at_[n]});
     const std::size_t points = std::max(send_at_.back(), recv_at_.back());
     if (points > most / values || widest > most / row)
-      fail("dist: halo exchange of ", names, ": ", points, " points of ", values, " values each (",
-           widest,
+      fail("dist: halo exchange of ", names(), ": ", points, " points of ", values,
+           " values each (", widest,
            " with one neighbour) are more than one exchange's int indices and MPI "
            "counts reach");
   }
