@@ -35,14 +35,17 @@ inline double nccl_transfer_seconds(const Exchange &ex,
   for (const auto &[row, n] : rows) {
     if (n == 0)
       continue;
-    umesh::detail::staging<Exchange::DeviceMemory>(b.out, ex.send_at_.back() * row);
-    umesh::detail::staging<Exchange::DeviceMemory>(b.in, ex.recv_at_.back() * row);
+    const char *out =
+        umesh::detail::staging<Exchange::DeviceMemory>(b.out, ex.send_at_.back() * row).data();
+    char *in =
+        umesh::detail::staging<Exchange::DeviceMemory>(b.in, ex.recv_at_.back() * row).data();
     std::vector<double> times;
     for (int r = 0; r < repeats + 1; ++r) { // the first one warms up
       Kokkos::fence();
       umesh::detail::meet_ranks(ex.comm_, ex.neighbours_);
       b.marks.begin(); // as a timed exchange: the device's part alone
-      ex.send_through_nccl<Exchange::DeviceMemory>(slot, /*to_owners=*/false, row);
+      ex.nccl_->send_recv(ex.neighbours_, out, ex.send_at_, in, ex.recv_at_, row,
+                          Kokkos::DefaultExecutionSpace().cuda_stream());
       b.marks.record(1);
       Kokkos::fence();
       if (r > 0)

@@ -2,20 +2,21 @@
 #define UMESH_DIST_EXCHANGE_GROUP_HPP
 
 // Several halo exchanges of one set made as one (dist::par_loop's imports of
-// a loop): fewer NCCL launches and fewer exchanges a step.
+// a loop): one packing kernel, one message (NCCL: one send and one receive)
+// per neighbour and one unpacking kernel for all of them, and one exchange
+// a step instead of one per dat.
 
 #include <umesh/dist/exchange.hpp>
 
-#include <functional>
-#include <memory>
-#include <vector>
-
 namespace umesh::dist {
 
-/// Exchanges of several dats of one Exchange's set made as one: through
-/// NCCL, every dat packed, then all transfers in one NCCL group (one
-/// launch), then every dat unpacked; through the host, all messages under
-/// way together. Counted as one exchange (of the dats' rows together), and
+/// Exchanges of several dats of one Exchange's set made as one: every dat
+/// packed by one kernel into one buffer (a neighbour's bytes of every dat
+/// together), sent (through NCCL one group, one send and one receive per
+/// neighbour; through the host one message each way per neighbour), then
+/// unpacked by one kernel. Dats of other memory spaces, or going the other
+/// way, or past detail::max_packed_dats, make further batches of the same
+/// exchange. Counted as one exchange (of the dats' rows together), and
 /// timed as one. Every rank starts the same dats in the same order.
 class ExchangeGroup {
 public:
@@ -34,49 +35,22 @@ public:
 
   const Exchange &exchange() const { return ex_; }
 
-  /// Starts the exchange of `d` (packing it; through the host, posting its
-  /// messages): an import (`to_owners` false) or an export combined by
-  /// `how`.
+  /// Adds the exchange of `d`: an import (`to_owners` false) or an export
+  /// combined by `how`. Its values are packed by post() or finish(), so
+  /// they must be final by then.
   template <class T, int D, class L, class M>
   void start(const umesh::Dat<T, D, L, M> &d, bool to_owners, Exchange::Combine how) {
-    if (ex_.neighbours_.empty())
-      return;
-    if (finishers_.empty())
-      marked_ = ex_.open_group(ex_.device_path<M>());
-    auto p = std::make_shared<Exchange::Pending>(ex_.start(d, to_owners, how, /*grouped=*/true));
-    const std::size_t row = D * sizeof(T);
-    row_ += row;
-    if (p->device)
-      sends_.push_back(
-          [ex = &ex_, p, row] { ex->send_through_nccl<M>(p->slot, p->to_owners, row); });
-    finishers_.push_back([ex = &ex_, d, p] { ex->finish(d, *p); });
+    ex_.add(run_, d, to_owners, how);
   }
-  /// Sends what start() packed (NCCL) and completes every exchange.
-  void finish() {
-    if (finishers_.empty())
-      return;
-    const auto finishers = std::move(finishers_);
-    const auto sends = std::move(sends_);
-    finishers_.clear(), sends_.clear();
-    const std::size_t row = row_;
-    row_ = 0;
-    auto &marks = ex_.group_marks_;
-    if (marked_)
-      marks.record(1);
-    if (!sends.empty())
-      ex_.group_sends(sends);
-    if (marked_)
-      marks.record(2), marks.record(3);
-    for (const auto &f : finishers)
-      f();
-    ex_.close_group(marked_, row);
-  }
+  /// Packs and sends what start() added, so that the transfers run while
+  /// the caller works (dist/overlap.hpp); finish() does it otherwise.
+  void post() { ex_.post(run_); }
+  /// Waits for the transfers and unpacks every dat.
+  void finish() { ex_.complete(run_); }
 
 private:
   const Exchange &ex_;
-  std::vector<std::function<void()>> sends_, finishers_;
-  bool marked_ = false;
-  std::size_t row_ = 0;
+  Exchange::Run run_;
 };
 
 } // namespace umesh::dist

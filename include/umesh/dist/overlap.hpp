@@ -164,10 +164,12 @@ void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::strin
   detail::ExchangeGroups imports, exports;
   detail::Seen filled, exported;
   (detail::start_imports(args, imports, filled), ...);
+  imports.post(); // under way while the first core half runs
   run(0);
   imports.finish();
   run(1);
   (detail::start_exports(args, exports, exported), ...);
+  exports.post();
   run(2);
   exports.finish();
   std::apply([&](const auto &...s) { (detail::after_global(args, s, comm), ...); }, saved);

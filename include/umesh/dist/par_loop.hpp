@@ -94,6 +94,10 @@ public:
     groups_.push_back(std::make_unique<ExchangeGroup>(ex));
     return *groups_.back();
   }
+  void post() {
+    for (auto &g : groups_)
+      g->post();
+  }
   void finish() {
     for (auto &g : groups_)
       g->finish();
