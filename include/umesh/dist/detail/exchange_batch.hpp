@@ -34,8 +34,8 @@ public:
   template <class T, int D, class L, class M> void add(const umesh::Dat<T, D, L, M> &d, Fold fold) {
     PackedDat p;
     p.data = reinterpret_cast<char *>(d.view().data());
-    p.point_stride = std::ptrdiff_t(d.view().stride_0());
-    p.comp_stride = std::ptrdiff_t(d.view().stride_1());
+    p.point_stride = std::ptrdiff_t(d.view().stride(0));
+    p.comp_stride = std::ptrdiff_t(d.view().stride(1));
     p.dim = D, p.size = int(sizeof(T)), p.kind = value_kind<T>(), p.fold = fold;
     p.by_component = by_component<L>();
     dats_.dat[dats_.count++] = p;
