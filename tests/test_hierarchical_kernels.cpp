@@ -104,6 +104,13 @@ TYPED_TEST(HierarchicalKernels, AKernelTheTagDoesNotCompileIsAClearError) {
   expect_not_compiled(mesh, plan,
                       exec::HierarchicalOf<K::reads>{}.with_staging(exec::Staging::increments),
                       {"staging 'inc' needs 'staged'"});
+  // Two kernels missing: both named, and the tag to use compiles them all.
+  expect_not_compiled(
+      mesh, plan,
+      exec::HierarchicalOf<K::staged>{}.with_staging(exec::Staging::reads).with_fallback(),
+      {"staging 'reads' needs 'reads'", "with_fallback() (its last step, 'none') needs 'unstaged'",
+       "exec::HierarchicalOf<exec::HierarchicalKernels::staged | "
+       "exec::HierarchicalKernels::unstaged | exec::HierarchicalKernels::reads>"});
   // Pipelines and register budgets are GPU kernels: host backends run their
   // one kernel per staging, so the standard set serves those options there.
   constexpr bool gpu =

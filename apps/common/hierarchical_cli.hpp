@@ -7,13 +7,13 @@
 // alike.
 
 #include <umesh/exec.hpp>
+#include <umesh/par_loop.hpp> // Plan<exec::Hierarchical>::backend_kernels
 
 #include <Kokkos_Core.hpp>
 
 #include <CLI/CLI.hpp>
 
 #include <string>
-#include <type_traits>
 
 namespace umesh::apps {
 
@@ -95,8 +95,9 @@ struct HierarchicalCli {
     // The apps compile exec::Hierarchical's standard kernels (compile time:
     // docs/executors.md); options that need others are refused here, not
     // at the first loop after the setup.
-    if (const unsigned missing =
-            exec::kernels_missing(options(), exec::Hierarchical::kernels, backend_kernels()))
+    if (const unsigned missing = exec::kernels_missing(
+            options(), exec::Hierarchical::kernels,
+            Plan<exec::Hierarchical, Kokkos::DefaultExecutionSpace>::backend_kernels))
       return "hierarchical options: " + exec::kernel_problem(options(), missing) +
              ", a kernel the apps do not build (they build exec::Hierarchical's: " +
              exec::kernel_names(exec::Hierarchical::kernels) +
@@ -105,19 +106,6 @@ struct HierarchicalCli {
       return "--warp-registers 40 needs --warp-block of at most 512, not " +
              std::to_string(warp_block);
     return {};
-  }
-
-  /// The kernels only GPU backends run (pipelines; register budgets on
-  /// CUDA): the apps run on Kokkos' default execution space.
-  static unsigned backend_kernels() {
-    using Space = Kokkos::DefaultExecutionSpace;
-    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Space::memory_space>::accessible)
-      return 0;
-#ifdef KOKKOS_ENABLE_CUDA
-    if (std::is_same<Space, Kokkos::Cuda>::value)
-      return exec::HierarchicalKernels::pipelined | exec::HierarchicalKernels::registers;
-#endif
-    return exec::HierarchicalKernels::pipelined;
   }
 
   /// The executor these options describe.

@@ -108,7 +108,7 @@ public:
            const Kernel &kernel, const Args &...args) {
     using exec::Staging;
     detail::check_loop_options(name, loop_options, options_.block_size);
-    detail::check_kernels(name, loop_options, K, gpu_kernels);
+    detail::check_kernels(name, loop_options, K, backend_kernels);
     LoopRecord r{loop_options.staging,
                  loop_options.staging,
                  0,
@@ -165,12 +165,17 @@ private:
 #else
   static constexpr bool cuda = false;
 #endif
-  // The kernels a loop may ask for here (exec::kernels_needed): pipelines
-  // and register budgets only on GPUs (budgets only on CUDA).
-  static constexpr unsigned gpu_kernels =
+
+public:
+  /// The GPU-only kernels this backend runs when the options ask for them
+  /// (exec::kernels_missing's `backend_kernels`): pipelines on GPUs,
+  /// register budgets on CUDA; host backends run one kernel per staging.
+  static constexpr unsigned backend_kernels =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible
           ? 0u
           : Kernels::pipelined | (cuda ? unsigned(Kernels::registers) : 0u);
+
+private:
   template <unsigned K>
   static constexpr bool has_staged = (K & (Kernels::staged | Kernels::gather)) != 0;
   using Launched = detail::HierarchicalLaunch;

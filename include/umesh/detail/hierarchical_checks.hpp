@@ -58,13 +58,18 @@ inline void check_loop_options(const std::string &name, const exec::Hierarchical
 inline void check_kernels(const std::string &name, const exec::HierarchicalOptions &loop,
                           unsigned compiled, unsigned backend_kernels) {
   const unsigned missing = exec::kernels_missing(loop, compiled, backend_kernels);
-  if (missing != 0)
-    fail("loop '", name, "' under the hierarchical executor: ", exec::kernel_problem(loop, missing),
-         ", which its tag does not compile (it compiles '", exec::kernel_names(compiled),
-         "'); name the kernels in the tag, exec::HierarchicalOf<exec::HierarchicalKernels::"
-         "standard | exec::HierarchicalKernels::",
-         exec::kernel_names(missing & (~missing + 1)),
-         ">, or use exec::HierarchicalAll (every kernel)");
+  if (missing == 0)
+    return;
+  // The tag that compiles these kernels and the missing ones.
+  std::string tag;
+  for (unsigned k = 1; k <= exec::HierarchicalKernels::every; k <<= 1)
+    if ((compiled | missing) & k)
+      tag += (tag.empty() ? "" : " | ") + std::string("exec::HierarchicalKernels::") +
+             exec::kernel_names(k);
+  fail("loop '", name, "' under the hierarchical executor: ", exec::kernel_problem(loop, missing),
+       ", which its tag does not compile (it compiles '", exec::kernel_names(compiled),
+       "'); name the kernels in the tag, exec::HierarchicalOf<", tag,
+       ">, or use exec::HierarchicalAll (every kernel)");
 }
 
 /// A launch wants teams of `want` threads where Kokkos allows `max`.
