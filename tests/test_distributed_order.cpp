@@ -343,6 +343,25 @@ TEST_P(DistOwnPart, SameAsFromGlobalData) {
   }
   const dist::Partition<Mem> mine(MPI_COMM_WORLD, own, dist::ElementOrder::global, local_order);
 
+  // Each constructor's steps, in order, with the time each took.
+  auto step_names = [](const dist::Partition<Mem> &p) {
+    std::vector<std::string> names;
+    for (const auto &s : p.setup_steps()) {
+      names.push_back(s.name);
+      EXPECT_GE(s.seconds, 0.0) << s.name;
+    }
+    return names;
+  };
+  std::vector<std::string> rest{"halos", "local rows"};
+  if (method != Reorder::none)
+    rest.push_back("local order");
+  rest.insert(rest.end(), {"exchanges", "maps"});
+  std::vector<std::string> expected{"owners"};
+  expected.insert(expected.end(), rest.begin(), rest.end());
+  EXPECT_EQ(step_names(whole), expected);
+  expected.front() = "elements checked";
+  EXPECT_EQ(step_names(mine), expected);
+
   EXPECT_EQ(mine.elements()->global_ids, whole.elements()->global_ids);
   for (const Set *s : {&m.nodes, &m.cells}) {
     const dist::SetPart &a = *whole.part(*s), &b = *mine.part(*s);

@@ -115,12 +115,17 @@ struct DistBackend : umesh::apps::DistLoops {
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `owners`: how the elements are dealt (dist::Owners; a rank's own part,
   /// `m.part`, is its slab). `timed`: each exchange fenced on the device
-  /// (Partition::time_exchanges_on_device).
+  /// (Partition::time_exchanges_on_device). `consumable`: `m` itself, whose
+  /// element-node and neighbour arrays a rank's own part may take (else
+  /// they are copied).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
                                       umesh::dist::Owners owners = umesh::dist::Owners::slabs,
-                                      bool timed = false, MPI_Comm comm = MPI_COMM_WORLD) {
+                                      bool timed = false, MPI_Comm comm = MPI_COMM_WORLD,
+                                      Mesh *consumable = nullptr) {
+    if (consumable && consumable != &m)
+      umesh::fail("LULESH: the mesh a partition may take must be the one it partitions");
     if (m.part)
-      return own_parts(m, nccl, timed, comm);
+      return own_parts(m, nccl, timed, comm, consumable);
     Kokkos::Timer timer; // dealing the elements (METIS, PT-Scotch) and the partition
     const double cpu = umesh::apps::cpu_seconds();
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
@@ -154,7 +159,8 @@ struct DistBackend : umesh::apps::DistLoops {
   /// partition's directory, and no rank holds anything the size of the
   /// whole mesh. The partition is the one the dealing from global data
   /// gives for the same owners.
-  static std::shared_ptr<Parts> own_parts(const Mesh &m, bool nccl, bool timed, MPI_Comm comm) {
+  static std::shared_ptr<Parts> own_parts(const Mesh &m, bool nccl, bool timed, MPI_Comm comm,
+                                          Mesh *consumable) {
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
     std::vector<int> own_elems(std::size_t(m.elem_hi - m.elem_lo)),
         own_nodes(std::size_t(m.node_hi - m.node_lo));
@@ -162,12 +168,6 @@ struct DistBackend : umesh::apps::DistLoops {
     std::iota(own_nodes.begin(), own_nodes.end(), m.node_lo);
     Kokkos::Timer timer;
     const double cpu = umesh::apps::cpu_seconds();
-    auto partition = std::make_unique<PartitionT>(
-        comm, umesh::dist::OwnPart{elems,
-                                   own_elems,
-                                   {{"elem_nodes", nodes, 8, m.elem_nodes},
-                                    {"elem_neighbours", elems, 6, m.neighbours}},
-                                   {{nodes, own_nodes}, {elems, own_elems}}});
     // Elements with a face neighbour on another rank: neighbours outside
     // the slab (the slab's elements are contiguous ids).
     long long cut = 0, total_cut = 0;
@@ -179,6 +179,19 @@ struct DistBackend : umesh::apps::DistLoops {
         },
         cut);
     MPI_Allreduce(&cut, &total_cut, 1, MPI_LONG_LONG, MPI_SUM, comm);
+    // The rows taken from the mesh, or copied (once each: the partition
+    // turns them into local numbering in place; a braced list would copy
+    // every one twice).
+    umesh::dist::OwnPart own{elems, own_elems, {}, {}};
+    own.maps.reserve(2);
+    own.maps.push_back(
+        {"elem_nodes", nodes, 8, consumable ? std::move(consumable->elem_nodes) : m.elem_nodes});
+    own.maps.push_back({"elem_neighbours", elems, 6,
+                        consumable ? std::move(consumable->neighbours) : m.neighbours});
+    own.owned.reserve(2);
+    own.owned.push_back({nodes, own_nodes});
+    own.owned.push_back({elems, own_elems});
+    auto partition = std::make_unique<PartitionT>(comm, std::move(own));
     const double partition_seconds = timer.seconds(),
                  partition_cpu = umesh::apps::cpu_seconds() - cpu;
     auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm,

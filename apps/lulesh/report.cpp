@@ -46,7 +46,7 @@ void print_report(const Report &r, int ranks) {
 }
 
 std::string setup_per_rank(const SetupPhase &mesh, const std::vector<SetupPhase> &phases,
-                           const SetupPhase &build) {
+                           const SetupPhase &build, const std::vector<SetupPhase> &steps) {
   using umesh::apps::seconds_over_ranks;
   std::string wall = "mesh " + seconds_over_ranks(mesh.seconds),
               cpu = "mesh " + seconds_over_ranks(mesh.cpu_seconds);
@@ -59,8 +59,13 @@ std::string setup_per_rank(const SetupPhase &mesh, const std::vector<SetupPhase>
   }
   wall += ", device data and plans " + seconds_over_ranks(rest);
   cpu += ", device data and plans " + seconds_over_ranks(rest_cpu);
+  std::string by_step;
+  for (const SetupPhase &p : steps)
+    by_step +=
+        std::string(by_step.empty() ? "" : ", ") + p.name + " " + seconds_over_ranks(p.seconds);
   return "setup per rank (fastest-slowest): " + wall +
-         "\nsetup CPU per rank (fastest-slowest): " + cpu;
+         "\nsetup CPU per rank (fastest-slowest): " + cpu +
+         (by_step.empty() ? "" : "\npartition steps per rank (fastest-slowest): " + by_step);
 }
 
 } // namespace lulesh

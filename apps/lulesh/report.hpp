@@ -35,9 +35,10 @@ struct SetupPhase {
 /// Distributed runs: "setup per rank (fastest-slowest): mesh ..., ..., device
 /// data and plans ..." and the same in CPU seconds (every thread of a rank;
 /// no wait for a core), two lines over the ranks (collective). `phases` of
-/// the solver's build, whose rest (of `build`) is the device data and plans.
+/// the solver's build, whose rest (of `build`) is the device data and plans;
+/// a third line gives the partition's `steps` (wall seconds), if any.
 std::string setup_per_rank(const SetupPhase &mesh, const std::vector<SetupPhase> &phases,
-                           const SetupPhase &build);
+                           const SetupPhase &build, const std::vector<SetupPhase> &steps = {});
 
 } // namespace lulesh
 

@@ -49,6 +49,10 @@ struct RunOptions {
   /// Distributed runs: each exchange fenced on the device, so its cost is
   /// measured whole (dist::Partition::time_exchanges_on_device).
   bool timed_exchanges = false;
+  /// Distributed runs from a rank's own part (Mesh::part): a mesh whose
+  /// element-node and neighbour arrays the partition may take instead of
+  /// copying (the run's own mesh, on its last run: it is empty of them after).
+  Mesh *consumable_mesh = nullptr;
 };
 
 /// The solver, whatever its executor and layout.
@@ -69,6 +73,9 @@ public:
   /// Distributed runs: seconds of this rank's setup by phase (before the
   /// device data and plans); none in one process.
   virtual std::vector<SetupPhase> setup_phases() const { return {}; }
+  /// Distributed runs: the partition phase's steps on this rank (wall
+  /// seconds; dist::Partition::setup_steps); none in one process.
+  virtual std::vector<SetupPhase> partition_steps() const { return {}; }
   /// Distributed runs: this rank's halo exchanges so far; none in one
   /// process.
   virtual umesh::apps::ExchangeTally exchanges() const { return {}; }
@@ -131,6 +138,14 @@ public:
               {"NCCL", parts_->nccl_seconds, parts_->nccl_cpu}};
     else
       return {};
+  }
+
+  std::vector<SetupPhase> partition_steps() const override {
+    std::vector<SetupPhase> steps;
+    if constexpr (B::distributed)
+      for (const auto &s : parts_->partition->setup_steps())
+        steps.push_back({s.name.c_str(), s.seconds, 0.0});
+    return steps;
   }
 
   std::string layout() const override {

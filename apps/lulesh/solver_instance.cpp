@@ -27,7 +27,8 @@ template <class E>
 #if defined(UMESH_APP_MPI)
   return std::make_unique<Solver<E, InstanceLayout, DistBackend>>(
       m, p, o,
-      DistBackend::parts(m, o.nccl, umesh::dist::parse_owners(o.partition), o.timed_exchanges));
+      DistBackend::parts(m, o.nccl, umesh::dist::parse_owners(o.partition), o.timed_exchanges,
+                         MPI_COMM_WORLD, o.consumable_mesh));
 #else
   umesh::fail("umesh_lulesh was built without MPI: no distributed runs");
 #endif

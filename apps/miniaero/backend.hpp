@@ -156,13 +156,12 @@ struct DistBackend : umesh::apps::DistLoops {
                                           const umesh::ReorderOptions &local_order, MPI_Comm comm) {
     const MeshPart &part = *m.part;
     const umesh::Set cells("cells", part.cells), faces("faces", part.faces);
-    auto interior = std::make_unique<PartitionT>(
-        comm,
-        umesh::dist::OwnPart{faces,
-                             part.face_ids,
-                             {{"face_cells", cells, 2, m.face_cells}},
-                             {{cells, part.cell_ids, part.stencil_halo}}},
-        umesh::dist::ElementOrder::global, local_order);
+    // Each array copied once (a braced list of maps would copy each twice).
+    umesh::dist::OwnPart own{faces, part.face_ids, {}, {}};
+    own.maps.push_back({"face_cells", cells, 2, m.face_cells});
+    own.owned.push_back({cells, part.cell_ids, part.stencil_halo});
+    auto interior = std::make_unique<PartitionT>(comm, std::move(own),
+                                                 umesh::dist::ElementOrder::global, local_order);
     auto p = from_interior(std::move(interior), cells, comm);
     p->own_ids.push_back(part.cell_ids);
     p->own_ids.push_back(part.face_ids);

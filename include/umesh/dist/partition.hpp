@@ -21,6 +21,7 @@
 #include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
 
+#include <Kokkos_Timer.hpp>
 #include <mpi.h>
 
 #include <algorithm>
@@ -31,6 +32,13 @@
 #include <vector>
 
 namespace umesh::dist {
+
+/// Seconds one step of building a Partition took on this rank (wall), for
+/// reports of where a distributed setup goes.
+struct SetupStep {
+  std::string name;
+  double seconds;
+};
 
 /// Distributes the loop set `elements` and the targets of `maps` over the
 /// ranks of `comm`: element e goes to rank `element_owner[e]`; a point goes
@@ -117,6 +125,7 @@ public:
                   ", not in [0, " + std::to_string(m.to.size()) + ")";
     }
     detail::fail_together(comm_, problem);
+    step("elements checked");
     for (const auto &e : existing)
       targets_.push_back(e);
     std::vector<detail::PendingHalo> halos;
@@ -131,6 +140,7 @@ public:
         targets_.push_back(detail::make_own_part(comm_, m.to, std::move(given->ids), own.maps,
                                                  given->halo, halos.back()));
       }
+    step("halos");
     // Each map's rows turned to local points in place (finish needs no
     // global ids): a point neither owned nor in the halo as -1 - its
     // global id, for the message.
@@ -158,6 +168,7 @@ public:
                   std::to_string(rank_) + ": give such elements to the rank that owns their points";
     }
     detail::fail_together(comm_, problem);
+    step("local rows");
     finish(own.maps, rows, reaches_halo, halos, order, local_order);
   }
 
@@ -204,6 +215,8 @@ public:
     for (const auto &t : targets_)
       t->halo->time_on_device(on);
   }
+  /// Where this rank's construction went, step by step (wall seconds).
+  const std::vector<SetupStep> &setup_steps() const { return steps_; }
   /// How this rank's elements are numbered.
   ElementOrder order() const {
     return pieces_.empty() ? ElementOrder::global : ElementOrder::overlap;
@@ -288,6 +301,7 @@ private:
           o = element_owner[i / m.arity];
       }
     }
+    step("owners");
     for (const auto &e : existing)
       targets_.push_back(e);
     std::vector<detail::PendingHalo> halos; // the exchanges of the parts made here, built last
@@ -300,6 +314,7 @@ private:
         targets_.push_back(detail::make_global_part(comm_, rank_, size_, m.to, own, maps,
                                                     element_owner_, halos.back()));
       }
+    step("halos");
     std::vector<std::vector<int>> rows; // per map: [local element][arity], local points
     std::vector<int> reaches_halo;      // per map, on this rank
     for (const auto &m : maps) {
@@ -326,6 +341,7 @@ private:
                      "', but that point is neither owned nor in the halo on rank ", rank_,
                      ": give such elements to the rank that owns their points");
     }
+    step("local rows");
     finish(maps, rows, reaches_halo, halos, order, local_order);
   }
 
@@ -341,9 +357,11 @@ private:
       for (const auto &m : maps)
         to.push_back(part_of(m.to));
       detail::renumber_locally(local_order, *elements_, maps, to, rows, halos);
+      step("local order");
     }
     for (auto &h : halos)
       h.build(comm_);
+    step("exchanges");
     int counts[3] = {elements_->owned, 0, 0};
     if (order == ElementOrder::overlap) { // renumber: [core | boundary | core]
       std::vector<char> boundary(elements_->owned, 0);
@@ -354,6 +372,7 @@ private:
             boundary[i] |= rows[k][std::size_t(i) * a + s] >= owned;
       }
       detail::move_elements(*elements_, detail::overlap_order(boundary, counts), maps, rows);
+      step("overlap order");
     }
     std::vector<const Map<MemorySpace> *> made;
     for (std::size_t k = 0; k < maps.size(); ++k) {
@@ -363,8 +382,17 @@ private:
       if (!reaches_halo[k])
         part(maps[k].to)->halo_free_maps.emplace_back(elements_->local, maps[k].name);
     }
-    if (order == ElementOrder::overlap)
+    step("maps");
+    if (order == ElementOrder::overlap) {
       pieces_ = detail::make_pieces(elements_->local, counts, made);
+      step("pieces");
+    }
+  }
+
+  // Ends a step of the construction (clock_ starts with the constructor's body).
+  void step(const char *name) {
+    steps_.push_back({name, clock_.seconds()});
+    clock_.reset();
   }
 
   const SetPart *part_of(const Set &s) const {
@@ -381,6 +409,8 @@ private:
   std::vector<std::shared_ptr<SetPart>> targets_;
   std::map<std::string, Map<MemorySpace>> maps_;
   std::vector<Piece<MemorySpace>> pieces_; // ElementOrder::overlap: always three
+  std::vector<SetupStep> steps_;
+  Kokkos::Timer clock_; // (last: started just before a constructor's body)
 };
 
 } // namespace umesh::dist
