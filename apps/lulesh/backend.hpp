@@ -140,11 +140,13 @@ struct DistBackend : umesh::apps::DistLoops {
     // The neighbour map's targets are the elements again, owned where the
     // elements are: their owned points are this rank's elements, in the
     // same order, then a halo of neighbours.
-    auto partition = std::make_unique<PartitionT>(
-        comm, elems, owner,
-        std::vector<umesh::dist::MapSpec>{{"elem_nodes", nodes, 8, m.elem_nodes},
-                                          {"elem_neighbours", elems, 6, m.neighbours}},
-        std::vector<umesh::dist::PointOwners>{{elems, owner}});
+    // (Each whole-mesh array copied once: a braced list copies twice.)
+    std::vector<umesh::dist::MapSpec> maps;
+    maps.push_back({"elem_nodes", nodes, 8, m.elem_nodes});
+    maps.push_back({"elem_neighbours", elems, 6, m.neighbours});
+    std::vector<umesh::dist::PointOwners> point_owners;
+    point_owners.push_back({elems, owner});
+    auto partition = std::make_unique<PartitionT>(comm, elems, owner, maps, point_owners);
     const std::string how = umesh::dist::owners_label(owners, comm) +
                             (partition->size() > 1 ? ", every rank building the whole mesh" : "");
     const double partition_seconds = timer.seconds(),
@@ -183,12 +185,10 @@ struct DistBackend : umesh::apps::DistLoops {
     // turns them into local numbering in place; a braced list would copy
     // every one twice).
     umesh::dist::OwnPart own{elems, own_elems, {}, {}};
-    own.maps.reserve(2);
     own.maps.push_back(
         {"elem_nodes", nodes, 8, consumable ? std::move(consumable->elem_nodes) : m.elem_nodes});
     own.maps.push_back({"elem_neighbours", elems, 6,
                         consumable ? std::move(consumable->neighbours) : m.neighbours});
-    own.owned.reserve(2);
     own.owned.push_back({nodes, own_nodes});
     own.owned.push_back({elems, own_elems});
     auto partition = std::make_unique<PartitionT>(comm, std::move(own));

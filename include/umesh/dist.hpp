@@ -10,6 +10,7 @@
 #include <umesh/dist/exchange.hpp>
 #include <umesh/dist/exchange_baseline.hpp>
 #include <umesh/dist/exchange_group.hpp>
+#include <umesh/dist/gmsh_part.hpp>
 #include <umesh/dist/graph_slice.hpp>
 #include <umesh/dist/nccl.hpp>
 #include <umesh/dist/overlap.hpp>

@@ -21,10 +21,10 @@
 #include <umesh/renumber.hpp>
 #include <umesh/set.hpp>
 
-#include <Kokkos_Timer.hpp>
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -36,7 +36,7 @@ namespace umesh::dist {
 /// Seconds one step of building a Partition took on this rank (wall), for
 /// reports of where a distributed setup goes.
 struct SetupStep {
-  std::string name;
+  const char *name; ///< a literal: "owners", "halos", ... (Partition::setup_steps)
   double seconds;
 };
 
@@ -125,7 +125,7 @@ public:
                   ", not in [0, " + std::to_string(m.to.size()) + ")";
     }
     detail::fail_together(comm_, problem);
-    step("elements checked");
+    step("elements sorted and checked");
     for (const auto &e : existing)
       targets_.push_back(e);
     std::vector<detail::PendingHalo> halos;
@@ -215,7 +215,13 @@ public:
     for (const auto &t : targets_)
       t->halo->time_on_device(on);
   }
-  /// Where this rank's construction went, step by step (wall seconds).
+  /// Where this rank's construction went, step by step (wall seconds):
+  /// "owners" (from global data) or "elements sorted and checked" (from an
+  /// OwnPart: sorted, checked, no doubles through the directory), "halos",
+  /// "local rows", then "local order" (with a local order), "exchanges",
+  /// "maps" (made in the memory space), "overlap order" and "pieces" (with
+  /// ElementOrder::overlap). The list depends only on the constructor and
+  /// its options, so it is the same on every rank.
   const std::vector<SetupStep> &setup_steps() const { return steps_; }
   /// How this rank's elements are numbered.
   ElementOrder order() const {
@@ -389,10 +395,12 @@ private:
     }
   }
 
-  // Ends a step of the construction (clock_ starts with the constructor's body).
+  // Ends a step of the construction (step_start_ is set just before a
+  // constructor's body).
   void step(const char *name) {
-    steps_.push_back({name, clock_.seconds()});
-    clock_.reset();
+    const auto now = std::chrono::steady_clock::now();
+    steps_.push_back({name, std::chrono::duration<double>(now - step_start_).count()});
+    step_start_ = now;
   }
 
   const SetPart *part_of(const Set &s) const {
@@ -410,7 +418,9 @@ private:
   std::map<std::string, Map<MemorySpace>> maps_;
   std::vector<Piece<MemorySpace>> pieces_; // ElementOrder::overlap: always three
   std::vector<SetupStep> steps_;
-  Kokkos::Timer clock_; // (last: started just before a constructor's body)
+  // Last, so initialised just before a constructor's body; a time point
+  // (not a Kokkos::Timer, which cannot be copied) keeps Partition copyable.
+  std::chrono::steady_clock::time_point step_start_ = std::chrono::steady_clock::now();
 };
 
 } // namespace umesh::dist
