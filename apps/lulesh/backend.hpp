@@ -125,7 +125,7 @@ struct DistBackend : umesh::apps::DistLoops {
     if (consumable && consumable != &m)
       umesh::fail("LULESH: the mesh a partition may take must be the one it partitions");
     if (m.part)
-      return own_parts(m, nccl, timed, comm, consumable);
+      return own_parts(m, owners, nccl, timed, comm, consumable);
     Kokkos::Timer timer; // dealing the elements (METIS, PT-Scotch) and the partition
     const double cpu = umesh::apps::cpu_seconds();
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
@@ -156,28 +156,75 @@ struct DistBackend : umesh::apps::DistLoops {
     p->partition_cpu += partition_cpu;
     return p;
   }
-  /// From this rank's own slab (make_mesh_part): its elements, their rows
-  /// of both maps and the nodes it owns; the halos are found through the
+  /// This rank's part of the mesh when PT-Scotch deals the elements and no
+  /// rank builds the whole mesh (collective): each rank builds a contiguous
+  /// block of the elements and its slice of their graph (elements sharing
+  /// a node), PT-Scotch deals them over the slices, each element's id goes
+  /// to the rank it was dealt, and each rank builds the elements it got
+  /// (make_mesh_elements) with the nodes it owns.
+  static Mesh ptscotch_mesh(const Params &p, int threads, MPI_Comm comm = MPI_COMM_WORLD) {
+    int rank = 0, size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const std::int64_t n = std::int64_t(p.size) * p.size * p.size;
+    const int first = int(n * rank / size), last = int(n * (rank + 1) / size);
+    std::vector<int> block(std::size_t(last - first));
+    std::iota(block.begin(), block.end(), first);
+    std::vector<int> dealt; // this block's elements in rank order
+    std::vector<int> send_counts(std::size_t(size), 0);
+    {
+      const Mesh mine = make_mesh_elements(p, std::move(block), threads);
+      const umesh::Graph slice = umesh::dist::element_graph_slice(
+          comm, last - first,
+          {umesh::HostConnectivity{mine.elem_nodes.data(), 8, 0, mine.num_nodes}});
+      const std::vector<int> part = umesh::dist::ptscotch_parts(comm, slice, size);
+      for (int to : part)
+        ++send_counts[std::size_t(to)];
+      std::vector<int> at(std::size_t(size), 0);
+      for (int r = 1; r < size; ++r)
+        at[std::size_t(r)] = at[std::size_t(r - 1)] + send_counts[std::size_t(r - 1)];
+      dealt.resize(part.size());
+      for (std::size_t e = 0; e < part.size(); ++e)
+        dealt[std::size_t(at[std::size_t(part[e])]++)] = mine.elem_ids[e];
+    }
+    const std::size_t ranks = static_cast<std::size_t>(size);
+    std::vector<int> recv_counts(ranks), send_at(ranks, 0), recv_at(ranks, 0);
+    MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
+    for (int r = 1; r < size; ++r) {
+      send_at[std::size_t(r)] = send_at[std::size_t(r - 1)] + send_counts[std::size_t(r - 1)];
+      recv_at[std::size_t(r)] = recv_at[std::size_t(r - 1)] + recv_counts[std::size_t(r - 1)];
+    }
+    std::vector<int> mine(std::size_t(recv_at.back() + recv_counts.back()));
+    MPI_Alltoallv(dealt.data(), send_counts.data(), send_at.data(), MPI_INT, mine.data(),
+                  recv_counts.data(), recv_at.data(), MPI_INT, comm);
+    return make_mesh_elements(p, std::move(mine), threads);
+  }
+  /// From this rank's own part (make_mesh_part's slab, or the elements
+  /// PT-Scotch dealt it, make_mesh_elements): its elements, their rows of
+  /// both maps and the nodes it owns; the halos are found through the
   /// partition's directory, and no rank holds anything the size of the
   /// whole mesh. The partition is the one the dealing from global data
   /// gives for the same owners.
-  static std::shared_ptr<Parts> own_parts(const Mesh &m, bool nccl, bool timed, MPI_Comm comm,
-                                          Mesh *consumable) {
+  static std::shared_ptr<Parts> own_parts(const Mesh &m, umesh::dist::Owners owners, bool nccl,
+                                          bool timed, MPI_Comm comm, Mesh *consumable) {
     const umesh::Set nodes("nodes", m.num_nodes), elems("elems", m.num_elems);
-    std::vector<int> own_elems(std::size_t(m.elem_hi - m.elem_lo)),
-        own_nodes(std::size_t(m.node_hi - m.node_lo));
-    std::iota(own_elems.begin(), own_elems.end(), m.elem_lo);
-    std::iota(own_nodes.begin(), own_nodes.end(), m.node_lo);
+    std::vector<int> own_elems = element_ids(m), own_nodes = node_ids(m);
+    const bool slab = own_elems.empty() || own_elems.back() - own_elems.front() + 1 ==
+                                               int(own_elems.size()); // contiguous ids
     Kokkos::Timer timer;
     const double cpu = umesh::apps::cpu_seconds();
-    // Elements with a face neighbour on another rank: neighbours outside
-    // the slab (the slab's elements are contiguous ids).
+    // Elements with a face neighbour on another rank: neighbours not held
+    // here (a range test where the ids are contiguous).
+    const int lo = slab && !own_elems.empty() ? own_elems.front() : 0,
+              hi = slab && !own_elems.empty() ? own_elems.back() + 1 : 0;
     long long cut = 0, total_cut = 0;
     Kokkos::parallel_reduce(
         "lulesh::cut", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, own_elems.size()),
         [&](std::size_t e, long long &sum) {
-          sum += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6,
-                             [&](int n) { return n < m.elem_lo || n >= m.elem_hi; });
+          sum += std::any_of(&m.neighbours[6 * e], &m.neighbours[6 * e] + 6, [&](int n) {
+            return slab ? n < lo || n >= hi
+                        : !std::binary_search(own_elems.begin(), own_elems.end(), n);
+          });
         },
         cut);
     MPI_Allreduce(&cut, &total_cut, 1, MPI_LONG_LONG, MPI_SUM, comm);
@@ -195,7 +242,10 @@ struct DistBackend : umesh::apps::DistLoops {
     const double partition_seconds = timer.seconds(),
                  partition_cpu = umesh::apps::cpu_seconds() - cpu;
     auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm,
-                            "slabs of z-planes, each rank building only its own", total_cut);
+                            (m.plane_lo < m.plane_hi ? std::string("slabs of z-planes")
+                                                     : umesh::dist::owners_label(owners, comm)) +
+                                ", each rank building only its own",
+                            total_cut);
     p->own_elems = std::move(own_elems);
     p->own_nodes = std::move(own_nodes);
     p->partition_seconds += partition_seconds;

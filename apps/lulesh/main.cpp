@@ -139,9 +139,10 @@ Options parse(int argc, char **argv) {
          "distributed runs: how elements are dealt to ranks: slabs (the default: contiguous "
          "z-slabs of LULESH's element order, at least one plane of elements a rank; "
          "each rank builds only its own slab), metis (METIS k-way over the elements "
-         "sharing nodes, on one rank: smaller halos) or ptscotch (PT-Scotch over the "
-         "same graph, each rank partitioning a slice of it; builds with PT-Scotch); "
-         "metis and ptscotch build the whole mesh on every rank")
+         "sharing nodes, on one rank: smaller halos; every rank builds the whole mesh) or "
+         "ptscotch (PT-Scotch over the same graph, each rank building a block of elements "
+         "and partitioning its slice of the graph, then only the elements dealt to it; builds "
+         "with PT-Scotch)")
       ->check(CLI::IsMember({"slabs", "metis", "ptscotch"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
@@ -250,8 +251,16 @@ int run(const Options &opt, int rank, int ranks) {
     const double cpu_before_mesh = umesh::apps::cpu_seconds();
     // On the host threads Kokkos was given (OMP_NUM_THREADS, --kokkos-threads).
     const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-    Mesh mesh = opt.distributed && partition == "slabs" ? make_mesh_part(p, rank, ranks, threads)
-                                                        : make_mesh(p, threads);
+    // Each rank builds only its own part (slabs, PT-Scotch), or the whole
+    // mesh (one process, METIS).
+#if defined(UMESH_APP_MPI)
+    Mesh mesh = !opt.distributed          ? make_mesh(p, threads)
+                : partition == "slabs"    ? make_mesh_part(p, rank, ranks, threads)
+                : partition == "ptscotch" ? DistBackend::ptscotch_mesh(p, threads)
+                                          : make_mesh(p, threads);
+#else
+    Mesh mesh = make_mesh(p, threads);
+#endif
     const SetupPhase mesh_phase{"mesh", setup.seconds(),
                                 umesh::apps::cpu_seconds() - cpu_before_mesh};
     const double mesh_s = mesh_phase.seconds;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <string>
 
 namespace lulesh {
 
@@ -73,10 +74,14 @@ template <class Fn> void region_runs(const Params &p, int num_elems, Fn fn) {
 void add_regions(Mesh &m, const Params &p) {
   std::vector<std::vector<int>> lists(p.regions);
   std::vector<char> used(p.regions, 0);
+  std::size_t at = 0; // into m.elem_ids (ascending; the runs come in order)
   region_runs(p, m.num_elems, [&](int first, int end, int r) {
     used[r] = 1;
-    for (int e = std::max(first, m.elem_lo); e < std::min(end, m.elem_hi); ++e)
-      lists[r].push_back(e);
+    if (m.elem_ids.empty())
+      for (int e = std::max(first, m.elem_lo); e < std::min(end, m.elem_hi); ++e)
+        lists[r].push_back(e);
+    for (; at < m.elem_ids.size() && m.elem_ids[at] < end; ++at)
+      lists[r].push_back(m.elem_ids[at]);
   });
   for (int r = 0; r < p.regions; ++r) {
     if (!used[r])
@@ -89,6 +94,52 @@ void add_regions(Mesh &m, const Params &p) {
     m.regions.push_back(std::move(lists[r]));
     m.region_reps.push_back(reps);
   }
+}
+
+// Element `el`'s nodes, its neighbour across each face and its flags, into
+// row `at` of m's per-element arrays.
+void element_rows(Mesh &m, int el, std::size_t at) {
+  const int s = m.size, e = s + 1;
+  const int i = el % s, j = el / s % s, k = el / (s * s);
+  const int base = (k * e + j) * e + i;
+  const int nodes[8] = {base,         base + 1,         base + e + 1,         base + e,
+                        base + e * e, base + e * e + 1, base + e * e + e + 1, base + e * e + e};
+  for (int c = 0; c < 8; ++c)
+    m.elem_nodes[8 * at + c] = nodes[c];
+  // Across each face: the neighbour, or at the mesh's faces the element
+  // itself (then its flags decide what is read).
+  const int nb[6] = {i > 0 ? el - 1 : el,     i < s - 1 ? el + 1 : el, j > 0 ? el - s : el,
+                     j < s - 1 ? el + s : el, k > 0 ? el - s * s : el, k < s - 1 ? el + s * s : el};
+  for (int f = 0; f < 6; ++f)
+    m.neighbours[6 * at + f] = nb[f];
+  int bc = 0;
+  // Symmetry planes through the origin, free surfaces opposite.
+  bc |= i == 0 ? symmetry_flag(xi_minus) : 0;
+  bc |= i == s - 1 ? free_flag(xi_plus) : 0;
+  bc |= j == 0 ? symmetry_flag(eta_minus) : 0;
+  bc |= j == s - 1 ? free_flag(eta_plus) : 0;
+  bc |= k == 0 ? symmetry_flag(zeta_minus) : 0;
+  bc |= k == s - 1 ? free_flag(zeta_plus) : 0;
+  m.elem_bc[at] = bc;
+}
+
+// Node `n`'s coordinates and symmetry bits, into row `at` of m's per-node
+// arrays.
+void node_values(Mesh &m, int n, std::size_t at) {
+  const int s = m.size, e = s + 1;
+  const int i = n % e, j = n / e % e, k = n / (e * e);
+  m.coords[3 * at + 0] = 1.125 * i / s;
+  m.coords[3 * at + 1] = 1.125 * j / s;
+  m.coords[3 * at + 2] = 1.125 * k / s;
+  m.node_symmetry[at] = (i == 0 ? 1 : 0) | (j == 0 ? 2 : 0) | (k == 0 ? 4 : 0);
+}
+
+// The lowest-numbered element that reaches node `n` (the one below, behind
+// and left of it where there is one): its owner owns the node.
+int lowest_element(int s, int n) {
+  const int e = s + 1;
+  const int i = n % e, j = n / e % e, k = n / (e * e);
+  return (std::max(k - 1, 0) * s + std::max(j - 1, 0)) * s + std::max(i - 1, 0);
 }
 
 // The elements of z-planes [m.plane_lo, m.plane_hi) and the nodes [node_lo,
@@ -104,11 +155,8 @@ void build(Mesh &m, const Params &p, int threads) {
     for (int k = nk_lo + first; k < nk_lo + last; ++k)
       for (int j = 0; j < e; ++j)
         for (int i = 0; i < e; ++i) {
-          const std::size_t n = (std::size_t(k) * e + j) * e + i - m.node_lo;
-          m.coords[3 * n + 0] = 1.125 * i / s;
-          m.coords[3 * n + 1] = 1.125 * j / s;
-          m.coords[3 * n + 2] = 1.125 * k / s;
-          m.node_symmetry[n] = (i == 0 ? 1 : 0) | (j == 0 ? 2 : 0) | (k == 0 ? 4 : 0);
+          const int n = (k * e + j) * e + i;
+          node_values(m, n, std::size_t(n - m.node_lo));
         }
   });
   const std::size_t elems = std::size_t(m.elem_hi - m.elem_lo);
@@ -120,29 +168,7 @@ void build(Mesh &m, const Params &p, int threads) {
       for (int j = 0; j < s; ++j)
         for (int i = 0; i < s; ++i) {
           const int el = (k * s + j) * s + i;
-          const std::size_t at = std::size_t(el) - std::size_t(m.plane_lo) * plane;
-          const int base = (k * e + j) * e + i;
-          const int nodes[8] = {
-              base,         base + 1,         base + e + 1,         base + e,
-              base + e * e, base + e * e + 1, base + e * e + e + 1, base + e * e + e};
-          for (int c = 0; c < 8; ++c)
-            m.elem_nodes[8 * at + c] = nodes[c];
-          // Across each face: the neighbour, or at the mesh's faces the
-          // element itself (then its flags decide what is read).
-          const int nb[6] = {i > 0 ? el - 1 : el,     i < s - 1 ? el + 1 : el,
-                             j > 0 ? el - s : el,     j < s - 1 ? el + s : el,
-                             k > 0 ? el - s * s : el, k < s - 1 ? el + s * s : el};
-          for (int f = 0; f < 6; ++f)
-            m.neighbours[6 * at + f] = nb[f];
-          int bc = 0;
-          // Symmetry planes through the origin, free surfaces opposite.
-          bc |= i == 0 ? symmetry_flag(xi_minus) : 0;
-          bc |= i == s - 1 ? free_flag(xi_plus) : 0;
-          bc |= j == 0 ? symmetry_flag(eta_minus) : 0;
-          bc |= j == s - 1 ? free_flag(eta_plus) : 0;
-          bc |= k == 0 ? symmetry_flag(zeta_minus) : 0;
-          bc |= k == s - 1 ? free_flag(zeta_plus) : 0;
-          m.elem_bc[at] = bc;
+          element_rows(m, el, std::size_t(el) - std::size_t(m.plane_lo) * plane);
         }
   });
   add_regions(m, p);
@@ -221,7 +247,74 @@ Mesh make_mesh_part(const Params &p, int rank, int ranks, int threads) {
   return m;
 }
 
+Mesh make_mesh_elements(const Params &p, std::vector<int> elem_ids, int threads) {
+  Mesh m = sized(p.size);
+  m.part = true;
+  std::sort(elem_ids.begin(), elem_ids.end());
+  elem_ids.erase(std::unique(elem_ids.begin(), elem_ids.end()), elem_ids.end());
+  if (!elem_ids.empty() && (elem_ids.front() < 0 || elem_ids.back() >= m.num_elems))
+    throw umesh::Error("LULESH: element " +
+                       std::to_string(elem_ids.front() < 0 ? elem_ids.front() : elem_ids.back()) +
+                       " is not in the mesh of " + std::to_string(m.num_elems) + " elements");
+  m.elem_ids = std::move(elem_ids);
+  const std::size_t elems = m.elem_ids.size();
+  m.elem_nodes.resize(8 * elems);
+  m.neighbours.resize(6 * elems);
+  m.elem_bc.assign(elems, 0);
+  umesh::apps::in_chunks(int(elems), threads, [&](int first, int last) {
+    for (int r = first; r < last; ++r)
+      element_rows(m, m.elem_ids[std::size_t(r)], std::size_t(r));
+  });
+  // The nodes whose lowest element is one of these: each met once, from it.
+  for (std::size_t r = 0; r < elems; ++r)
+    for (int c = 0; c < 8; ++c) {
+      const int n = m.elem_nodes[8 * r + c];
+      if (lowest_element(m.size, n) == m.elem_ids[r])
+        m.node_ids.push_back(n);
+    }
+  std::sort(m.node_ids.begin(), m.node_ids.end());
+  m.coords.resize(3 * m.node_ids.size());
+  m.node_symmetry.resize(m.node_ids.size());
+  for (std::size_t r = 0; r < m.node_ids.size(); ++r)
+    node_values(m, m.node_ids[r], r);
+  add_regions(m, p);
+  return m;
+}
+
+// Whether m holds a list of elements (make_mesh_elements) rather than a range.
+static bool holds_ids(const Mesh &m) {
+  return m.part && m.elem_lo == m.elem_hi && m.plane_lo == m.plane_hi;
+}
+
+std::vector<int> element_ids(const Mesh &m) {
+  if (holds_ids(m))
+    return m.elem_ids;
+  std::vector<int> ids(std::size_t(m.elem_hi - m.elem_lo));
+  for (std::size_t r = 0; r < ids.size(); ++r)
+    ids[r] = m.elem_lo + int(r);
+  return ids;
+}
+
+std::vector<int> node_ids(const Mesh &m) {
+  if (holds_ids(m))
+    return m.node_ids;
+  std::vector<int> ids(std::size_t(m.node_hi - m.node_lo));
+  for (std::size_t r = 0; r < ids.size(); ++r)
+    ids[r] = m.node_lo + int(r);
+  return ids;
+}
+
+int element_row(const Mesh &m, int e) {
+  if (!holds_ids(m))
+    return e >= m.elem_lo && e < m.elem_hi ? e - m.elem_lo : -1;
+  const auto at = std::lower_bound(m.elem_ids.begin(), m.elem_ids.end(), e);
+  return at != m.elem_ids.end() && *at == e ? int(at - m.elem_ids.begin()) : -1;
+}
+
 std::string slab_summary(const Mesh &m) {
+  if (holds_ids(m))
+    return "part: " + std::to_string(m.elem_ids.size()) + " elements, " +
+           std::to_string(m.node_ids.size()) + " owned nodes; built";
   return "slab: z-planes " + std::to_string(m.plane_lo) + " to " + std::to_string(m.plane_hi - 1) +
          " of " + std::to_string(m.size) + ", " + std::to_string(m.elem_hi - m.elem_lo) +
          " elements, " + std::to_string(m.node_hi - m.node_lo) + " owned nodes; built";

@@ -47,16 +47,19 @@ KOKKOS_INLINE_FUNCTION constexpr int free_flag(int face) {
 }
 
 /// The cube of `size`^3 hexes, 1.125 on a side, corner at the origin; or one
-/// rank's part of it (make_mesh_part, `part` set): then the per-element
-/// arrays hold only the elements [elem_lo, elem_hi) of the rank's z-slab and
-/// the per-node arrays only the nodes [node_lo, node_hi) it owns, in global
-/// order; every index in them stays global.
+/// rank's part of it (`part` set): then the per-element arrays hold only the
+/// rank's elements and the per-node arrays only the nodes it owns (those
+/// whose lowest-numbered element it holds), in global order; every index in
+/// them stays global. A z-slab (make_mesh_part) holds the ranges [elem_lo,
+/// elem_hi) and [node_lo, node_hi); any other part (make_mesh_elements) the
+/// ids in `elem_ids` and `node_ids`.
 struct Mesh {
   int size = 0, num_elems = 0, num_nodes = 0; ///< the whole mesh's
   bool part = false;
   int elem_lo = 0, elem_hi = 0;          ///< elements the arrays hold (global ids)
   int node_lo = 0, node_hi = 0;          ///< nodes the arrays hold (global ids)
   int plane_lo = 0, plane_hi = 0;        ///< their z-planes of elements
+  std::vector<int> elem_ids, node_ids;   ///< or these, ascending (make_mesh_elements)
   std::vector<double> coords;            ///< [node][3]
   std::vector<int> elem_nodes;           ///< [elem][8], LULESH's node order
   std::vector<int> neighbours;           ///< [elem][6] across each Face; itself on the boundary
@@ -84,7 +87,21 @@ void slab_planes(int size, int rank, int ranks, int &lo, int &hi);
 /// and flags, and its elements of each region, the same as make_mesh's.
 Mesh make_mesh_part(const Params &p, int rank, int ranks, int threads = 1);
 
-/// "slab: z-planes lo to hi-1 of size, E elements, N owned nodes; built".
+/// A part of make_mesh's mesh holding the elements `elem_ids` (global ids,
+/// any order; kept ascending) and the nodes whose lowest-numbered element
+/// is among them, with their values and regions as make_mesh's: what a rank
+/// builds once a partitioner has dealt it those elements.
+Mesh make_mesh_elements(const Params &p, std::vector<int> elem_ids, int threads = 1);
+
+/// The global ids of the elements (or owned nodes) a mesh's arrays hold, in
+/// their order.
+std::vector<int> element_ids(const Mesh &m);
+std::vector<int> node_ids(const Mesh &m);
+/// Where element `e` sits in the mesh's arrays, or -1 if it holds no `e`.
+int element_row(const Mesh &m, int e);
+
+/// "slab: z-planes lo to hi-1 of size, E elements, N owned nodes; built", or
+/// for a part of any elements "part: E elements, N owned nodes; built".
 std::string slab_summary(const Mesh &m);
 
 /// Time-step control, on the host (LULESH's TimeIncrement).

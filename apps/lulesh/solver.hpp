@@ -184,17 +184,17 @@ private:
   // The blast: all the energy in the element at the origin. The values
   // of the elements the mesh holds (a rank's own part: its slab's).
   Scalar blast(const Mesh &m, const Params &p) const {
-    std::vector<double> e(std::size_t(m.elem_hi - m.elem_lo), 0.0);
-    if (m.elem_lo == 0 && m.elem_hi > 0)
+    std::vector<double> e(m.elem_bc.size(), 0.0); // (a value per element held)
+    if (element_row(m, 0) == 0)
       e[0] = initial_energy(p.size);
     return make<double, 1>(On::elems, "e", &e);
   }
   // Each element's EOS evaluations per cycle: its region's.
   DatT<int, 1> eos_reps(const Mesh &m) const {
-    std::vector<int> reps(std::size_t(m.elem_hi - m.elem_lo), 1);
+    std::vector<int> reps(m.elem_bc.size(), 1);
     for (std::size_t r = 0; r < m.regions.size(); ++r)
       for (int e : m.regions[r])
-        reps[std::size_t(e - m.elem_lo)] = m.region_reps[r];
+        reps[std::size_t(element_row(m, e))] = m.region_reps[r];
     return make<int, 1>(On::elems, "eos_reps", &reps);
   }
   template <class T, int D>

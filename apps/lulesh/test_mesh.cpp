@@ -1,5 +1,6 @@
 // LULESH's generated mesh: the same on any number of threads, and each
-// rank's own slab (make_mesh_part) a piece of the whole mesh: its elements
+// rank's own slab (make_mesh_part) or its elements dealt any way
+// (make_mesh_elements) a piece of the whole mesh: its elements
 // with their nodes, neighbours and flags, the nodes it owns (those whose
 // lowest-numbered element is in the slab) with their coordinates, and its
 // elements of every region; every element and node on exactly one rank.
@@ -11,6 +12,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <random>
+#include <string>
 #include <vector>
 
 namespace {
@@ -93,6 +96,75 @@ TEST(LuleshMesh, SlabsArePiecesOfTheWholeMesh) {
       }
     }
   }
+}
+
+// Elements dealt in any way (a partitioner's parts; here at random): each
+// rank's make_mesh_elements holds its elements' rows, the nodes whose
+// lowest-numbered element it holds with their values, and its elements of
+// every region, as the whole mesh has them; every node on one rank.
+TEST(LuleshMesh, ElementsDealtAnyWayArePiecesOfTheWholeMesh) {
+  for (const Params &p : {params(1, 11, 1), params(6, 11, 1), params(9, 3, 2)}) {
+    const Mesh whole = make_mesh(p);
+    const int s = p.size, e = s + 1;
+    for (int ranks = 1; ranks <= 5; ++ranks) {
+      SCOPED_TRACE("-s " + std::to_string(s) + ", " + std::to_string(ranks) + " ranks");
+      std::mt19937 pick(unsigned(7 * ranks + s));
+      std::vector<int> elem_owner(std::size_t(whole.num_elems)), node_owner(whole.num_nodes, -1);
+      std::vector<std::vector<int>> dealt(static_cast<std::size_t>(ranks));
+      for (int el = 0; el < whole.num_elems; ++el) {
+        elem_owner[std::size_t(el)] = int(pick() % unsigned(ranks));
+        dealt[std::size_t(elem_owner[std::size_t(el)])].push_back(el);
+      }
+      std::vector<std::vector<int>> regions(whole.regions.size());
+      for (int r = 0; r < ranks; ++r) {
+        std::vector<int> ids = dealt[std::size_t(r)];
+        std::shuffle(ids.begin(), ids.end(), pick); // any order in, ascending out
+        const Mesh m = make_mesh_elements(p, ids, 2);
+        ASSERT_TRUE(m.part);
+        EXPECT_EQ(element_ids(m), dealt[std::size_t(r)]);
+        std::vector<int> rows8, rows6, bc;
+        for (int el : dealt[std::size_t(r)]) {
+          ASSERT_EQ(element_ids(m)[std::size_t(element_row(m, el))], el);
+          rows8.insert(rows8.end(), whole.elem_nodes.begin() + 8 * el,
+                       whole.elem_nodes.begin() + 8 * el + 8);
+          rows6.insert(rows6.end(), whole.neighbours.begin() + 6 * el,
+                       whole.neighbours.begin() + 6 * el + 6);
+          bc.push_back(whole.elem_bc[std::size_t(el)]);
+        }
+        EXPECT_EQ(m.elem_nodes, rows8);
+        EXPECT_EQ(m.neighbours, rows6);
+        EXPECT_EQ(m.elem_bc, bc);
+        const std::vector<int> nodes = node_ids(m);
+        ASSERT_TRUE(std::is_sorted(nodes.begin(), nodes.end()));
+        ASSERT_EQ(m.coords.size(), 3 * nodes.size());
+        for (std::size_t k = 0; k < nodes.size(); ++k) {
+          const int n = nodes[k];
+          EXPECT_EQ(node_owner[std::size_t(n)], -1) << "node " << n << " on two ranks";
+          node_owner[std::size_t(n)] = r;
+          for (int c = 0; c < 3; ++c)
+            EXPECT_EQ(m.coords[3 * k + c], whole.coords[3 * std::size_t(n) + c]);
+          EXPECT_EQ(m.node_symmetry[k], whole.node_symmetry[std::size_t(n)]);
+        }
+        ASSERT_EQ(m.regions.size(), whole.regions.size());
+        EXPECT_EQ(m.region_reps, whole.region_reps);
+        for (std::size_t k = 0; k < m.regions.size(); ++k)
+          regions[k].insert(regions[k].end(), m.regions[k].begin(), m.regions[k].end());
+      }
+      for (auto &r : regions)
+        std::sort(r.begin(), r.end());
+      EXPECT_EQ(regions, whole.regions);
+      for (int n = 0; n < whole.num_nodes; ++n) {
+        const int i = n % e, j = n / e % e, k = n / (e * e);
+        const int lowest = (std::max(k - 1, 0) * s + std::max(j - 1, 0)) * s + std::max(i - 1, 0);
+        ASSERT_EQ(node_owner[std::size_t(n)], elem_owner[std::size_t(lowest)]) << "node " << n;
+      }
+    }
+  }
+  EXPECT_THROW(make_mesh_elements(params(3, 11, 1), {0, 27}), umesh::Error);
+  const Mesh none = make_mesh_elements(params(3, 11, 1), {});
+  EXPECT_TRUE(none.part);
+  EXPECT_TRUE(element_ids(none).empty());
+  EXPECT_TRUE(node_ids(none).empty());
 }
 
 TEST(LuleshMesh, MoreRanksThanPlanesIsRefused) {

@@ -156,7 +156,8 @@ struct DistBackend : umesh::apps::DistLoops {
                                           const umesh::ReorderOptions &local_order, MPI_Comm comm) {
     const MeshPart &part = *m.part;
     const umesh::Set cells("cells", part.cells), faces("faces", part.faces);
-    // Each array copied once (a braced list of maps would copy each twice).
+    // Each array copied once, here and for the boundaries (a braced list of
+    // maps would copy each twice).
     umesh::dist::OwnPart own{faces, part.face_ids, {}, {}};
     own.maps.push_back({"face_cells", cells, 2, m.face_cells});
     own.owned.push_back({cells, part.cell_ids, part.stencil_halo});
@@ -168,11 +169,11 @@ struct DistBackend : umesh::apps::DistLoops {
     for (std::size_t b = 0; b < m.boundaries.size(); ++b) {
       const std::string name = std::string("bc_") + bc_name(m.boundaries[b].bc);
       const umesh::Set s(name, part.boundary_sizes[b]);
+      umesh::dist::OwnPart own_boundary{s, part.boundary_ids[b], {}, {}};
+      own_boundary.maps.push_back({name + "_cell", cells, 1, m.boundaries[b].cell});
       p->boundary.push_back(std::make_unique<PartitionT>(
-          comm,
-          umesh::dist::OwnPart{
-              s, part.boundary_ids[b], {{name + "_cell", cells, 1, m.boundaries[b].cell}}, {}},
-          umesh::dist::ElementOrder::global, umesh::ReorderOptions{}, p->interior->targets()));
+          comm, std::move(own_boundary), umesh::dist::ElementOrder::global, umesh::ReorderOptions{},
+          p->interior->targets()));
       const PartitionT &bp = *p->boundary.back();
       p->boundaries.push_back({m.boundaries[b].bc, bp.elements()->local, bp.map(name + "_cell")});
       p->own_ids.push_back(part.boundary_ids[b]);

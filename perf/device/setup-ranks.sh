@@ -11,7 +11,8 @@
 # APPS (default "lulesh miniaero"), RANKS (default "1 2 4") and REPEATS (default 1: runs of each,
 # named APP-rNP, then APP-rNP-2, ...); BASE=1: also the tree in
 # .device/base.tar.gz (a `git archive --prefix=base/`), built the same way, its runs named
-# base-APP-rNP and made alternately with this tree's, for a same-call comparison.
+# base-APP-rNP and made alternately with this tree's, for a same-call comparison; LULESH_ARGS:
+# more options for LULESH's runs (e.g. "--partition ptscotch").
 # Carry .bundle (the apps are built here, atomic SoA).
 #   perf/device/setup-ranks.sh [S] [N]
 . perf/device/env.sh
@@ -84,7 +85,7 @@ for app in $apps; do
         ((i == 1)) || name=$name-$i
         if [[ $app == lulesh ]]; then
           run "$name" "$np" "$(program "$t" lulesh)" -s "$s" -i 5 --exec atomic --layout soa \
-            --distributed --transport host
+            --distributed --transport host ${LULESH_ARGS:-}
         else
           run "$name" "$np" "$(program "$t" miniaero)" --input "$inp" --mesh "$n,$n,$n" --steps 0 \
             --exec atomic --layout soa --distributed --partition blocks --transport host
