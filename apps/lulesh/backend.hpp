@@ -157,11 +157,12 @@ struct DistBackend : umesh::apps::DistLoops {
     return p;
   }
   /// This rank's part of the mesh when PT-Scotch deals the elements and no
-  /// rank builds the whole mesh (collective): each rank builds a contiguous
+  /// rank builds the whole mesh (collective): each rank takes a contiguous
   /// block of the elements and its slice of their graph (elements sharing
-  /// a node), PT-Scotch deals them over the slices, each element's id goes
-  /// to the rank it was dealt, and each rank builds the elements it got
-  /// (make_mesh_elements) with the nodes it owns.
+  /// a node, from the mesh's structure: element_graph_rows), PT-Scotch deals
+  /// them over the slices, each element's id goes to the rank it was dealt,
+  /// and each rank builds the elements it got (make_mesh_elements) with the
+  /// nodes it owns. One rank builds them all, without PT-Scotch.
   static Mesh ptscotch_mesh(const Params &p, int threads, MPI_Comm comm = MPI_COMM_WORLD) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
@@ -170,23 +171,18 @@ struct DistBackend : umesh::apps::DistLoops {
     const int first = int(n * rank / size), last = int(n * (rank + 1) / size);
     std::vector<int> block(std::size_t(last - first));
     std::iota(block.begin(), block.end(), first);
-    std::vector<int> dealt; // this block's elements in rank order
-    std::vector<int> send_counts(std::size_t(size), 0);
-    {
-      const Mesh mine = make_mesh_elements(p, std::move(block), threads);
-      const umesh::Graph slice = umesh::dist::element_graph_slice(
-          comm, last - first,
-          {umesh::HostConnectivity{mine.elem_nodes.data(), 8, 0, mine.num_nodes}});
-      const std::vector<int> part = umesh::dist::ptscotch_parts(comm, slice, size);
-      for (int to : part)
-        ++send_counts[std::size_t(to)];
-      std::vector<int> at(std::size_t(size), 0);
-      for (int r = 1; r < size; ++r)
-        at[std::size_t(r)] = at[std::size_t(r - 1)] + send_counts[std::size_t(r - 1)];
-      dealt.resize(part.size());
-      for (std::size_t e = 0; e < part.size(); ++e)
-        dealt[std::size_t(at[std::size_t(part[e])]++)] = mine.elem_ids[e];
-    }
+    if (size == 1)
+      return make_mesh_elements(p, std::move(block), threads);
+    const std::vector<int> part =
+        umesh::dist::ptscotch_parts(comm, element_graph_rows(p.size, first, last), size);
+    std::vector<int> send_counts(std::size_t(size), 0), at(std::size_t(size), 0);
+    for (int to : part)
+      ++send_counts[std::size_t(to)];
+    for (int r = 1; r < size; ++r)
+      at[std::size_t(r)] = at[std::size_t(r - 1)] + send_counts[std::size_t(r - 1)];
+    std::vector<int> dealt(part.size()); // this block's elements in rank order
+    for (std::size_t e = 0; e < part.size(); ++e)
+      dealt[std::size_t(at[std::size_t(part[e])]++)] = block[e];
     const std::size_t ranks = static_cast<std::size_t>(size);
     std::vector<int> recv_counts(ranks), send_at(ranks, 0), recv_at(ranks, 0);
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);

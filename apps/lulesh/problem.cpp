@@ -281,6 +281,25 @@ Mesh make_mesh_elements(const Params &p, std::vector<int> elem_ids, int threads)
   return m;
 }
 
+umesh::Graph element_graph_rows(int size, int first, int last) {
+  const int s = size;
+  umesh::Graph g;
+  g.offsets.reserve(std::size_t(last - first) + 1);
+  g.offsets.push_back(0);
+  g.adjacency.reserve(26 * std::size_t(last - first));
+  for (int el = first; el < last; ++el) {
+    const int i = el % s, j = el / s % s, k = el / (s * s);
+    // (ascending: k, then j, then i, as the ids run)
+    for (int kk = std::max(k - 1, 0); kk <= std::min(k + 1, s - 1); ++kk)
+      for (int jj = std::max(j - 1, 0); jj <= std::min(j + 1, s - 1); ++jj)
+        for (int ii = std::max(i - 1, 0); ii <= std::min(i + 1, s - 1); ++ii)
+          if (kk != k || jj != j || ii != i)
+            g.adjacency.push_back((kk * s + jj) * s + ii);
+    g.offsets.push_back(int(g.adjacency.size()));
+  }
+  return g;
+}
+
 // Whether m holds a list of elements (make_mesh_elements) rather than a range.
 static bool holds_ids(const Mesh &m) {
   return m.part && m.elem_lo == m.elem_hi && m.plane_lo == m.plane_hi;

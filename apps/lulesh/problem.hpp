@@ -7,6 +7,8 @@
 
 #include <Kokkos_Macros.hpp>
 
+#include <umesh/partition.hpp>
+
 #include <string>
 #include <vector>
 
@@ -92,6 +94,12 @@ Mesh make_mesh_part(const Params &p, int rank, int ranks, int threads = 1);
 /// is among them, with their values and regions as make_mesh's: what a rank
 /// builds once a partitioner has dealt it those elements.
 Mesh make_mesh_elements(const Params &p, std::vector<int> elem_ids, int threads = 1);
+
+/// Rows [first, last) of the mesh's element graph (two elements adjacent
+/// when they share a node: the up to 26 around each), each row's neighbours
+/// ascending: what umesh::element_graph gives over the whole mesh, from the
+/// mesh's structure alone (a rank's slice for PT-Scotch).
+umesh::Graph element_graph_rows(int size, int first, int last);
 
 /// The global ids of the elements (or owned nodes) a mesh's arrays hold, in
 /// their order.

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -165,6 +166,30 @@ TEST(LuleshMesh, ElementsDealtAnyWayArePiecesOfTheWholeMesh) {
   EXPECT_TRUE(none.part);
   EXPECT_TRUE(element_ids(none).empty());
   EXPECT_TRUE(node_ids(none).empty());
+}
+
+// The element graph from the mesh's structure is umesh::element_graph's over
+// the whole mesh (neighbours ascending), row by row.
+TEST(LuleshMesh, ElementGraphRowsAreTheWholeGraphs) {
+  for (int s : {1, 2, 5}) {
+    const Mesh whole = make_mesh(params(s, 11, 1));
+    const umesh::Graph g =
+        umesh::element_graph(whole.num_elems, whole.elem_nodes.data(), 8, whole.num_nodes);
+    for (auto [first, last] :
+         {std::pair{0, whole.num_elems}, std::pair{whole.num_elems / 3, whole.num_elems}}) {
+      const umesh::Graph rows = element_graph_rows(s, first, last);
+      ASSERT_EQ(rows.num_vertices(), last - first);
+      for (int v = first; v < last; ++v) {
+        std::vector<int> expected(g.adjacency.begin() + g.offsets[std::size_t(v)],
+                                  g.adjacency.begin() + g.offsets[std::size_t(v) + 1]);
+        std::sort(expected.begin(), expected.end());
+        const std::vector<int> got(rows.adjacency.begin() + rows.offsets[std::size_t(v - first)],
+                                   rows.adjacency.begin() +
+                                       rows.offsets[std::size_t(v - first) + 1]);
+        ASSERT_EQ(got, expected) << "-s " << s << " element " << v;
+      }
+    }
+  }
 }
 
 TEST(LuleshMesh, MoreRanksThanPlanesIsRefused) {
