@@ -162,7 +162,8 @@ struct DistBackend : umesh::apps::DistLoops {
   /// a node, from the mesh's structure: element_graph_rows), PT-Scotch deals
   /// them over the slices, each element's id goes to the rank it was dealt,
   /// and each rank builds the elements it got (make_mesh_elements) with the
-  /// nodes it owns. One rank builds them all, without PT-Scotch.
+  /// nodes it owns. One rank builds the whole mesh as one slab, without
+  /// PT-Scotch.
   static Mesh ptscotch_mesh(const Params &p, int threads, MPI_Comm comm = MPI_COMM_WORLD) {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
@@ -171,8 +172,8 @@ struct DistBackend : umesh::apps::DistLoops {
     const int first = int(n * rank / size), last = int(n * (rank + 1) / size);
     std::vector<int> block(std::size_t(last - first));
     std::iota(block.begin(), block.end(), first);
-    if (size == 1)
-      return make_mesh_elements(p, std::move(block), threads);
+    if (size == 1) // (the slab generator's threads)
+      return make_mesh_part(p, 0, 1, threads);
     const std::vector<int> part =
         umesh::dist::ptscotch_parts(comm, element_graph_rows(p.size, first, last), size);
     std::vector<int> send_counts(std::size_t(size), 0), at(std::size_t(size), 0);
@@ -238,8 +239,9 @@ struct DistBackend : umesh::apps::DistLoops {
     const double partition_seconds = timer.seconds(),
                  partition_cpu = umesh::apps::cpu_seconds() - cpu;
     auto p = from_partition(std::move(partition), m, nodes, elems, nccl, timed, comm,
-                            (m.plane_lo < m.plane_hi ? std::string("slabs of z-planes")
-                                                     : umesh::dist::owners_label(owners, comm)) +
+                            (owners == umesh::dist::Owners::slabs
+                                 ? std::string("slabs of z-planes")
+                                 : umesh::dist::owners_label(owners, comm)) +
                                 ", each rank building only its own",
                             total_cut);
     p->own_elems = std::move(own_elems);
