@@ -108,6 +108,7 @@ struct DistBackend : umesh::apps::DistLoops {
     // Built from the rank's own part: the global ids of the elements and of
     // the nodes whose values the mesh's arrays hold (empty: the whole mesh's).
     std::vector<int> own_elems, own_nodes;
+    bool own_part = false; // (a rank's own part may hold no elements at all)
     // Setup seconds on this rank, wall and CPU: the partition (dealing the
     // elements, halos, directory), NCCL's communicator and connections.
     double partition_seconds = 0, nccl_seconds = 0, partition_cpu = 0, nccl_cpu = 0;
@@ -246,6 +247,7 @@ struct DistBackend : umesh::apps::DistLoops {
                             total_cut);
     p->own_elems = std::move(own_elems);
     p->own_nodes = std::move(own_nodes);
+    p->own_part = true;
     p->partition_seconds += partition_seconds;
     p->partition_cpu += partition_cpu;
     return p;
@@ -309,7 +311,7 @@ struct DistBackend : umesh::apps::DistLoops {
                                          : p.partition->part(p.global_elems);
     Dat<T, D, L> d(part, name);
     const std::vector<int> &own = on == On::nodes ? p.own_nodes : p.own_elems;
-    if (values && !own.empty()) // this rank's own values, not the whole mesh's
+    if (values && p.own_part) // this rank's own values, not the whole mesh's
       d.set_owned(own, *values);
     else if (values)
       d.set_global(*values);
