@@ -17,6 +17,7 @@
 #endif
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <memory>
 #include <numeric>
@@ -88,8 +89,9 @@ struct LocalBackend : umesh::apps::LocalLoops {
 #if defined(UMESH_APP_MPI)
 /// MPI ranks (umesh::dist): elements dealt in contiguous z-slabs of
 /// LULESH's element order, each rank building only its own slab
-/// (make_mesh_part), or by METIS k-way or PT-Scotch over their graph
-/// (elements sharing a node), every rank building the whole mesh; each node
+/// (make_mesh_part), by PT-Scotch over their graph (elements sharing a
+/// node), each rank building only the elements dealt it (ptscotch_mesh), or
+/// by METIS k-way, every rank building the whole mesh; each node
 /// on the rank of the first element that reaches it; halos of nodes
 /// (positions, velocities, forces) and of neighbouring elements (the
 /// monotonic Q's gradients) exchanged by the loops as their accesses need.
@@ -105,8 +107,8 @@ struct DistBackend : umesh::apps::DistLoops {
     std::unique_ptr<PartitionT> partition;
     MPI_Comm comm = MPI_COMM_WORLD;
     std::string layout; // how the mesh was dealt: method, cut, each rank's share
-    // Built from the rank's own part: the global ids of the elements and of
-    // the nodes whose values the mesh's arrays hold (empty: the whole mesh's).
+    // Built from the rank's own part (own_part): the global ids of the
+    // elements and of the nodes whose values the mesh's arrays hold.
     std::vector<int> own_elems, own_nodes;
     bool own_part = false; // (a rank's own part may hold no elements at all)
     // Setup seconds on this rank, wall and CPU: the partition (dealing the
@@ -115,8 +117,8 @@ struct DistBackend : umesh::apps::DistLoops {
   };
   /// `nccl`: the halos go GPU to GPU through NCCL (Partition::use_nccl).
   /// `owners`: how the elements are dealt (dist::Owners; a rank's own part,
-  /// `m.part`, is its slab). `timed`: each exchange fenced on the device
-  /// (Partition::time_exchanges_on_device). `consumable`: `m` itself, whose
+  /// `m.part`, was dealt already: its slab or PT-Scotch's elements). `timed`: each exchange fenced
+  /// on the device (Partition::time_exchanges_on_device). `consumable`: `m` itself, whose
   /// element-node and neighbour arrays a rank's own part may take (else
   /// they are copied).
   static std::shared_ptr<Parts> parts(const Mesh &m, bool nccl = false,
@@ -169,12 +171,21 @@ struct DistBackend : umesh::apps::DistLoops {
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    const std::int64_t n = std::int64_t(p.size) * p.size * p.size;
-    const int first = int(n * rank / size), last = int(n * (rank + 1) / size);
-    std::vector<int> block(std::size_t(last - first));
-    std::iota(block.begin(), block.end(), first);
     if (size == 1) // (the slab generator's threads)
       return make_mesh_part(p, 0, 1, threads);
+    // PT-Scotch counts the graph's edges in 32-bit ints: (3s-2)^3 - s^3 of
+    // them (each element's up to 26 neighbours), refused on every rank alike.
+    const std::int64_t s3 = 3 * std::int64_t(p.size) - 2,
+                       n = std::int64_t(p.size) * p.size * p.size;
+    if (s3 * s3 * s3 - n > std::int64_t(INT_MAX))
+      throw umesh::Error("umesh_lulesh: --partition ptscotch: -s " + std::to_string(p.size) +
+                         " gives an element graph of " + std::to_string(s3 * s3 * s3 - n) +
+                         " edge ends, more than PT-Scotch's 32-bit counts hold (at most -s 436; "
+                         "use slabs)");
+    // This rank's block as dist::ptscotch_owners deals slices (rounded up),
+    // so that PT-Scotch sees the graph spread as when every rank built it.
+    auto first_of = [&](int r) { return int((n * r + size - 1) / size); };
+    const int first = first_of(rank), last = first_of(rank + 1);
     const std::vector<int> part =
         umesh::dist::ptscotch_parts(comm, element_graph_rows(p.size, first, last), size);
     std::vector<int> send_counts(std::size_t(size), 0), at(std::size_t(size), 0);
@@ -184,7 +195,7 @@ struct DistBackend : umesh::apps::DistLoops {
       at[std::size_t(r)] = at[std::size_t(r - 1)] + send_counts[std::size_t(r - 1)];
     std::vector<int> dealt(part.size()); // this block's elements in rank order
     for (std::size_t e = 0; e < part.size(); ++e)
-      dealt[std::size_t(at[std::size_t(part[e])]++)] = block[e];
+      dealt[std::size_t(at[std::size_t(part[e])]++)] = first + int(e);
     const std::size_t ranks = static_cast<std::size_t>(size);
     std::vector<int> recv_counts(ranks), send_at(ranks, 0), recv_at(ranks, 0);
     MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);

@@ -140,9 +140,9 @@ Options parse(int argc, char **argv) {
          "z-slabs of LULESH's element order, at least one plane of elements a rank; "
          "each rank builds only its own slab), metis (METIS k-way over the elements "
          "sharing nodes, on one rank: smaller halos; every rank builds the whole mesh) or "
-         "ptscotch (PT-Scotch over the same graph, each rank building a block of elements "
-         "and partitioning its slice of the graph, then only the elements dealt to it; builds "
-         "with PT-Scotch)")
+         "ptscotch (PT-Scotch over the same graph, each rank passing the graph's rows of a "
+         "block of elements, then building only the elements dealt to it; at most -s 436; "
+         "builds with PT-Scotch)")
       ->check(CLI::IsMember({"slabs", "metis", "ptscotch"}));
   app.add_flag("--timed-exchanges", o.timed_exchanges,
                "distributed runs: fence the device around each halo exchange, so the exchange "
@@ -218,8 +218,8 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.transport == "nccl" && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --transport nccl is for distributed runs (several ranks "
                          "or --distributed)");
-    // Slabs by default: each rank then builds only its own (METIS and
-    // PT-Scotch need the whole mesh on every rank).
+    // Slabs by default: each rank then builds only its own (as with
+    // PT-Scotch; METIS needs the whole mesh on every rank).
     const std::string partition =
         umesh::apps::rank_partition("umesh_lulesh", opt.partition, opt.distributed, "slabs");
     if (opt.timed_exchanges && !opt.distributed)

@@ -182,7 +182,7 @@ public:
 
 private:
   // The blast: all the energy in the element at the origin. The values
-  // of the elements the mesh holds (a rank's own part: its slab's).
+  // of the elements the mesh holds (a rank's own part: its own elements').
   Scalar blast(const Mesh &m, const Params &p) const {
     std::vector<double> e(m.elem_bc.size(), 0.0); // (a value per element held)
     if (element_row(m, 0) == 0)
