@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <string>
 
@@ -67,6 +68,20 @@ template <class Fn> void region_runs(const Params &p, int num_elems, Fn fn) {
   }
 }
 
+// Whether m holds a list of elements (make_mesh_elements) rather than a range.
+bool holds_ids(const Mesh &m) {
+  return m.part && m.elem_lo == m.elem_hi && m.plane_lo == m.plane_hi;
+}
+
+// The ids a mesh's arrays hold: its list, or the range [lo, hi).
+std::vector<int> held(const Mesh &m, const std::vector<int> &ids, int lo, int hi) {
+  if (holds_ids(m))
+    return ids;
+  std::vector<int> range(std::size_t(hi - lo));
+  std::iota(range.begin(), range.end(), lo);
+  return range;
+}
+
 // m.regions and m.region_reps: each region's elements in [elem_lo,
 // elem_hi). The whole sequence is drawn on every rank (a few draws per run
 // of elements, no array the size of the mesh), so that every rank keeps the
@@ -77,7 +92,7 @@ void add_regions(Mesh &m, const Params &p) {
   std::size_t at = 0; // into m.elem_ids (ascending; the runs come in order)
   region_runs(p, m.num_elems, [&](int first, int end, int r) {
     used[r] = 1;
-    if (m.elem_ids.empty())
+    if (!holds_ids(m))
       for (int e = std::max(first, m.elem_lo); e < std::min(end, m.elem_hi); ++e)
         lists[r].push_back(e);
     for (; at < m.elem_ids.size() && m.elem_ids[at] < end; ++at)
@@ -300,27 +315,12 @@ umesh::Graph element_graph_rows(int size, int first, int last) {
   return g;
 }
 
-// Whether m holds a list of elements (make_mesh_elements) rather than a range.
-static bool holds_ids(const Mesh &m) {
-  return m.part && m.elem_lo == m.elem_hi && m.plane_lo == m.plane_hi;
-}
-
 std::vector<int> element_ids(const Mesh &m) {
-  if (holds_ids(m))
-    return m.elem_ids;
-  std::vector<int> ids(std::size_t(m.elem_hi - m.elem_lo));
-  for (std::size_t r = 0; r < ids.size(); ++r)
-    ids[r] = m.elem_lo + int(r);
-  return ids;
+  return held(m, m.elem_ids, m.elem_lo, m.elem_hi);
 }
 
 std::vector<int> node_ids(const Mesh &m) {
-  if (holds_ids(m))
-    return m.node_ids;
-  std::vector<int> ids(std::size_t(m.node_hi - m.node_lo));
-  for (std::size_t r = 0; r < ids.size(); ++r)
-    ids[r] = m.node_lo + int(r);
-  return ids;
+  return held(m, m.node_ids, m.node_lo, m.node_hi);
 }
 
 int element_row(const Mesh &m, int e) {

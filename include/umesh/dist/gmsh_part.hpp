@@ -78,17 +78,6 @@ template <class T> std::vector<T> receive_part(MPI_Comm comm) {
   return v;
 }
 
-// The error rank 0 met (empty: none), thrown on every rank.
-inline void fail_from_rank0(MPI_Comm comm, std::string error, const std::string &what) {
-  int length = int(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  if (length == 0)
-    return;
-  error.resize(std::size_t(length));
-  MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm);
-  umesh::detail::fail(what, " (on rank 0): ", error);
-}
-
 } // namespace detail
 
 /// Rank 0 reads `path` (read_gmsh; checked unless `options` say not) and
@@ -150,7 +139,7 @@ inline GmshPart read_gmsh_part(MPI_Comm comm, const std::string &path, const std
       error = e.what();
     }
   }
-  detail::fail_from_rank0(comm, error, what);
+  detail::fail_together_as(comm, what.c_str(), error); // rank 0's error, on every rank
   MPI_Bcast(header, 3, MPI_INT64_T, 0, comm);
   std::int64_t name_bytes = std::int64_t(names.size());
   MPI_Bcast(&name_bytes, 1, MPI_INT64_T, 0, comm);

@@ -92,13 +92,7 @@ std::vector<int> broadcast_owners(MPI_Comm comm, int n, Partitioner &&partition)
       error = e.what();
     }
   }
-  int length = int(error.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  if (length > 0) {
-    error.resize(std::size_t(length));
-    MPI_Bcast(error.data(), length, MPI_CHAR, 0, comm);
-    umesh::detail::fail("dist owners (on rank 0): ", error);
-  }
+  fail_together_as(comm, "dist owners", error); // "dist owners (on rank 0): ..."
   MPI_Bcast(owner.data(), n, MPI_INT, 0, comm);
   return owner;
 }
