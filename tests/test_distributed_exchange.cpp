@@ -241,6 +241,42 @@ TEST(DistExchangeFused, MoreDatsThanOneBatch) {
         << q[d].name();
 }
 
+// A dat started twice in one exchange goes once: the same values as a dat
+// started once (imports and exports); folded two ways, an error.
+TEST(DistExchangeFused, ADatStartedTwiceGoesOnce) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const QuadMesh m = make_quad_mesh(9, 7, {true, 2});
+  const auto s = shuffled_owners(m.edges.size(), size, 5);
+  dist::Partition<Mem> part(MPI_COMM_WORLD, m.edges, s.owner,
+                            {{"pecell", m.cells, 2, m.edge_cells}});
+  const auto &cells = part.part(m.cells);
+  const dist::Exchange &ex = *cells->halo;
+  const Ranks r = who_holds_what(*cells, m.cells.size());
+  for (const bool to_owners : {false, true}) {
+    dist::Dat<double, 3, SoA, Mem> twice(cells, "twice"), once(cells, "once");
+    set_all(twice, 1, r.rank, *cells);
+    set_all(once, 1, r.rank, *cells);
+    {
+      dist::ExchangeGroup g(ex);
+      g.start(twice.local(), to_owners, Fold::add);
+      g.start(twice.local(), to_owners, Fold::add);
+    }
+    {
+      dist::ExchangeGroup g(ex);
+      g.start(once.local(), to_owners, Fold::add);
+    }
+    EXPECT_EQ(count_different(twice, once, cells->local.size()), 0)
+        << (to_owners ? "export" : "import");
+  }
+  if (size > 1) { // (with no neighbour nothing is exchanged, nor checked)
+    dist::Dat<double, 3, SoA, Mem> q(cells, "q");
+    dist::ExchangeGroup g(ex);
+    g.start(q.local(), true, Fold::add);
+    EXPECT_THROW(g.start(q.local(), true, Fold::max), umesh::Error);
+  }
+}
+
 } // namespace
 
 int main(int argc, char **argv) {

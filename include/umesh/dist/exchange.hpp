@@ -109,7 +109,8 @@ public:
   struct Run {
     std::vector<std::unique_ptr<umesh::detail::ExchangeBatch>> batches;
     bool posted = false;
-    bool marked = false; ///< timed through CUDA events (NCCL, time_on_device)
+    bool marked = false;   ///< timed through CUDA events (NCCL, time_on_device)
+    bool nccl_due = false; ///< packed for NCCL, sends not issued yet (post's defer_nccl)
   };
   /// An exchange under way: started by start(), completed by finish().
   /// Between the two, MPI moves the values while the caller's device work
@@ -161,6 +162,14 @@ public:
                       : how == Combine::add ? Fold::add
                       : how == Combine::min ? Fold::min
                                             : Fold::max;
+    // A dat started twice in one exchange goes once (its unpacking would
+    // fold into the same values from two threads at once).
+    for (const auto &b : run.batches)
+      if (const Fold *f = b->fold_of(d.view().data()); f && b->to_owners() == to_owners) {
+        if (*f != fold)
+          detail::fail("dist: dat '", d.name(), "' joins one halo exchange twice, folded two ways");
+        return;
+      }
     umesh::detail::ExchangeBatch *batch = nullptr;
     for (auto &b : run.batches)
       if (b->takes(typeid(M), to_owners))
@@ -174,13 +183,19 @@ public:
   }
   /// Packs every batch of `run` (one kernel each) and sends: through NCCL
   /// one group, a send and a receive per neighbour and batch; through the
-  /// host the messages under way. Counted as one exchange.
-  void post(Run &run) const;
+  /// host the messages under way. Counted as one exchange. `defer_nccl`:
+  /// NCCL's group waits for complete() (unless the exchange is timed), so
+  /// that device work launched in between is not queued behind a receive
+  /// that waits for a neighbour.
+  void post(Run &run, bool defer_nccl = false) const;
   /// Waits for what arrives and unpacks it (one kernel a batch).
   void complete(Run &run) const;
 
 private:
   using Bytes = umesh::detail::DeviceBytes;
+
+  // Issues the NCCL group of a posted run whose sends were deferred.
+  void send_nccl(Run &run) const;
 
   // Whether dats in memory space M go through NCCL.
   template <class M> bool device_path() const {
@@ -232,7 +247,7 @@ private:
   bool time_on_device_ = false;
 };
 
-inline void Exchange::post(Run &run) const {
+inline void Exchange::post(Run &run, bool defer_nccl) const {
   if (run.posted || run.batches.empty())
     return;
   bool host = false;
@@ -288,35 +303,44 @@ inline void Exchange::post(Run &run) const {
   ++rows_[row];
   if (run.marked) // the packing apart from NCCL's transfers
     marks.record(1);
-#if defined(UMESH_HAS_NCCL)
-  if (device) { // one NCCL group: a send and a receive per neighbour and batch
-    const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
-    NcclComm::check(ncclGroupStart(), "ncclGroupStart");
-    try {
-      for (const auto &b : run.batches)
-        if (b->device)
-          nccl_->send_recv(neighbours_, b->out(), out_at(b->to_owners()), b->in(),
-                           in_at(b->to_owners()), b->row(), stream);
-    } catch (...) {
-      ncclGroupEnd();
-      throw;
-    }
-    NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
-  }
-#endif
-  if (run.marked) {
-    marks.record(2);
+  run.nccl_due = device;
+  if (!defer_nccl || run.marked)
+    send_nccl(run);
+  if (run.marked)
     return;
-  }
   if (time_on_device_)
     Kokkos::fence();
   phases_.pack += timer.seconds();
+}
+
+inline void Exchange::send_nccl(Run &run) const {
+  if (!run.nccl_due)
+    return;
+  run.nccl_due = false;
+#if defined(UMESH_HAS_NCCL)
+  // One group: a send and a receive per neighbour and batch.
+  const cudaStream_t stream = Kokkos::DefaultExecutionSpace().cuda_stream();
+  NcclComm::check(ncclGroupStart(), "ncclGroupStart");
+  try {
+    for (const auto &b : run.batches)
+      if (b->device)
+        nccl_->send_recv(neighbours_, b->out(), out_at(b->to_owners()), b->in(),
+                         in_at(b->to_owners()), b->row(), stream);
+  } catch (...) {
+    ncclGroupEnd();
+    throw;
+  }
+  NcclComm::check(ncclGroupEnd(), "ncclGroupEnd");
+#endif
+  if (run.marked)
+    slots_[run.batches.front()->slot].marks.record(2);
 }
 
 inline void Exchange::complete(Run &run) const {
   post(run);
   if (!run.posted)
     return;
+  send_nccl(run); // (deferred by post)
   run.posted = false;
   const auto batches = std::move(run.batches);
   run.batches.clear();

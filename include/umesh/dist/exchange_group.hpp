@@ -42,9 +42,12 @@ public:
   void start(const umesh::Dat<T, D, L, M> &d, bool to_owners, Exchange::Combine how) {
     ex_.add(run_, d, to_owners, how);
   }
-  /// Packs and sends what start() added, so that the transfers run while
-  /// the caller works (dist/overlap.hpp); finish() does it otherwise.
-  void post() { ex_.post(run_); }
+  /// Packs what start() added and posts the host path's messages, so that
+  /// they travel while the caller works (dist/overlap.hpp); finish() does
+  /// it otherwise. NCCL's sends wait for finish(): on the loops' stream a
+  /// receive issued now would hold the caller's kernels until the
+  /// neighbour sends (Exchange::post's defer_nccl).
+  void post() { ex_.post(run_, /*defer_nccl=*/true); }
   /// Waits for the transfers and unpacks every dat.
   void finish() { ex_.complete(run_); }
 

@@ -41,6 +41,14 @@ public:
     dats_.dat[dats_.count++] = p;
     names_[dats_.count - 1] = &d.name(); // the dat outlives its exchange
   }
+  /// The fold of the dat whose values start at `data` in this batch, if it
+  /// is in it.
+  const Fold *fold_of(const void *data) const {
+    for (int d = 0; d < dats_.count; ++d)
+      if (dats_.dat[d].data == data)
+        return &dats_.dat[d].fold;
+    return nullptr;
+  }
   /// Places the dats' blocks (before the first packing) and checks that
   /// the exchange's counts fit.
   void arrange(const ExchangeLists &lists) {
