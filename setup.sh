@@ -505,8 +505,12 @@ configure_and_build() {
   # Every executor, layout and test space unless UMESH_CMAKE_ARGS says
   # otherwise (a restriction cached by an earlier configure must not outlive
   # its call).
-  args+=("-DUMESH_APP_EXECUTORS=Auto;Hierarchical;WarpCombine;Segmented;ScatterView;GlobalColour;Gather;Atomic;Serial"
-         "-DUMESH_APP_LAYOUTS=AoS;SoA" "-DUMESH_TEST_SPACES=")
+  # (The executors: the registry's, include/umesh/exec_registry.hpp; the tuner is CMake's Auto.)
+  local executors
+  executors="$(sed -n 's/^  X(\([A-Za-z]*\), [a-z]*, \([a-z]*\)).*/\1 \2/p' "$UMESH_SRC/include/umesh/exec_registry.hpp" |
+               awk '{print ($2 == "tuner" ? "Auto" : $1)}' | paste -sd';')"
+  [[ -n "$executors" ]] || die "read no executors from include/umesh/exec_registry.hpp"
+  args+=("-DUMESH_APP_EXECUTORS=$executors" "-DUMESH_APP_LAYOUTS=AoS;SoA" "-DUMESH_TEST_SPACES=")
   if [[ -n "${UMESH_CMAKE_ARGS:-}" ]]; then
     local extra
     read -r -a extra <<<"$UMESH_CMAKE_ARGS"

@@ -44,9 +44,9 @@ std::vector<Row> face_flux(const Options &o, const std::string &label, const Fac
   const auto ref2 = ren.apply(ref);
   const double bytes = 8.0 * (3 * m.faces.size() + 5 * m.cells.size() + 2 * 5 * m.cells.size()) +
                        4.0 * 2 * m.faces.size();
-  return run_all(o, label, lname, bytes, plans, flux, ref2, flux0_2, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(normal2), read(state2, fc2, 0), read(state2, fc2, 1),
-             inc(flux, fc2, 0), inc(flux, fc2, 1));
+  return run_all(o, label, lname, bytes, plans, flux, ref2, flux0_2, [&](auto &plan, auto options) {
+    par_loop(plan, options, label, kernel, read(normal2), read(state2, fc2, 0),
+             read(state2, fc2, 1), inc(flux, fc2, 0), inc(flux, fc2, 1));
   });
 }
 

@@ -54,8 +54,8 @@ std::vector<Row> getacc(const Options &o, const std::string &label, const QuadNo
   const auto ref2 = ren.apply(ref);
   const double bytes =
       8.0 * (17 * m.cells.size() + 2 * 4 * m.nodes.size()) + 4.0 * 4 * m.cells.size();
-  return run_all(o, label, lname, bytes, plans, nd, ref2, nd0_2, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(mass2), read(rho2), read(wt2), read(fx2), read(fy2),
+  return run_all(o, label, lname, bytes, plans, nd, ref2, nd0_2, [&](auto &plan, auto options) {
+    par_loop(plan, options, label, kernel, read(mass2), read(rho2), read(wt2), read(fx2), read(fy2),
              inc(nd, cn2, 0), inc(nd, cn2, 1), inc(nd, cn2, 2), inc(nd, cn2, 3));
   });
 }

@@ -59,11 +59,12 @@ std::vector<Row> integrate_stress(const Options &o, const std::string &label, co
   const double bytes =
       8.0 * ((3 + 1) * double(m.cells.size()) + (3 + 2 * 3) * double(m.nodes.size())) +
       4.0 * 8 * double(m.cells.size());
-  return run_all(o, label, lname, bytes, plans, f, ref2, f0_2, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(sig2), write(det2), read(x2, en2, 0), read(x2, en2, 1),
-             read(x2, en2, 2), read(x2, en2, 3), read(x2, en2, 4), read(x2, en2, 5),
-             read(x2, en2, 6), read(x2, en2, 7), inc(f, en2, 0), inc(f, en2, 1), inc(f, en2, 2),
-             inc(f, en2, 3), inc(f, en2, 4), inc(f, en2, 5), inc(f, en2, 6), inc(f, en2, 7));
+  return run_all(o, label, lname, bytes, plans, f, ref2, f0_2, [&](auto &plan, auto options) {
+    par_loop(plan, options, label, kernel, read(sig2), write(det2), read(x2, en2, 0),
+             read(x2, en2, 1), read(x2, en2, 2), read(x2, en2, 3), read(x2, en2, 4),
+             read(x2, en2, 5), read(x2, en2, 6), read(x2, en2, 7), inc(f, en2, 0), inc(f, en2, 1),
+             inc(f, en2, 2), inc(f, en2, 3), inc(f, en2, 4), inc(f, en2, 5), inc(f, en2, 6),
+             inc(f, en2, 7));
   });
 }
 

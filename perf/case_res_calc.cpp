@@ -55,8 +55,8 @@ std::vector<Row> res_calc(const Options &o, const std::string &label, const Edge
   const double bytes =
       8.0 * (2 * m.nodes.size() + 4 * m.cells.size() + m.cells.size() + 2 * 4 * m.cells.size()) +
       2 * 4.0 * 2 * m.edges.size();
-  return run_all(o, label, lname, bytes, plans, res, ref2, res0_2, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(x2, pe, 0), read(x2, pe, 1), read(q2, pc, 0),
+  return run_all(o, label, lname, bytes, plans, res, ref2, res0_2, [&](auto &plan, auto options) {
+    par_loop(plan, options, label, kernel, read(x2, pe, 0), read(x2, pe, 1), read(q2, pc, 0),
              read(q2, pc, 1), read(adt2, pc, 0), read(adt2, pc, 1), inc(res, pc, 0),
              inc(res, pc, 1));
   });

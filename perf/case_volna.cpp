@@ -75,9 +75,10 @@ std::vector<Row> volna(const Options &o, const std::string &label, const VolnaMe
   const auto ref2 = ren.apply(ref);
   const double bytes =
       4.0 * ((3 + 2 + 2 + 1 + 2) * double(m.edges.size()) + (1 + 2 * 4) * double(m.cells.size()));
-  return run_all(o, label, lname, bytes, plans, out, ref2, out0_2, [&](auto exec, auto &plan) {
-    par_loop(exec, plan, label, kernel, read(flux2), read(bathy2), read(normal2), read(boundary2),
-             read(area2, ec2, 0), read(area2, ec2, 1), inc(out, ec2, 0), inc(out, ec2, 1));
+  return run_all(o, label, lname, bytes, plans, out, ref2, out0_2, [&](auto &plan, auto options) {
+    par_loop(plan, options, label, kernel, read(flux2), read(bathy2), read(normal2),
+             read(boundary2), read(area2, ec2, 0), read(area2, ec2, 1), inc(out, ec2, 0),
+             inc(out, ec2, 1));
   });
 }
 

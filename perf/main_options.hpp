@@ -40,9 +40,9 @@ struct Options {
   std::vector<int> blocks_per_team{
       1};                         // pipelined variants (reads, /sa/ga, /sg/ga): blocks per team
   std::vector<int> team_sizes{0}; // GPU threads per team; 0: one per element of a block
-  std::vector<int> warp_registers = exec::WarpCombine::register_budgets();  // CUDA
-  std::vector<int> warp_maps{32};                                           // 16: compact maps
-  std::vector<int> hier_registers = exec::Hierarchical::register_budgets(); // CUDA
+  std::vector<int> warp_registers = exec::WarpLoop::register_budgets(); // CUDA
+  std::vector<int> warp_maps{32};                                       // 16: compact maps
+  std::vector<int> hier_registers = exec::Hierarchical::Loop::register_budgets(); // CUDA
   std::vector<int> hier_preload{1}; // exec::Hierarchical::preload, staging 'all'
   std::vector<std::string> numberings{"natural", "shuffled"};
   // Every reordering built in; each moves the mesh and data, then every
@@ -216,13 +216,13 @@ inline Passes parse(int argc, char **argv) {
                  "combined by colours or atomics: 0 (the compiler's choice), 48 (rows /r48); "
                  "host backends run 0 only")
       ->delimiter(',')
-      ->check(CLI::IsMember(exec::Hierarchical::register_budgets()))
+      ->check(CLI::IsMember(exec::Hierarchical::Loop::register_budgets()))
       ->capture_default_str();
   app.add_option("--warp-registers", o.warp_registers,
                  "warp executor's register budgets per thread on CUDA: 0 (the compiler's "
                  "choice), 64, 40 (blocks of at most 512); host backends run 0 only")
       ->delimiter(',')
-      ->check(CLI::IsMember(exec::WarpCombine::register_budgets()))
+      ->check(CLI::IsMember(exec::WarpLoop::register_budgets()))
       ->capture_default_str();
   app.add_option("--warp-maps", o.warp_maps,
                  "warp executor's map entries: 32 (the maps as they are), 16 (compact maps: "

@@ -199,29 +199,29 @@ void run_reorderings(const Options &o, const std::string &label, std::vector<Row
 // and 'reads' run once each, whatever combining was asked for; blocks per
 // team multiply the variants that pipeline ('reads', and '/sa/ga'); team
 // sizes multiply them all.
-inline std::vector<exec::Hierarchical> hierarchical_variants_one_team_size(const Options &o) {
-  std::vector<exec::Hierarchical> out;
+inline std::vector<exec::Hierarchical::Loop> hierarchical_variants_one_team_size(const Options &o) {
+  std::vector<exec::Hierarchical::Loop> out;
   for (auto staging : o.stagings) {
     if (staging == exec::Staging::reads) {
       for (int n : o.blocks_per_team)
-        out.push_back(exec::Hierarchical{}.with_staging(staging).with_blocks_per_team(n));
+        out.push_back(exec::Hierarchical::Loop{}.with_staging(staging).with_blocks_per_team(n));
       continue;
     }
     if (!exec::stages_increments(staging)) {
-      out.push_back(exec::Hierarchical{}.with_staging(staging));
+      out.push_back(exec::Hierarchical::Loop{}.with_staging(staging));
       continue;
     }
     for (auto combine : o.combines)
       for (auto writeback : o.writebacks) {
         const auto h =
-            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+            exec::Hierarchical::Loop{}.with_staging(staging).with_combine(combine).with_writeback(
                 writeback);
         if (!exec::pipelinable(h)) {
           out.push_back(h);
           continue;
         }
         for (int n : o.blocks_per_team)
-          out.push_back(exec::Hierarchical(h).with_blocks_per_team(n));
+          out.push_back(exec::Hierarchical::Loop(h).with_blocks_per_team(n));
       }
   }
   return out;
@@ -229,15 +229,16 @@ inline std::vector<exec::Hierarchical> hierarchical_variants_one_team_size(const
 
 // Register budgets and preload (staging all) multiply the variants they apply to at `block_size`
 // (exec::register_budget_problem) on CUDA; host backends have one kernel.
-inline std::vector<exec::Hierarchical> hierarchical_variants(const Options &o, bool host,
-                                                             int block_size) {
-  std::vector<exec::Hierarchical> out;
+inline std::vector<exec::Hierarchical::Loop> hierarchical_variants(const Options &o, bool host,
+                                                                   int block_size) {
+  std::vector<exec::Hierarchical::Loop> out;
   for (const auto &h : hierarchical_variants_one_team_size(o))
     for (int t : o.team_sizes)
       for (int r : host ? std::vector<int>{0} : o.hier_registers)
         for (int p : h.staging == exec::Staging::all ? o.hier_preload : std::vector<int>{1}) {
           const auto v =
-              exec::Hierarchical(h).with_team_size(t).with_max_registers(r).with_preload(p == 1);
+              exec::Hierarchical::Loop(h).with_team_size(t).with_max_registers(r).with_preload(p ==
+                                                                                               1);
           if (exec::register_budget_problem(v, block_size).empty())
             out.push_back(v);
         }
@@ -293,7 +294,7 @@ inline void paired_auto(const Options &o, std::vector<Row> &rows,
 }
 
 // Runs every requested executor (and hierarchical variant) of one kernel and
-// layout. loop(exec, plan) runs the kernel once.
+// layout. loop(plan, loop_options) runs the kernel once.
 template <class OutDat, class RefDat, class Loop>
 std::vector<Row> run_all(const Options &o, const std::string &kernel, const std::string &layout,
                          double bytes, Plans &plans, const OutDat &out, const RefDat &ref,
@@ -301,19 +302,19 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
   std::vector<Row> rows;
   std::map<std::size_t, std::function<void()>> again; // row -> one more run (--paired)
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
-  auto one = [&](const std::string &name, auto exec, auto &plan) {
+  auto one = [&](const std::string &name, auto options, auto &plan) {
     rows.push_back(
-        measure(o, kernel, name, layout, bytes, out, ref, initial, [&] { loop(exec, plan); }));
-    again[rows.size() - 1] = [&loop, exec, &plan] { loop(exec, plan); };
+        measure(o, kernel, name, layout, bytes, out, ref, initial, [&] { loop(plan, options); }));
+    again[rows.size() - 1] = [&loop, options, &plan] { loop(plan, options); };
     return &rows.back();
   };
   // A team executor's variant, labelled by its name; one that does not fit
   // this device (scratch or team size) is reported, not timed (nullptr).
-  auto variant = [&](const auto &tag, auto &plan, const std::string &note) -> Row * {
-    const std::string label = exec::variant_name(tag);
+  auto variant = [&](const auto &options, auto &plan, const std::string &note) -> Row * {
+    const std::string label = exec::variant_name(options);
     const int block = plan.options().block_size;
     try {
-      Row *r = one(label, tag, plan);
+      Row *r = one(label, options, plan);
       r->block_size = block;
       r->scratch = plan.scratch_bytes(kernel);
       r->note = note;
@@ -329,21 +330,21 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
       using E = decltype(tag);
       if constexpr (std::is_same<E, exec::Serial>::value) {
         if (host) // one GPU thread would take minutes at these sizes
-          one(name, tag, plans.serial);
+          one(name, exec::NoLoopOptions{}, plans.serial);
       } else if constexpr (std::is_same<E, exec::Atomic>::value)
-        one(name, tag, plans.atomic);
+        one(name, exec::NoLoopOptions{}, plans.atomic);
       else if constexpr (std::is_same<E, exec::Gather>::value)
-        one(name, tag, plans.gather);
+        one(name, exec::NoLoopOptions{}, plans.gather);
       else if constexpr (std::is_same<E, exec::GlobalColour>::value)
-        one(name, tag, plans.colour)->note =
+        one(name, exec::NoLoopOptions{}, plans.colour)->note =
             std::to_string(plans.colour.num_colours()) + " colours";
       else if constexpr (std::is_same<E, exec::ScatterView>::value)
-        one(name, tag, plans.scatter);
+        one(name, exec::NoLoopOptions{}, plans.scatter);
       else if constexpr (std::is_same<E, exec::AutoAll>::value) {
         // The first (validation) run tunes: its result is checked like any
         // other; the timed runs use the winner. Tuning time is reported apart.
         auto &plan = plans.autotune.at(layout);
-        Row *r = one(name, MainAuto(plan.options()), plan);
+        Row *r = one(name, exec::NoLoopOptions{}, plan);
         char note[256];
         std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
                       plan.choice(kernel).c_str());
@@ -352,7 +353,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
         // Per-point entries, then scratch atomics (the same on host backends).
         for (auto &plan : plans.segmented)
           for (bool sa : host ? std::vector<bool>{false} : std::vector<bool>{false, true})
-            variant(exec::Segmented{}.with_scratch_atomics(sa), plan, "1 launch");
+            variant(exec::SegmentedLoop{}.with_scratch_atomics(sa), plan, "1 launch");
       } else if constexpr (std::is_same<E, exec::WarpCombine>::value) {
         // Register budgets are launch bounds: host backends have one kernel.
         const std::vector<int> budgets = host ? std::vector<int>{0} : o.warp_registers;
@@ -360,7 +361,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
           for (int bits : o.warp_maps)
             for (int registers : budgets) {
               const auto w =
-                  exec::WarpCombine{}.with_max_registers(registers).with_compact_maps(bits == 16);
+                  exec::WarpLoop{}.with_max_registers(registers).with_compact_maps(bits == 16);
               if (variant(w, plan, "1 launch") && registers == budgets.front() &&
                   bits == o.warp_maps.back() && !o.check)
                 std::printf("  warp plan: %s (%.2f s)\n", plan.summary().c_str(),
@@ -374,7 +375,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
             const int block_threads = (plan.options().block_size + 31) / 32 * 32;
             if (h.team_size > 0 && (host || h.team_size >= block_threads))
               continue;
-            variant(MainHierarchical(h), plan,
+            variant(MainHierarchical::Loop(h), plan,
                     h.writeback == exec::Writeback::atomic
                         ? "1 launch"
                         : std::to_string(plan.num_block_colours()) + " block colours");

@@ -115,12 +115,13 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
          read(ad, pc, 1), inc(rd, pc, 0), inc(rd, pc, 1));
   };
   auto res_calc = [&] {
-    res_calc_on([&](const auto &...a) { dist::par_loop(exec, plan, "res_calc", kernel, a...); }, x,
-                q, adt, res);
+    res_calc_on(
+        [&](const auto &...a) { dist::par_loop(plan, exec.loop(), "res_calc", kernel, a...); }, x,
+        q, adt, res);
   };
   auto step = [&] {
     res_calc();
-    dist::par_loop(exec::Atomic{}, cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
+    dist::par_loop(cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
   };
   Result r;
   if (o.check) { // one res_calc against the serial loop on the whole mesh
@@ -135,9 +136,9 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
     copy_from_host(hq, q0);
     copy_from_host(hadt, adt0);
     auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
-    par_loop(exec::Serial{}, serial, "res_calc", kernel, read(hx, hpe, 0), read(hx, hpe, 1),
-             read(hq, hpc, 0), read(hq, hpc, 1), read(hadt, hpc, 0), read(hadt, hpc, 1),
-             inc(hres, hpc, 0), inc(hres, hpc, 1));
+    par_loop(serial, "res_calc", kernel, read(hx, hpe, 0), read(hx, hpe, 1), read(hq, hpc, 0),
+             read(hq, hpc, 1), read(hadt, hpc, 0), read(hadt, hpc, 1), inc(hres, hpc, 0),
+             inc(hres, hpc, 1));
     const std::vector<double> got = res.gather_global(MPI_COMM_WORLD);
     double err = 0;
     for (int c = 0; c < m.cells.size(); ++c)
@@ -147,7 +148,7 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
                             : std::max(err, std::fabs(a - b) / std::max(1.0, std::fabs(b)));
       }
     r.max_rel_err = err;
-    dist::par_loop(exec::Atomic{}, cell_plan, "reset", Update{}, dist::rw(res), dist::rw(q));
+    dist::par_loop(cell_plan, "reset", Update{}, dist::rw(res), dist::rw(q));
   }
   for (int i = 0; i < o.warmup; ++i)
     step();
@@ -188,7 +189,7 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
       res_calc();
     });
     const double update = median_ms(o.steps, [&] {
-      dist::par_loop(exec::Atomic{}, cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
+      dist::par_loop(cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
     });
     const double owned = cells->owned, local = cells->local.size();
     if constexpr (std::is_same_v<PlanT, dist::OverlapPlan<E, Space>>) {
@@ -198,7 +199,9 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
     } else {
       const double bare = median_ms(o.steps, [&] {
         res_calc_on(
-            [&](const auto &...a) { umesh::par_loop(exec, plan, "res_calc_local", kernel, a...); },
+            [&](const auto &...a) {
+              umesh::par_loop(plan, exec.loop(), "res_calc_local", kernel, a...);
+            },
             x.local(), q.local(), adt.local(), res.local());
       });
       r.breakdown = per_rank_text({loop, bare, update, owned, local},
@@ -230,10 +233,11 @@ Result run(const Options &o, const QuadMesh &m, const std::vector<int> &owner, E
     part.use_nccl();
   if (overlap)
     return run_with<L>(o, m, part, exec,
-                       dist::make_overlap_plan(Space(), exec, part, part.map("pecell")), q0, adt0);
+                       dist::make_overlap_plan(Space(), exec.plan(), part, part.map("pecell")), q0,
+                       adt0);
   return run_with<L>(o, m, part, exec,
-                     make_plan(Space(), exec, part.elements()->local, part.map("pecell")), q0,
-                     adt0);
+                     make_plan(Space(), exec.plan(), part.elements()->local, part.map("pecell")),
+                     q0, adt0);
 }
 int run(int argc, char **argv) {
   Options o;
@@ -400,13 +404,14 @@ int run(int argc, char **argv) {
               };
               exec::with_name(Executors{}, e, [&](auto tag) {
                 if constexpr (std::is_same<decltype(tag), DistHierarchical>::value)
-                  go(tag.with_block_size(o.block)
+                  go(DistHierarchical::Variant{}
+                         .with_block_size(o.block)
                          .with_staging(exec::Staging::increments)
                          .with_combine(exec::Combine::gather)
                          .with_writeback(exec::Writeback::atomic)
                          .with_blocks_per_team(4));
                 else
-                  go(tag);
+                  go(typename decltype(tag)::Variant{});
               });
               const bool bad = o.check && !(r.max_rel_err < 1e-12);
               failures += bad;

@@ -16,8 +16,8 @@ namespace {
 /// Hierarchical variants at block size b: every staging x combine x
 /// writeback that applies, blocks per team where they pipeline (GPUs),
 /// register budgets where they apply (GPUs).
-void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b, unsigned kernels,
-                                 std::vector<AutoCandidate> &out) {
+void add_hierarchical_candidates(int kind, const exec::AutoOptions &o, bool host, int b,
+                                 unsigned kernels, std::vector<AutoCandidate> &out) {
   for (auto staging :
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (auto combine : exec::all_combines)
@@ -26,78 +26,95 @@ void add_hierarchical_candidates(const exec::AutoOptions &o, bool host, int b, u
             (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))
           continue;
         const auto h =
-            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+            exec::Hierarchical::Loop{}.with_staging(staging).with_combine(combine).with_writeback(
                 writeback);
         for (int n : o.blocks_per_team) {
           if (n > 1 && (host || !exec::pipelinable(h)))
             continue; // would run one block per team: the n = 1 candidate
           for (int r : host ? std::vector<int>{0} : o.hier_registers) {
-            const auto hn = exec::Hierarchical(h).with_blocks_per_team(n).with_max_registers(r);
+            const auto hn =
+                exec::Hierarchical::Loop(h).with_blocks_per_team(n).with_max_registers(r);
             if (!exec::register_budget_problem(hn, b).empty() ||
                 (exec::kernels_needed(hn, !host) & ~kernels) != 0)
               continue; // does not apply, or not compiled
-            out.push_back({AutoCandidate::hierarchical, hn, b,
-                           exec::variant_name(hn) + "/b" + std::to_string(b)});
+            AutoCandidate c;
+            c.kind = kind;
+            c.loop_options = hn;
+            c.block_size = b;
+            c.name = exec::variant_name(hn) + "/b" + std::to_string(b);
+            out.push_back(c);
           }
         }
       }
+}
+
+// The variants one candidate executor gives: by default one, named as the
+// executor; those with loop options or a block size give theirs.
+template <class Tag>
+void auto_variants(Tag, int kind, const exec::AutoOptions &, bool, unsigned,
+                   std::vector<AutoCandidate> &out) {
+  AutoCandidate c;
+  c.kind = kind;
+  c.name = exec::name_of_v<Tag>;
+  out.push_back(c);
+}
+
+void auto_variants(exec::Hierarchical, int kind, const exec::AutoOptions &o, bool host,
+                   unsigned hier_kernels, std::vector<AutoCandidate> &out) {
+  for (int b : o.block_sizes)
+    add_hierarchical_candidates(kind, o, host, b, hier_kernels, out);
+}
+
+// Per-point entries, and scratch atomics on GPU backends (host backends fold
+// in place either way).
+void auto_variants(exec::Segmented, int kind, const exec::AutoOptions &o, bool host, unsigned,
+                   std::vector<AutoCandidate> &out) {
+  for (int b : o.block_sizes)
+    for (bool sa : {false, true})
+      if (!(sa && host)) {
+        AutoCandidate c;
+        c.kind = kind;
+        c.block_size = b;
+        c.name = exec::variant_name(exec::SegmentedLoop{}.with_scratch_atomics(sa)) + "/b" +
+                 std::to_string(b);
+        c.scratch_atomics = sa;
+        out.push_back(c);
+      }
+}
+
+// Whole warps only, under each register budget on GPU backends.
+void auto_variants(exec::WarpCombine, int kind, const exec::AutoOptions &o, bool host, unsigned,
+                   std::vector<AutoCandidate> &out) {
+  for (int b : o.block_sizes)
+    if (b % 32 == 0 && b <= 1024)
+      for (int bits : o.warp_maps)
+        for (int r : host ? std::vector<int>{0} : o.warp_registers)
+          if (r != 40 || b <= 512) {
+            AutoCandidate c;
+            c.kind = kind;
+            c.block_size = b;
+            c.name = exec::variant_name(
+                         exec::WarpLoop{}.with_max_registers(r).with_compact_maps(bits == 16)) +
+                     "/b" + std::to_string(b);
+            c.max_registers = r;
+            c.compact_maps = bits == 16;
+            out.push_back(c);
+          }
+}
+
+template <class... C>
+void add_kind(exec::List<C...>, int kind, const exec::AutoOptions &o, bool host,
+              unsigned hier_kernels, std::vector<AutoCandidate> &out) {
+  int k = 0;
+  ((k++ == kind ? auto_variants(C{}, kind, o, host, hier_kernels, out) : void()), ...);
 }
 
 } // namespace
 
 void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
                          unsigned hier_kernels, std::vector<AutoCandidate> &out) {
-  using C = AutoCandidate;
   const std::size_t first = out.size();
-  switch (kind) {
-  case C::atomic:
-    out.push_back({C::atomic, {}, 0, exec::name_of_v<exec::Atomic>});
-    break;
-  case C::scatterview:
-    out.push_back({C::scatterview, {}, 0, exec::name_of_v<exec::ScatterView>});
-    break;
-  case C::gather:
-    out.push_back({C::gather, {}, 0, exec::name_of_v<exec::Gather>});
-    break;
-  case C::colour:
-    out.push_back({C::colour, {}, 0, exec::name_of_v<exec::GlobalColour>});
-    break;
-  case C::hierarchical:
-    for (int b : o.block_sizes)
-      add_hierarchical_candidates(o, host, b, hier_kernels, out);
-    break;
-  case C::segmented:
-    // Per-point entries, and scratch atomics on GPU backends (host backends
-    // fold in place either way).
-    for (int b : o.block_sizes)
-      for (bool sa : {false, true})
-        if (!(sa && host))
-          out.push_back({C::segmented,
-                         {},
-                         b,
-                         exec::variant_name(exec::Segmented{}.with_scratch_atomics(sa)) + "/b" +
-                             std::to_string(b),
-                         sa});
-    break;
-  case C::warp:
-    // Whole warps only, under each register budget on GPU backends.
-    for (int b : o.block_sizes)
-      if (b % 32 == 0 && b <= 1024)
-        for (int bits : o.warp_maps)
-          for (int r : host ? std::vector<int>{0} : o.warp_registers)
-            if (r != 40 || b <= 512)
-              out.push_back(
-                  {C::warp,
-                   {},
-                   b,
-                   exec::variant_name(
-                       exec::WarpCombine{}.with_max_registers(r).with_compact_maps(bits == 16)) +
-                       "/b" + std::to_string(b),
-                   false,
-                   r,
-                   bits == 16});
-    break;
-  }
+  add_kind(AutoKinds{}, kind, o, host, hier_kernels, out);
   for (std::size_t i = first; i < out.size(); ++i)
     out[i].slot = slot;
 }
@@ -121,13 +138,13 @@ void check_auto_options(const exec::AutoOptions &o) {
     if (n < 1)
       fail("exec::Auto: blocks_per_team must be at least 1, got ", n);
   for (int r : o.warp_registers)
-    if (!exec::WarpCombine::is_register_budget(r))
+    if (!exec::WarpLoop::is_register_budget(r))
       fail("exec::Auto: warp register budget ", r, " is not 0, 40 or 64");
   for (int bits : o.warp_maps)
     if (bits != 32 && bits != 16)
       fail("exec::Auto: warp map entries of ", bits, " bits; 32 or 16");
   for (int r : o.hier_registers)
-    if (!exec::Hierarchical::is_register_budget(r))
+    if (!exec::HierarchicalLoopOptions::is_register_budget(r))
       fail("exec::Auto: hierarchical register budget ", r, " is not 0 or 48");
 }
 

@@ -18,7 +18,7 @@ namespace umesh::detail {
 namespace {
 // Of the maps and, for given blocks, the block ids.
 std::uint64_t plan_fingerprint(int n, const std::vector<BlockPlanMap> &conn,
-                               const exec::HierarchicalOptions &options) {
+                               const exec::HierarchicalPlanOptions &options) {
   static const std::vector<int> none;
   const bool use_given = options.partition == exec::Partition::given && options.blocks;
   return fingerprint(n, conn, use_given ? *options.blocks : none);
@@ -27,7 +27,7 @@ std::uint64_t plan_fingerprint(int n, const std::vector<BlockPlanMap> &conn,
 
 BlockPlan read_hierarchical_plan_file(const std::string &path, int n,
                                       const std::vector<BlockPlanMap> &conn,
-                                      const exec::HierarchicalOptions &options) {
+                                      const exec::HierarchicalPlanOptions &options) {
   PlanReader reader(path, "hierarchical plan", plan_fingerprint(n, conn, options),
                     plan_options_text(options));
   BlockPlan plan = read_block_plan(reader);
@@ -37,7 +37,7 @@ BlockPlan read_hierarchical_plan_file(const std::string &path, int n,
 
 void write_hierarchical_plan_file(const std::string &path, const BlockPlan &plan, int n,
                                   const std::vector<BlockPlanMap> &conn,
-                                  const exec::HierarchicalOptions &options) {
+                                  const exec::HierarchicalPlanOptions &options) {
   PlanWriter writer("hierarchical plan", plan_fingerprint(n, conn, options),
                     plan_options_text(options));
   write_block_plan(writer, plan);
@@ -46,7 +46,7 @@ void write_hierarchical_plan_file(const std::string &path, const BlockPlan &plan
 
 HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
                                              const std::vector<BlockPlanMap> &conn,
-                                             const exec::HierarchicalOptions &options) {
+                                             const exec::HierarchicalPlanOptions &options) {
   static const std::vector<int> none;
   const std::vector<int> &given = options.blocks ? *options.blocks : none;
   const bool use_given = options.partition == exec::Partition::given;
@@ -148,7 +148,7 @@ void drop_staged_lists(BlockPlan &plan) {
   }
 }
 
-std::string plan_options_text(const exec::HierarchicalOptions &o) {
+std::string plan_options_text(const exec::HierarchicalPlanOptions &o) {
   std::ostringstream os;
   os << "block_size=" << o.block_size << " partition=" << exec::partition_name(o.partition);
   if (o.partition == exec::Partition::metis) {

@@ -84,9 +84,9 @@ TYPED_TEST_P(Executors, EdgeKernelMatchesSerialOnShuffledQuadMesh) {
   test::randomise(res, 5); // increments land on random values, never zeros
   copy_values(ref, res);
 
-  auto run = [&](auto exec, auto &plan, auto &out, Global<double, 2> &sum, Global<double> &mn,
+  auto run = [&](auto &plan, auto &out, Global<double, 2> &sum, Global<double> &mn,
                  Global<double> &mx) {
-    par_loop(exec, plan, "edge", EdgeKernel{}, read(w), read(x, pedge, 0), read(x, pedge, 1),
+    par_loop(plan, "edge", EdgeKernel{}, read(w), read(x, pedge, 0), read(x, pedge, 1),
              read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0), read(adt, pecell, 1),
              inc(out, pecell, 0), inc(out, pecell, 1), reduce_sum(sum), reduce_min(mn),
              reduce_max(mx));
@@ -94,9 +94,9 @@ TYPED_TEST_P(Executors, EdgeKernelMatchesSerialOnShuffledQuadMesh) {
   Global<double, 2> sum_ref("sum", 1.5), sum("sum", 1.5);
   Global<double> mn_ref("min", 0.25), mn("min", 0.25), mx_ref("max", -1.0), mx("max", -1.0);
   auto serial = this->template plan<exec::Serial>(m.edges);
-  run(exec::Serial{}, serial, ref, sum_ref, mn_ref, mx_ref);
+  run(serial, ref, sum_ref, mn_ref, mx_ref);
   auto p = this->template plan<E>(m.edges, pecell);
-  run(E{}, p, res, sum, mn, mx);
+  run(p, res, sum, mn, mx);
   EXPECT_LT(test::max_rel_err(res, ref), 1e-12);
   for (int k = 0; k < 2; ++k)
     EXPECT_NEAR(sum[k], sum_ref[k], 1e-10 * std::fabs(sum_ref[k]));
@@ -106,8 +106,8 @@ TYPED_TEST_P(Executors, EdgeKernelMatchesSerialOnShuffledQuadMesh) {
   EXPECT_GT(mx.value(), 0.0);
 
   // A second run through the same plan (cached workspaces) adds again.
-  run(E{}, p, res, sum, mn, mx);
-  run(exec::Serial{}, serial, ref, sum_ref, mn_ref, mx_ref);
+  run(p, res, sum, mn, mx);
+  run(serial, ref, sum_ref, mn_ref, mx_ref);
   EXPECT_LT(test::max_rel_err(res, ref), 1e-12);
 }
 
@@ -133,10 +133,10 @@ TYPED_TEST_P(Executors, EdgeKernelUnderEveryReorderingMatchesSerial) {
   Global<double, 2> sum_ref("sum", 0.5);
   Global<double> mn_ref("min", 0.25), mx_ref("max", -1.0);
   auto serial = this->template plan<exec::Serial>(m.edges);
-  par_loop(exec::Serial{}, serial, "edge", EdgeKernel{}, read(w), read(x, pedge, 0),
-           read(x, pedge, 1), read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0),
-           read(adt, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1), reduce_sum(sum_ref),
-           reduce_min(mn_ref), reduce_max(mx_ref));
+  par_loop(serial, "edge", EdgeKernel{}, read(w), read(x, pedge, 0), read(x, pedge, 1),
+           read(q, pecell, 0), read(q, pecell, 1), read(adt, pecell, 0), read(adt, pecell, 1),
+           inc(ref, pecell, 0), inc(ref, pecell, 1), reduce_sum(sum_ref), reduce_min(mn_ref),
+           reduce_max(mx_ref));
   for (Reorder method :
        {Reorder::none, Reorder::gps, Reorder::rcm, Reorder::metis, Reorder::builtin}) {
     SCOPED_TRACE(reorder_name(method));
@@ -157,7 +157,7 @@ TYPED_TEST_P(Executors, EdgeKernelUnderEveryReorderingMatchesSerial) {
     Global<double, 2> sum("sum", 0.5);
     Global<double> mn("min", 0.25), mx("max", -1.0);
     auto run = [&](auto &plan) {
-      par_loop(E{}, plan, "edge", EdgeKernel{}, read(w2), read(x2, pe, 0), read(x2, pe, 1),
+      par_loop(plan, "edge", EdgeKernel{}, read(w2), read(x2, pe, 0), read(x2, pe, 1),
                read(q2, pc, 0), read(q2, pc, 1), read(adt2, pc, 0), read(adt2, pc, 1),
                inc(res2, pc, 0), inc(res2, pc, 1), reduce_sum(sum), reduce_min(mn), reduce_max(mx));
     };
@@ -202,11 +202,11 @@ TYPED_TEST_P(Executors, RandomArity4MapWithRepeatedSlotsAndDirectArgs) {
   test::randomise(b, 25);
   copy_values(b_ref, b);
   auto serial = this->template plan<exec::Serial>(elems);
-  par_loop(exec::Serial{}, serial, "scatter", ScatterKernel{}, rw(d_ref), write(w_ref), inc(di_ref),
+  par_loop(serial, "scatter", ScatterKernel{}, rw(d_ref), write(w_ref), inc(di_ref),
            read(p, map, 0), read(p, map, 3), inc(a_ref, map, 0), inc(a_ref, map, 1),
            inc(a_ref, map, 2), inc(a_ref, map, 3), inc(b_ref, map, 2), inc(b_ref, map, 2));
   auto plan = this->template plan<E>(elems, map);
-  par_loop(E{}, plan, "scatter", ScatterKernel{}, rw(d), write(w), inc(di), read(p, map, 0),
+  par_loop(plan, "scatter", ScatterKernel{}, rw(d), write(w), inc(di), read(p, map, 0),
            read(p, map, 3), inc(a, map, 0), inc(a, map, 1), inc(a, map, 2), inc(a, map, 3),
            inc(b, map, 2), inc(b, map, 2));
   EXPECT_LT(test::max_rel_err(a, a_ref), 1e-11);
@@ -228,11 +228,11 @@ TYPED_TEST_P(Executors, FaceKernelMatchesSerialOnShuffledHexMesh) {
   test::randomise(f, 33);
   copy_values(f_ref, f);
   auto serial = this->template plan<exec::Serial>(m.faces);
-  par_loop(exec::Serial{}, serial, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1),
+  par_loop(serial, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1),
            inc(f_ref, fc, 0), inc(f_ref, fc, 1));
   auto plan = this->template plan<E>(m.faces, fc);
-  par_loop(E{}, plan, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1),
-           inc(f, fc, 0), inc(f, fc, 1));
+  par_loop(plan, "face", FaceKernel{}, read(nrm), read(u, fc, 0), read(u, fc, 1), inc(f, fc, 0),
+           inc(f, fc, 1));
   EXPECT_LT(test::max_rel_err(f, f_ref), 1e-12);
 }
 
@@ -270,7 +270,7 @@ TYPED_TEST_P(Executors, MinMaxThroughFacesMatchSerialExactly) {
     copy_values(*d, hi0);
   copy_values(f_ref, f);
   auto serial = this->template plan<exec::Serial>(m.faces);
-  par_loop(exec::Serial{}, serial, "minmax", StencilMinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
+  par_loop(serial, "minmax", StencilMinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
            min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1),
            inc(f_ref, fc, 0), inc(f_ref, fc, 1));
   // With random start values in [-0.5, 1.5) most cells take a neighbour's
@@ -281,9 +281,8 @@ TYPED_TEST_P(Executors, MinMaxThroughFacesMatchSerialExactly) {
   // min and max are idempotent: a second run (cached workspaces) changes
   // nothing.
   for (int run = 0; run < 2; ++run) {
-    par_loop(E{}, plan, "minmax", StencilMinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
-             min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1), inc(f, fc, 0),
-             inc(f, fc, 1));
+    par_loop(plan, "minmax", StencilMinMaxKernel{}, read(u, fc, 0), read(u, fc, 1), min(lo, fc, 0),
+             min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1), inc(f, fc, 0), inc(f, fc, 1));
     EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << "run " << run;
     EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << "run " << run;
     if (run == 0) {
@@ -307,10 +306,10 @@ TYPED_TEST_P(Executors, MinMaxRandomArity4MapWithRepeatedSlot) {
   copy_values(hi, hi0);
   copy_values(hi_ref, hi0);
   auto serial = this->template plan<exec::Serial>(elems);
-  par_loop(exec::Serial{}, serial, "mm4", Arity4MinMaxKernel{}, read(d), min(lo_ref, map, 0),
-           min(lo_ref, map, 0), max(hi_ref, map, 1), max(hi_ref, map, 2), max(hi_ref, map, 3));
+  par_loop(serial, "mm4", Arity4MinMaxKernel{}, read(d), min(lo_ref, map, 0), min(lo_ref, map, 0),
+           max(hi_ref, map, 1), max(hi_ref, map, 2), max(hi_ref, map, 3));
   auto plan = this->template plan<E>(elems, map);
-  par_loop(E{}, plan, "mm4", Arity4MinMaxKernel{}, read(d), min(lo, map, 0), min(lo, map, 0),
+  par_loop(plan, "mm4", Arity4MinMaxKernel{}, read(d), min(lo, map, 0), min(lo, map, 0),
            max(hi, map, 1), max(hi, map, 2), max(hi, map, 3));
   EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0);
   EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0);
@@ -351,7 +350,7 @@ TYPED_TEST_P(Executors, EmptySetDoesNothing) {
   copy_values(before, a);
   auto plan = this->template plan<E>(none, map);
   Global<double> count("count", 5.0);
-  par_loop(E{}, plan, "nothing", CountKernel{}, inc(a, map, 1), reduce_sum(count));
+  par_loop(plan, "nothing", CountKernel{}, inc(a, map, 1), reduce_sum(count));
   EXPECT_EQ(count.value(), 5.0);
   EXPECT_EQ(test::max_rel_err(a, before), 0.0);
 }
@@ -386,10 +385,10 @@ TYPED_TEST_P(Executors, SinglePrecisionTriangleEdgesWithBoundaryMatchSerial) {
   test::randomise(out, 63);
   copy_values(ref, out);
   auto serial = this->template plan<exec::Serial>(edges);
-  par_loop(exec::Serial{}, serial, "volna", FloatEdgeKernel{}, read(flux), read(boundary),
-           read(vol, emap, 0), read(vol, emap, 1), inc(ref, emap, 0), inc(ref, emap, 1));
+  par_loop(serial, "volna", FloatEdgeKernel{}, read(flux), read(boundary), read(vol, emap, 0),
+           read(vol, emap, 1), inc(ref, emap, 0), inc(ref, emap, 1));
   auto plan = this->template plan<E>(edges, emap);
-  par_loop(E{}, plan, "volna", FloatEdgeKernel{}, read(flux), read(boundary), read(vol, emap, 0),
+  par_loop(plan, "volna", FloatEdgeKernel{}, read(flux), read(boundary), read(vol, emap, 0),
            read(vol, emap, 1), inc(out, emap, 0), inc(out, emap, 1));
   // Float sums in another order: a few ulps over a cell's three edges.
   EXPECT_LT(test::max_rel_err(out, ref), 1e-5);

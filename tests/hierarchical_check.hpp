@@ -39,7 +39,8 @@ template <int Arity> struct MultiKernel {
 
 // Returns the plan's summary.
 template <class Space, class L, int Arity>
-std::string check_against_serial(exec::HierarchicalAll options, unsigned seed, int nelem = 2000) {
+std::string check_against_serial(exec::HierarchicalAll::Variant options, unsigned seed,
+                                 int nelem = 2000) {
   using Mem = typename Space::memory_space;
   Set elems("elems", nelem), pts("pts", nelem / 3 + 7), cells("cells", nelem / 5 + 3);
   Map<Mem> m1("m1", elems, pts, Arity, make_random_connectivity(elems, pts, Arity, seed));
@@ -78,8 +79,8 @@ std::string check_against_serial(exec::HierarchicalAll options, unsigned seed, i
   copy_values(u_ref, hu);
   copy_values(v_ref, hv);
   copy_values(r_ref, hr);
-  auto plan = make_plan(Space(), options, elems, m1, m2);
-  par_loop(options, plan, "multi", MultiKernel<Arity>{}, read(w), read(a, m1, 0),
+  auto plan = make_plan(Space(), options.plan(), elems, m1, m2);
+  par_loop(plan, options.loop(), "multi", MultiKernel<Arity>{}, read(w), read(a, m1, 0),
            read(a, m1, Arity - 1), read(b, m1, 0), read(b, m1, Arity - 1), read(c, m2, 1),
            inc(u, m1, 0), inc(u, m1, 1), inc(u, m1, Arity - 1), inc(v, m1, Arity - 1),
            inc(r, m2, 0), reduce_sum(sum), reduce_max(mx));

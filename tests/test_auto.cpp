@@ -52,8 +52,8 @@ template <class S, class L> struct Mesh {
     test::randomise(mx, 3);
     test::randomise(n, 4);
   }
-  template <class Exec, class PlanT> void run(const Exec &e, PlanT &plan, Global<double> &g) {
-    par_loop(e, plan, "edge", EdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0),
+  template <class PlanT> void run(PlanT &plan, Global<double> &g) {
+    par_loop(plan, "edge", EdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0),
              inc(f, pecell, 1), max(mx, pecell, 0), max(mx, pecell, 1), inc(n), reduce_sum(g));
   }
 };
@@ -76,8 +76,8 @@ TYPED_TEST(Auto, TunedLoopMatchesSerialOnceAndAfter) {
   auto plan = make_plan(S(), quick(), mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
   for (int call = 0; call < 2; ++call) { // the tuning call, then a tuned one
-    mesh.run(Full{}, plan, g);
-    ref.run(exec::Serial{}, serial, g_ref);
+    mesh.run(plan, g);
+    ref.run(serial, g_ref);
     EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "call " << call << "\n" << plan.summary();
     EXPECT_EQ(test::max_rel_err(mesh.mx, ref.mx), 0.0) << "call " << call;
     EXPECT_EQ(test::max_rel_err(mesh.n, ref.n), 0.0) << "call " << call;
@@ -115,9 +115,9 @@ TYPED_TEST(Auto, CandidatesThatDoNotFitAreReportedNotFatal) {
       S(),
       Full{}.with_block_sizes({4096}).with_trials(1).with_candidates({"atomic", "hier-all/b4096"}),
       mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-  mesh.run(Full{}, plan, g);
+  mesh.run(plan, g);
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
-  ref.run(exec::Serial{}, serial, g_ref);
+  ref.run(serial, g_ref);
   EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12);
   EXPECT_EQ(plan.choice("edge"), "atomic");
   EXPECT_NE(plan.summary().find("hier-all/b4096 (not run)"), std::string::npos) << plan.summary();
@@ -131,7 +131,7 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   Global<double> g("g"), g_ref("g");
   auto opts = quick().with_tuning_file(path);
   auto first = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-  mesh.run(Full{}, first, g);
+  mesh.run(first, g);
   EXPECT_FALSE(first.from_tuning_file("edge"));
   std::ifstream in(path);
   std::string header, line;
@@ -142,13 +142,13 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   EXPECT_NE(line.find("\t" + first.choice("edge")), std::string::npos) << line;
 
   auto second = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-  mesh.run(Full{}, second, g);
+  mesh.run(second, g);
   EXPECT_TRUE(second.from_tuning_file("edge"));
   EXPECT_EQ(second.tuning_seconds("edge"), 0.0);
   EXPECT_EQ(second.choice("edge"), first.choice("edge"));
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
-  ref.run(exec::Serial{}, serial, g_ref);
-  ref.run(exec::Serial{}, serial, g_ref);
+  ref.run(serial, g_ref);
+  ref.run(serial, g_ref);
   EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12);
 
   // Other maps (another mesh size): another key, so the loop tunes again.
@@ -162,7 +162,7 @@ TEST(AutoTuningFile, DecisionIsRememberedAndReusedWithoutTrials) {
   Dat<double, 3, SoA, Kokkos::HostSpace> f2(cells2, "f");
   Dat<double, 1, SoA, Kokkos::HostSpace> m2(cells2, "m"), n2(edges2, "n");
   auto other = make_plan(S(), opts, edges2, pc2, read_only(pe2));
-  par_loop(Full{}, other, "edge", EdgeKernel{}, read(x2, pe2, 0), read(x2, pe2, 1), inc(f2, pc2, 0),
+  par_loop(other, "edge", EdgeKernel{}, read(x2, pe2, 0), read(x2, pe2, 1), inc(f2, pc2, 0),
            inc(f2, pc2, 1), max(m2, pc2, 0), max(m2, pc2, 1), inc(n2), reduce_sum(g));
   EXPECT_FALSE(other.from_tuning_file("edge"));
   std::remove(path.c_str());
@@ -180,15 +180,15 @@ TEST(AutoTuningFile, PlansSharingAFileKeepEachOthersDecisions) {
   auto opts = quick().with_tuning_file(path);
   auto plan_aos = make_plan(S(), opts, aos.m.edges, aos.pecell, read_only(aos.pedge));
   auto plan_soa = make_plan(S(), opts, soa.m.edges, soa.pecell, read_only(soa.pedge));
-  aos.run(Full{}, plan_aos, g);
-  soa.run(Full{}, plan_soa, g);
+  aos.run(plan_aos, g);
+  soa.run(plan_soa, g);
   EXPECT_FALSE(plan_aos.from_tuning_file("edge"));
   EXPECT_FALSE(plan_soa.from_tuning_file("edge"));
 
   auto again_aos = make_plan(S(), opts, aos.m.edges, aos.pecell, read_only(aos.pedge));
   auto again_soa = make_plan(S(), opts, soa.m.edges, soa.pecell, read_only(soa.pedge));
-  aos.run(Full{}, again_aos, g);
-  soa.run(Full{}, again_soa, g);
+  aos.run(again_aos, g);
+  soa.run(again_soa, g);
   EXPECT_TRUE(again_aos.from_tuning_file("edge"));
   EXPECT_TRUE(again_soa.from_tuning_file("edge"));
   EXPECT_EQ(again_aos.choice("edge"), plan_aos.choice("edge"));
@@ -207,7 +207,7 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
     try {
       auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
       if (at_run)
-        mesh.run(Full{}, plan, g);
+        mesh.run(plan, g);
       ADD_FAILURE() << "no error for:\n" << content;
     } catch (const Error &e) {
       const std::string msg = e.what();
@@ -221,7 +221,7 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
   std::remove(path.c_str());
   {
     auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-    mesh.run(Full{}, plan, g);
+    mesh.run(plan, g);
   }
   std::ifstream in(path);
   std::string header, line;
@@ -247,8 +247,8 @@ TEST(AutoTuningFile, CandidateListsKeepTheirOwnDecisions) {
     auto all = make_plan(S(), quick().with_tuning_file(path), mesh.m.edges, mesh.pecell,
                          read_only(mesh.pedge));
     auto def = make_plan(S(), few, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-    mesh.run(Full{}, all, g);
-    mesh.run(exec::Auto{}, def, g);
+    mesh.run(all, g);
+    mesh.run(def, g);
     EXPECT_EQ(all.from_tuning_file("edge"), round == 1);
     EXPECT_EQ(def.from_tuning_file("edge"), round == 1);
   }
@@ -262,13 +262,13 @@ TEST(AutoOptions, OneLoopNameWithOtherArgumentTypesIsAClearError) {
   Mesh<S, SoA> soa;
   Global<double> g("g");
   auto plan = make_plan(S(), quick(), aos.m.edges, aos.pecell, read_only(aos.pedge));
-  aos.run(Full{}, plan, g);
+  aos.run(plan, g);
   // soa's maps are other Map objects on other sets: make it run on aos's.
   Dat<double, 2, SoA, Kokkos::HostSpace> x(aos.m.nodes, "x");
   Dat<double, 3, SoA, Kokkos::HostSpace> f(aos.m.cells, "f");
   Dat<double, 1, SoA, Kokkos::HostSpace> mx(aos.m.cells, "mx"), n(aos.m.edges, "n");
   try {
-    par_loop(Full{}, plan, "edge", EdgeKernel{}, read(x, aos.pedge, 0), read(x, aos.pedge, 1),
+    par_loop(plan, "edge", EdgeKernel{}, read(x, aos.pedge, 0), read(x, aos.pedge, 1),
              inc(f, aos.pecell, 0), inc(f, aos.pecell, 1), max(mx, aos.pecell, 0),
              max(mx, aos.pecell, 1), inc(n), reduce_sum(g));
     ADD_FAILURE() << "no error";
@@ -328,9 +328,9 @@ TYPED_TEST(Auto, DefaultCandidatesAreTheDocumentedOnes) {
                                      "warp/r40/m16/b32"}
           : std::vector<std::string>{"atomic", "colour", "gather"};
   EXPECT_EQ(names, expected);
-  mesh.run(exec::Auto{}, plan, g);
+  mesh.run(plan, g);
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
-  ref.run(exec::Serial{}, serial, g_ref);
+  ref.run(serial, g_ref);
   EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << plan.summary();
   EXPECT_NE(std::find(expected.begin(), expected.end(), plan.choice("edge")), expected.end());
 }
@@ -352,8 +352,8 @@ TYPED_TEST(Auto, ExplicitListTimesOnlyItsCandidates) {
   EXPECT_EQ(plan.candidates()[1].name, "atomic");
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
   for (int call = 0; call < 2; ++call) {
-    mesh.run(Two{}, plan, g);
-    ref.run(exec::Serial{}, serial, g_ref);
+    mesh.run(plan, g);
+    ref.run(serial, g_ref);
     EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "call " << call;
     EXPECT_NEAR(g.value(), g_ref.value(), 1e-10 * std::fabs(g_ref.value())) << "call " << call;
   }

@@ -50,14 +50,13 @@ TYPED_TEST_P(DeviceGlobalReductions, ReductionsMatchSerialHostGlobals) {
   for (int run = 0; run < 2; ++run) {
     std::apply(
         [&](const auto &...a) {
-          par_loop(exec::Serial{}, serial, "edge", EdgeKernel{}, a..., reduce_sum(sum_ref),
-                   reduce_min(mn_ref), reduce_max(mx_ref));
+          par_loop(serial, "edge", EdgeKernel{}, a..., reduce_sum(sum_ref), reduce_min(mn_ref),
+                   reduce_max(mx_ref));
         },
         args(ref));
     std::apply(
         [&](const auto &...a) {
-          par_loop(E{}, p, "edge", EdgeKernel{}, a..., reduce_sum(sum), reduce_min(mn),
-                   reduce_max(mx));
+          par_loop(p, "edge", EdgeKernel{}, a..., reduce_sum(sum), reduce_min(mn), reduce_max(mx));
         },
         args(res));
     // Read before the fetch that follows the loop: refused, never stale.
@@ -237,10 +236,10 @@ TYPED_TEST(SubsetPlans, OneLaunchOverEverySubsetMatchesHostLoop) {
   auto atomic = make_plan(Space(), exec::Atomic{}, subsets);
   EXPECT_TRUE(atomic.over_subsets());
   EXPECT_EQ(atomic.size(), subsets.size());
-  par_loop(exec::Serial{}, serial, "scaled", Scaled{}, read(subsets.index()), read(x), read(r),
-           write(ref), reduce_sum(n_serial));
-  par_loop(exec::Atomic{}, atomic, "scaled", Scaled{}, read(subsets.index()), read(x), read(r),
-           write(y), reduce_sum(n_atomic));
+  par_loop(serial, "scaled", Scaled{}, read(subsets.index()), read(x), read(r), write(ref),
+           reduce_sum(n_serial));
+  par_loop(atomic, "scaled", Scaled{}, read(subsets.index()), read(x), read(r), write(y),
+           reduce_sum(n_atomic));
   counts.fetch();
   EXPECT_EQ(n_serial.value(), subsets.size());
   EXPECT_EQ(n_atomic.value(), subsets.size());

@@ -38,12 +38,12 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
   auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
   auto serial_cells = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.cells);
   auto edge_loop_ref = [&] {
-    par_loop(exec::Serial{}, serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
+    par_loop(serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
              read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
              reduce_sum(sum_ref), reduce_min(min_ref));
   };
   edge_loop_ref();
-  par_loop(exec::Serial{}, serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
+  par_loop(serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
   edge_loop_ref();
 
   // Distributed: edges dealt to ranks from a shuffled order.
@@ -68,14 +68,13 @@ TYPED_TEST(Dist, EdgeLoopsAndCellUpdateMatchSerial) {
   auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
   Global<double> sum("sum", 2.0), mn("min", 0.5);
   auto edge_loop = [&] {
-    dist::par_loop(E{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
-                   dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
-                   dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), dist::reduce_sum(sum),
-                   dist::reduce_min(mn));
+    dist::par_loop(plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0), dist::read(x, lpedge, 1),
+                   dist::read(q, lpecell, 0), dist::read(q, lpecell, 1), dist::inc(res, lpecell, 0),
+                   dist::inc(res, lpecell, 1), dist::reduce_sum(sum), dist::reduce_min(mn));
   };
   edge_loop();
   EXPECT_TRUE(res.halo_stale() || size == 1);
-  dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
+  dist::par_loop(cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
   EXPECT_TRUE(q.halo_stale() || size == 1);
   edge_loop();
   EXPECT_FALSE(q.halo_stale()); // imported by the second edge loop
@@ -145,13 +144,13 @@ TEST(DistExchange, TimingOnTheDeviceKeepsResultsAndCountsTime) {
     auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
     Global<double> sum("sum"), mn("min", 0.5);
     auto edge_loop = [&] {
-      dist::par_loop(exec::Atomic{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
+      dist::par_loop(plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
                      dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
                      dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), dist::reduce_sum(sum),
                      dist::reduce_min(mn));
     };
     edge_loop();
-    dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
+    dist::par_loop(cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
     edge_loop();
     if (size > 1) {
       EXPECT_GT(cells->halo->seconds(), 0.0);
@@ -246,15 +245,12 @@ TEST(DistPartition, ReductionOverHaloPointsIsAnError) {
   dist::Dat<double, 3, AoS, Mem> q(cells, "q"), r(cells, "r");
   auto plan = make_plan(Space(), exec::Atomic{}, cells->local);
   Global<double> total("total");
-  auto loop = [&] {
-    dist::par_loop(exec::Atomic{}, plan, "cells", CellUpdate{}, dist::read(r), dist::rw(q));
-  };
+  auto loop = [&] { dist::par_loop(plan, "cells", CellUpdate{}, dist::read(r), dist::rw(q)); };
   loop(); // no reduction: fine
   if (cells->owned == cells->local.size())
     return; // one rank: no halo
   try {
-    dist::par_loop(exec::Atomic{}, plan, "cell_sum", CellSum{}, dist::read(q),
-                   dist::reduce_sum(total));
+    dist::par_loop(plan, "cell_sum", CellSum{}, dist::read(q), dist::reduce_sum(total));
     FAIL() << "no error";
   } catch (const Error &e) {
     EXPECT_NE(std::string(e.what()).find("global reductions over a set with halo points"),
@@ -279,7 +275,7 @@ TYPED_TEST(Dist, IndirectMinMaxMatchSerial) {
   copy_from_host(hlo, q0);
   copy_from_host(hhi, q0);
   auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
-  par_loop(exec::Serial{}, serial, "minmax", MinMax{}, read(hq, pecell, 0), read(hq, pecell, 1),
+  par_loop(serial, "minmax", MinMax{}, read(hq, pecell, 0), read(hq, pecell, 1),
            umesh::min(hlo, pecell, 0), umesh::min(hlo, pecell, 1), umesh::max(hhi, pecell, 0),
            umesh::max(hhi, pecell, 1));
 
@@ -294,7 +290,7 @@ TYPED_TEST(Dist, IndirectMinMaxMatchSerial) {
   hi.set_global(q0);
   const Map<Mem> &pc = part.map("pecell");
   auto plan = make_plan(Space(), test_exec<E>(), part.elements()->local, pc);
-  dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, pc, 0), dist::read(q, pc, 1),
+  dist::par_loop(plan, "minmax", MinMax{}, dist::read(q, pc, 0), dist::read(q, pc, 1),
                  dist::min(lo, pc, 0), dist::min(lo, pc, 1), dist::max(hi, pc, 0),
                  dist::max(hi, pc, 1));
   auto want_lo = Kokkos::create_mirror_view_and_copy(H(), hlo.view());
@@ -387,7 +383,7 @@ TEST(DistPartition, GivenOwnersAndAFurtherElementSet) {
   dist::Dat<double, 1, AoS, Mem> d(cells, "d");
   d.set_global(std::vector<double>(nc, 2.0));
   auto plan = make_plan(Space(), exec::Atomic{}, second.elements()->local);
-  dist::par_loop(exec::Atomic{}, plan, "add_one", AddOne{}, dist::inc(d, second.map("self"), 0));
+  dist::par_loop(plan, "add_one", AddOne{}, dist::inc(d, second.map("self"), 0));
   for (double v : d.gather_global(MPI_COMM_WORLD))
     EXPECT_EQ(v, 3.0);
 
@@ -459,9 +455,9 @@ TEST(DistPartition, MapsThatReachNoHaloExchangeNothing) {
     e.set_global(std::vector<double>(nc, 2.0));
     const std::size_t before = cells->halo->exchanges();
     auto run = [&](auto &plan) {
-      dist::par_loop(exec::Atomic{}, plan, "second_only", AddOne{}, dist::inc(e, lsecond, 0));
+      dist::par_loop(plan, "second_only", AddOne{}, dist::inc(e, lsecond, 0));
       EXPECT_EQ(cells->halo->exchanges(), before) << "nothing to send";
-      dist::par_loop(exec::Atomic{}, plan, "both", AddOneToBoth{}, dist::inc(d, lsecond, 0),
+      dist::par_loop(plan, "both", AddOneToBoth{}, dist::inc(d, lsecond, 0),
                      dist::inc(d, lpecell, 0));
       EXPECT_EQ(cells->halo->exchanges(), before + (size > 1 ? 1 : 0)) << "d exported once";
     };

@@ -25,7 +25,7 @@ TEST(DistDeviceGlobals, SharesCombineToTheSerialValues) {
   copy_from_host(hq, q0);
   Global<double> sum_ref("sum", 2.5), min_ref("min", 0.5);
   auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
-  par_loop(exec::Serial{}, serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
+  par_loop(serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
            read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
            reduce_sum(sum_ref), reduce_min(min_ref));
 
@@ -43,10 +43,9 @@ TEST(DistDeviceGlobals, SharesCombineToTheSerialValues) {
   auto sum = store.sum("sum", 2.5);
   auto mn = store.min("min", 0.5);
   auto loop = [&] {
-    dist::par_loop(exec::Atomic{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
-                   dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
-                   dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), reduce_sum(sum),
-                   reduce_min(mn));
+    dist::par_loop(plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0), dist::read(x, lpedge, 1),
+                   dist::read(q, lpecell, 0), dist::read(q, lpecell, 1), dist::inc(res, lpecell, 0),
+                   dist::inc(res, lpecell, 1), reduce_sum(sum), reduce_min(mn));
   };
 
   // Reset on each rank alone, a sum would count its initial value per rank:

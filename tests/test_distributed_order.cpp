@@ -41,11 +41,11 @@ TEST_P(DistLocalOrder, LoopsMatchSerialAndPartsHoldTheSamePoints) {
   auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
   auto serial_cells = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.cells);
   for (int pass = 0; pass < 2; ++pass) {
-    par_loop(exec::Serial{}, serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
+    par_loop(serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
              read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
              reduce_sum(sum_ref), reduce_min(min_ref));
     if (pass == 0)
-      par_loop(exec::Serial{}, serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
+      par_loop(serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
   }
   auto ref_q = Kokkos::create_mirror_view_and_copy(H(), hq.view());
   auto ref_r = Kokkos::create_mirror_view_and_copy(H(), hr.view());
@@ -98,13 +98,12 @@ TEST_P(DistLocalOrder, LoopsMatchSerialAndPartsHoldTheSamePoints) {
     auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
     Global<double> sum("sum", 0.0), mn("min", 1.0);
     for (int pass = 0; pass < 2; ++pass) {
-      dist::par_loop(E{}, plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
+      dist::par_loop(plan, "edges", EdgeKernel{}, dist::read(x, lpedge, 0),
                      dist::read(x, lpedge, 1), dist::read(q, lpecell, 0), dist::read(q, lpecell, 1),
                      dist::inc(res, lpecell, 0), dist::inc(res, lpecell, 1), dist::reduce_sum(sum),
                      dist::reduce_min(mn));
       if (pass == 0)
-        dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res),
-                       dist::rw(q));
+        dist::par_loop(cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
     }
     EXPECT_LT(max_rel_diff(res.gather_global(MPI_COMM_WORLD), want_r), 1e-12) << "rank " << rank;
     EXPECT_LT(max_rel_diff(q.gather_global(MPI_COMM_WORLD), want_q), 1e-12) << "rank " << rank;
@@ -291,8 +290,8 @@ TEST(DistOwners, ARankWithoutElements) {
   r.set_global(std::vector<double>(q0.size(), 0.0));
   const Map<Mem> &pecell = p.map("pecell");
   auto plan = make_plan(Space(), exec::Atomic{}, p.elements()->local, pecell);
-  dist::par_loop(exec::Atomic{}, plan, "edges", NeighbourSum{}, dist::read(q, pecell, 0),
-                 dist::read(q, pecell, 1), dist::inc(r, pecell, 0), dist::inc(r, pecell, 1));
+  dist::par_loop(plan, "edges", NeighbourSum{}, dist::read(q, pecell, 0), dist::read(q, pecell, 1),
+                 dist::inc(r, pecell, 0), dist::inc(r, pecell, 1));
   std::vector<double> want(q0.size(), 0.0);
   for (std::size_t e = 0; e < std::size_t(m.edges.size()); ++e) {
     const int a = m.edge_cells[2 * e], b = m.edge_cells[2 * e + 1];

@@ -103,16 +103,16 @@ TYPED_TEST(DistOverlap, EdgeLoopsCellUpdateAndMinMaxMatchSerial) {
   auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
   auto serial_cells = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.cells);
   auto edges_ref = [&] {
-    par_loop(exec::Serial{}, serial, "edges", WeightedEdge{}, read(hw), read(hx, pedge, 0),
-             read(hx, pedge, 1), read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0),
-             inc(hr, pecell, 1), reduce_sum(sum_ref), reduce_min(min_ref));
+    par_loop(serial, "edges", WeightedEdge{}, read(hw), read(hx, pedge, 0), read(hx, pedge, 1),
+             read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
+             reduce_sum(sum_ref), reduce_min(min_ref));
   };
   edges_ref();
-  par_loop(exec::Serial{}, serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
+  par_loop(serial_cells, "cells", CellUpdate{}, read(hr), rw(hq));
   edges_ref();
   copy_values(hlo, hq);
   copy_values(hhi, hq);
-  par_loop(exec::Serial{}, serial, "minmax", MinMax{}, read(hq, pecell, 0), read(hq, pecell, 1),
+  par_loop(serial, "minmax", MinMax{}, read(hq, pecell, 0), read(hq, pecell, 1),
            umesh::min(hlo, pecell, 0), umesh::min(hlo, pecell, 1), umesh::max(hhi, pecell, 0),
            umesh::max(hhi, pecell, 1));
   const auto want_res = host_values(hr), want_q = host_values(hq), want_lo = host_values(hlo),
@@ -187,21 +187,19 @@ TYPED_TEST(DistOverlap, EdgeLoopsCellUpdateAndMinMaxMatchSerial) {
       auto cell_plan = make_plan(Space(), exec::Atomic{}, cells->local);
       Global<double> sum("sum", 2.0), mn("min", 0.5);
       auto edges = [&] {
-        dist::par_loop(E{}, plan, "edges", WeightedEdge{}, dist::read(w), dist::read(x, lpe, 0),
+        dist::par_loop(plan, "edges", WeightedEdge{}, dist::read(w), dist::read(x, lpe, 0),
                        dist::read(x, lpe, 1), dist::read(q, lpc, 0), dist::read(q, lpc, 1),
                        dist::inc(res, lpc, 0), dist::inc(res, lpc, 1), dist::reduce_sum(sum),
                        dist::reduce_min(mn));
       };
       edges();
       EXPECT_TRUE(res.halo_stale() || size == 1);
-      dist::par_loop(exec::Atomic{}, cell_plan, "cells", CellUpdate{}, dist::read(res),
-                     dist::rw(q));
+      dist::par_loop(cell_plan, "cells", CellUpdate{}, dist::read(res), dist::rw(q));
       EXPECT_TRUE(q.halo_stale() || size == 1);
       edges();
       EXPECT_FALSE(q.halo_stale()); // imported by the second edge loop
-      dist::par_loop(exec::Atomic{}, cell_plan, "copy", CopyTo{}, dist::read(q), dist::write(lo),
-                     dist::write(hi));
-      dist::par_loop(E{}, plan, "minmax", MinMax{}, dist::read(q, lpc, 0), dist::read(q, lpc, 1),
+      dist::par_loop(cell_plan, "copy", CopyTo{}, dist::read(q), dist::write(lo), dist::write(hi));
+      dist::par_loop(plan, "minmax", MinMax{}, dist::read(q, lpc, 0), dist::read(q, lpc, 1),
                      dist::min(lo, lpc, 0), dist::min(lo, lpc, 1), dist::max(hi, lpc, 0),
                      dist::max(hi, lpc, 1));
 
@@ -260,17 +258,16 @@ TEST(DistOverlapErrors, MisuseIsAClearError) {
   const Map<Mem> &other = plain.map("pecell");
   if (plain.elements()->owned == part.elements()->owned) { // a dat of the same size fits other
     const std::string loop_map = error_of([&] {
-      dist::par_loop(exec::Atomic{}, plan, "edges", MinMax{}, dist::read(q, other, 0),
-                     dist::read(q, other, 1), dist::min(r, other, 0), dist::min(r, other, 1),
-                     dist::max(r, other, 0), dist::max(r, other, 1));
+      dist::par_loop(plan, "edges", MinMax{}, dist::read(q, other, 0), dist::read(q, other, 1),
+                     dist::min(r, other, 0), dist::min(r, other, 1), dist::max(r, other, 0),
+                     dist::max(r, other, 1));
     });
     EXPECT_TRUE(contains(loop_map, "dist::par_loop 'edges': map 'pecell' is not a local map"))
         << loop_map;
   }
   // A direct argument that is not the loop's elements' data.
-  const std::string direct = error_of([&] {
-    dist::par_loop(exec::Atomic{}, plan, "cells", ReadsOnly{}, dist::read(r), dist::read(q));
-  });
+  const std::string direct =
+      error_of([&] { dist::par_loop(plan, "cells", ReadsOnly{}, dist::read(r), dist::read(q)); });
   EXPECT_TRUE(contains(direct, "dat 'r' is direct but not on the loop's elements")) << direct;
   // NCCL where it cannot run.
   if (!dist::nccl_available()) {
@@ -381,8 +378,8 @@ TEST(DistExchangeGroup, SeveralDatsAsOneExchange) {
       const std::size_t loop_before = ex.exchanges();
       auto plan = make_plan(Space(), exec::Atomic{}, part.elements()->local);
       const Map<Mem> &pc = part.map("pecell");
-      dist::par_loop(exec::Atomic{}, plan, "reads", ReadsBoth{}, dist::read(a, pc, 0),
-                     dist::read(a, pc, 1), dist::read(b, pc, 0), dist::read(b, pc, 1));
+      dist::par_loop(plan, "reads", ReadsBoth{}, dist::read(a, pc, 0), dist::read(a, pc, 1),
+                     dist::read(b, pc, 0), dist::read(b, pc, 1));
       EXPECT_EQ(ex.exchanges(), loop_before + (size > 1 ? 1 : 0)) << how;
       EXPECT_EQ(count_wrong(a, 0, n, everywhere) + count_wrong(b, 1, n, everywhere), 0)
           << "a loop's imports, " << how;

@@ -54,7 +54,7 @@ TEST(Errors, LoopRegionClosedByAnException) {
   region_depth = 0;
   regions_opened.clear();
   // The plan lacks the map: an Error from inside the loop's region.
-  expect_error([&] { par_loop(exec::GlobalColour{}, plan, "stray", Inc1{}, inc(x, pedge, 0)); },
+  expect_error([&] { par_loop(plan, "stray", Inc1{}, inc(x, pedge, 0)); },
                {"loop 'stray'", "pass that map to make_plan"});
   EXPECT_EQ(region_depth, 0);
   ASSERT_FALSE(regions_opened.empty()); // the region was opened, then closed
@@ -155,11 +155,10 @@ TEST(Errors, PlanWithoutTheIncrementedMap) {
   Map<Mem> other("other", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
   Dat<double, 1, AoS, Mem> x(n, "x");
   auto colour = make_plan(Space(), exec::GlobalColour{}, e, other);
-  expect_error([&] { par_loop(exec::GlobalColour{}, colour, "loop", Inc1{}, inc(x, pedge, 0)); },
+  expect_error([&] { par_loop(colour, "loop", Inc1{}, inc(x, pedge, 0)); },
                {"loop 'loop'", "pedge", "'other'", "make_plan"});
   auto gather = make_plan(Space(), exec::Gather{}, e);
-  expect_error([&] { par_loop(exec::Gather{}, gather, "loop", Inc1{}, inc(x, pedge, 0)); },
-               {"pedge", "no maps"});
+  expect_error([&] { par_loop(gather, "loop", Inc1{}, inc(x, pedge, 0)); }, {"pedge", "no maps"});
   Set f("faces", 2);
   Map<Mem> fmap("fmap", f, n, 1, std::vector<int>{0, 1});
   expect_error([&] { make_plan(Space(), exec::Gather{}, e, fmap); }, {"fmap", "faces", "edges"});
@@ -169,8 +168,7 @@ TEST(Errors, PlanForAnotherSet) {
   Set e("edges", 3), f("faces", 3), n("nodes", 4);
   Dat<double, 1, AoS, Mem> w(f, "w");
   auto plan = make_plan(Space(), exec::Atomic{}, e);
-  expect_error([&] { par_loop(exec::Atomic{}, plan, "loop", Inc1{}, inc(w)); },
-               {"'w'", "faces", "edges"});
+  expect_error([&] { par_loop(plan, "loop", Inc1{}, inc(w)); }, {"'w'", "faces", "edges"});
 }
 
 struct IncAndMin {
@@ -185,11 +183,8 @@ TEST(Errors, OneDatCombinedUnderTwoAccessesInOneLoop) {
   Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
   Dat<double, 1, AoS, Mem> d(n, "dnode");
   auto plan = make_plan(Space(), exec::Atomic{}, e, pedge);
-  expect_error(
-      [&] {
-        par_loop(exec::Atomic{}, plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1));
-      },
-      {"loop 'mixed'", "argument 1", "dnode", "min", "inc", "argument 0"});
+  expect_error([&] { par_loop(plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1)); },
+               {"loop 'mixed'", "argument 1", "dnode", "min", "inc", "argument 0"});
 }
 
 } // namespace

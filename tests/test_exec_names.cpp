@@ -14,10 +14,23 @@ using namespace umesh;
 
 TEST(ExecNames, EveryExecutorInOrder) {
   EXPECT_EQ(exec::names(exec::Every{}),
-            (std::vector<std::string>{"serial", "atomic", "gather", "colour", "scatterview",
+            (std::vector<std::string>{"serial", "atomic", "scatterview", "gather", "colour",
                                       "hierarchical", "segmented", "warp", "auto"}));
   EXPECT_EQ(std::string(exec::name_of_v<exec::Auto>), "auto");
   EXPECT_EQ(std::string(exec::name_of_v<exec::AutoOf<exec::Atomic>>), "auto");
+  EXPECT_EQ(std::string(exec::name_of_v<exec::HierarchicalAll>), "hierarchical");
+}
+
+// The registry is the one list: its lines, in order, are exec::Every; its
+// candidates exec::AutoAll's.
+TEST(ExecNames, EveryIsTheRegistry) {
+  std::vector<std::string> lines;
+#define UMESH_TEST_LINE(Tag, name, role) lines.push_back(#name);
+  UMESH_EXECUTORS(UMESH_TEST_LINE)
+#undef UMESH_TEST_LINE
+  EXPECT_EQ(exec::names(exec::Every{}), lines);
+  static_assert(std::is_same_v<exec::registered_t<exec::HierarchicalAll>, exec::Hierarchical>);
+  static_assert(std::is_same_v<exec::registered_t<exec::Auto>, exec::AutoAll>);
 }
 
 // exec::AutoAll's candidates (the tuning files' order) are every listed
@@ -58,13 +71,13 @@ TEST(ExecNames, IndexOf) {
 }
 
 TEST(ExecNames, VariantLabels) {
-  EXPECT_EQ(exec::variant_name(exec::Segmented{}), "segmented");
-  EXPECT_EQ(exec::variant_name(exec::Segmented{}.with_scratch_atomics()), "segmented/sa");
-  EXPECT_EQ(exec::variant_name(exec::WarpCombine{}), "warp");
-  EXPECT_EQ(exec::variant_name(exec::WarpCombine{}.with_compact_maps()), "warp/m16");
-  EXPECT_EQ(exec::variant_name(exec::WarpCombine{}.with_max_registers(64).with_compact_maps()),
+  EXPECT_EQ(exec::variant_name(exec::SegmentedLoop{}), "segmented");
+  EXPECT_EQ(exec::variant_name(exec::SegmentedLoop{}.with_scratch_atomics()), "segmented/sa");
+  EXPECT_EQ(exec::variant_name(exec::WarpLoop{}), "warp");
+  EXPECT_EQ(exec::variant_name(exec::WarpLoop{}.with_compact_maps()), "warp/m16");
+  EXPECT_EQ(exec::variant_name(exec::WarpLoop{}.with_max_registers(64).with_compact_maps()),
             "warp/r64/m16");
-  EXPECT_EQ(exec::variant_name(exec::Hierarchical{}), "hier-all");
+  EXPECT_EQ(exec::variant_name(exec::Hierarchical::Loop{}), "hier-all");
 }
 
 } // namespace

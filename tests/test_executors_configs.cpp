@@ -19,10 +19,21 @@
 
 namespace umesh::test {
 
-using PartConfigs =
-    ToTypes<ConfigsIn<UMESH_TEST_LAYOUT, Kokkos::UMESH_TEST_SPACE, exec::Serial, exec::Atomic,
-                      exec::Gather, exec::GlobalColour, exec::ScatterView, exec::Hierarchical,
-                      exec::Segmented, exec::WarpCombine, exec::Auto>>::type;
+// Every executor of the registry (umesh/exec_registry.hpp), in its order; the
+// tuner as exec::Auto (the backend's default candidates: exec::AutoAll would
+// compile every executor's loops once more).
+#define UMESH_TEST_ROLE_reference(Tag) exec::Tag
+#define UMESH_TEST_ROLE_candidate(Tag) exec::Tag
+#define UMESH_TEST_ROLE_tuner(Tag) exec::Auto
+#define UMESH_TEST_EXEC(Tag, name, role) UMESH_TEST_ROLE_##role(Tag),
+using Registry =
+    typename exec::detail::list_nonvoid<exec::List<>, UMESH_EXECUTORS(UMESH_TEST_EXEC) void>::type;
+template <class L, class S, class List> struct RegistryConfigs;
+template <class L, class S, class... E> struct RegistryConfigs<L, S, exec::List<E...>> {
+  using type = ConfigsIn<L, S, E...>;
+};
+using PartConfigs = ToTypes<
+    typename RegistryConfigs<UMESH_TEST_LAYOUT, Kokkos::UMESH_TEST_SPACE, Registry>::type>::type;
 UMESH_TEST_INSTANTIATE(UMESH_TEST_PART(UMESH_TEST_SPACE, UMESH_TEST_LAYOUT), Executors,
                        PartConfigs);
 

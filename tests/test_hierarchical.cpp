@@ -27,9 +27,10 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
     for (int block : {1, 7, 32, 96, 256}) {
       // Random maps give 256-element blocks more points than a host team's
       // 32 KB: there the fallback is allowed (and must stay correct).
-      const auto options =
-          exec::HierarchicalAll{}.with_block_size(block).with_staging(staging).with_fallback(block >
-                                                                                             96);
+      const auto options = exec::HierarchicalAll::Variant{}
+                               .with_block_size(block)
+                               .with_staging(staging)
+                               .with_fallback(block > 96);
       check_against_serial<S, L, 2>(options, seed += 10);
       check_against_serial<S, L, 4>(options, seed += 10);
       check_against_serial<S, L, 8>(options, seed += 10, 900);
@@ -53,17 +54,17 @@ TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 7000;
   const auto ga = [](exec::Staging st, exec::Combine c) {
-    return exec::HierarchicalAll{}.with_staging(st).with_combine(c).with_writeback(
+    return exec::HierarchicalAll::Variant{}.with_staging(st).with_combine(c).with_writeback(
         exec::Writeback::atomic);
   };
-  for (const auto &variant : {exec::HierarchicalAll{}.with_staging(exec::Staging::reads),
+  for (const auto &variant : {exec::HierarchicalAll::Variant{}.with_staging(exec::Staging::reads),
                               ga(exec::Staging::all, exec::Combine::atomics),
                               ga(exec::Staging::increments, exec::Combine::atomics),
                               ga(exec::Staging::all, exec::Combine::gather),
                               ga(exec::Staging::increments, exec::Combine::gather)})
     for (int per_team : {2, 3, 8})
       for (int block : {7, 32, 96, 256}) {
-        const auto options = exec::HierarchicalAll(variant)
+        const auto options = exec::HierarchicalAll::Variant(variant)
                                  .with_block_size(block)
                                  .with_blocks_per_team(per_team)
                                  .with_fallback(block > 96 || gathers(variant));
@@ -76,7 +77,8 @@ TYPED_TEST(Hierarchical, SeveralBlocksPerTeamMatchSerial) {
               << exec::variant_name(options) << ": " << summary;
         }
       }
-  auto bad = exec::HierarchicalAll{}.with_staging(exec::Staging::reads).with_blocks_per_team(0);
+  auto bad =
+      exec::HierarchicalAll::Variant{}.with_staging(exec::Staging::reads).with_blocks_per_team(0);
   const auto run_bad = [&] { check_against_serial<S, L, 2>(bad, 1); };
   EXPECT_THROW(run_bad(), Error);
 }
@@ -91,18 +93,19 @@ TYPED_TEST(Hierarchical, TeamsSmallerThanBlocksMatchSerial) {
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 8000;
   std::vector<exec::HierarchicalAll> variants{
-      exec::HierarchicalAll{}.with_staging(exec::Staging::reads),
-      exec::HierarchicalAll{}.with_staging(exec::Staging::none)};
+      exec::HierarchicalAll::Variant{}.with_staging(exec::Staging::reads),
+      exec::HierarchicalAll::Variant{}.with_staging(exec::Staging::none)};
   for (auto staging : {exec::Staging::all, exec::Staging::increments})
     for (auto combine : exec::all_combines)
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic})
-        variants.push_back(
-            exec::HierarchicalAll{}.with_staging(staging).with_combine(combine).with_writeback(
-                writeback));
+        variants.push_back(exec::HierarchicalAll::Variant{}
+                               .with_staging(staging)
+                               .with_combine(combine)
+                               .with_writeback(writeback));
   for (const auto &variant : variants)
     for (int per_team : {1, 3})
       for (int team : {32, 64}) {
-        const auto options = exec::HierarchicalAll(variant)
+        const auto options = exec::HierarchicalAll::Variant(variant)
                                  .with_block_size(96)
                                  .with_blocks_per_team(per_team)
                                  .with_team_size(team)
@@ -115,7 +118,7 @@ TYPED_TEST(Hierarchical, TeamsSmallerThanBlocksMatchSerial) {
         }
       }
   for (int bad : {-32, 48, 96, 128}) {
-    const auto options = exec::HierarchicalAll{}.with_block_size(96).with_team_size(bad);
+    const auto options = exec::HierarchicalAll::Variant{}.with_block_size(96).with_team_size(bad);
     try {
       check_against_serial<S, L, 2>(options, 1);
       ADD_FAILURE() << "no error for team_size " << bad;
@@ -141,7 +144,7 @@ TYPED_TEST(Hierarchical, AtomicCombineAndWritebackMatchSerial) {
         if (combine == exec::Combine::colours && writeback == exec::Writeback::coloured)
           continue; // the test above
         for (int block : {1, 7, 96, 256}) {
-          const auto options = exec::HierarchicalAll{}
+          const auto options = exec::HierarchicalAll::Variant{}
                                    .with_block_size(block)
                                    .with_staging(staging)
                                    .with_combine(combine)
@@ -165,7 +168,7 @@ TYPED_TEST(Hierarchical, PreloadedIncrementsMatchSerialAndAreReported) {
   for (bool preload : {true, false})
     for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic}) {
-        const auto options = exec::HierarchicalAll{}
+        const auto options = exec::HierarchicalAll::Variant{}
                                  .with_block_size(32)
                                  .with_combine(combine)
                                  .with_writeback(writeback)
@@ -209,13 +212,13 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
         if (!exec::stages_increments(staging) &&
             (combine != exec::Combine::colours || writeback == exec::Writeback::atomic))
           continue;
-        const auto options = exec::HierarchicalAll{}
+        const auto options = exec::HierarchicalAll::Variant{}
                                  .with_block_size(64)
                                  .with_staging(staging)
                                  .with_combine(combine)
                                  .with_writeback(writeback);
-        auto plan = make_plan(S(), options, elems, m1, m2);
-        par_loop(options, plan, "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
+        auto plan = make_plan(S(), options.plan(), elems, m1, m2);
+        par_loop(plan, options.loop(), "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
                  inc(u, m1, 0), inc(u, m1, 1), inc(u, m2, 0));
         par_loop(S(), exec::Serial{}, elems, "two", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
                  inc(u_ref, m1, 0), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
@@ -224,7 +227,7 @@ TYPED_TEST(Hierarchical, OneDatIncrementedThroughTwoMapsMatchesSerial) {
         EXPECT_EQ(plan.summary().find("preloaded"), std::string::npos) << plan.summary();
         // One slot incremented by two arguments: under gather the second
         // adds to the entry the first stored.
-        par_loop(options, plan, "same-slot", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
+        par_loop(plan, options.loop(), "same-slot", TwoMapsKernel{}, read(a, m1, 0), read(a, m2, 0),
                  inc(u, m1, 1), inc(u, m1, 1), inc(u, m2, 0));
         par_loop(S(), exec::Serial{}, elems, "same-slot", TwoMapsKernel{}, read(a, m1, 0),
                  read(a, m2, 0), inc(u_ref, m1, 1), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
@@ -260,12 +263,13 @@ TYPED_TEST(Hierarchical, ManyThreadColoursMatchSerial) {
   copy_values(u_ref, u);
   for (int block : {256, 640})
     for (auto staging : {exec::Staging::all, exec::Staging::increments, exec::Staging::none}) {
-      const auto options = exec::HierarchicalAll{}.with_block_size(block).with_staging(staging);
-      auto plan = make_plan(S(), options, elems, m1, m2);
+      const auto options =
+          exec::HierarchicalAll::Variant{}.with_block_size(block).with_staging(staging);
+      auto plan = make_plan(S(), options.plan(), elems, m1, m2);
       EXPECT_GE(plan.blocks().max_thread_colours, block / 2) << plan.summary();
       EXPECT_FALSE(plan.elements_in_block_order()) << plan.summary();
-      par_loop(options, plan, "hub", TwoMapsKernel{}, read(a, m1, 1), read(a, m2, 0), inc(u, m1, 0),
-               inc(u, m1, 1), inc(u, m2, 0));
+      par_loop(plan, options.loop(), "hub", TwoMapsKernel{}, read(a, m1, 1), read(a, m2, 0),
+               inc(u, m1, 0), inc(u, m1, 1), inc(u, m2, 0));
       par_loop(S(), exec::Serial{}, elems, "hub", TwoMapsKernel{}, read(a, m1, 1), read(a, m2, 0),
                inc(u_ref, m1, 0), inc(u_ref, m1, 1), inc(u_ref, m2, 0));
       EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11)
@@ -277,16 +281,16 @@ TYPED_TEST(Hierarchical, ManyThreadColoursMatchSerial) {
 // Runs the two-maps loop 'edge' under `options` and expects an Error that
 // names the loop and says every one of `said`.
 template <class S, class L>
-void expect_clear_error(const exec::HierarchicalAll &options,
+void expect_clear_error(const exec::HierarchicalAll::Variant &options,
                         const std::vector<std::string> &said) {
   using Mem = typename S::memory_space;
   Set elems("elems", 3000), pts("pts", 900);
   Map<Mem> m("m", elems, pts, 2, make_random_connectivity(elems, pts, 2, 5));
   Dat<double, 3, L, Mem> a(pts, "a"), u(pts, "u");
-  auto plan = make_plan(S(), options, elems, m);
+  auto plan = make_plan(S(), options.plan(), elems, m);
   try {
-    par_loop(options, plan, "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1), inc(u, m, 0),
-             inc(u, m, 1), inc(u, m, 1));
+    par_loop(plan, options.loop(), "edge", TwoMapsKernel{}, read(a, m, 0), read(a, m, 1),
+             inc(u, m, 0), inc(u, m, 1), inc(u, m, 1));
     ADD_FAILURE() << "no error for " << exec::variant_name(options) << " block "
                   << options.block_size;
   } catch (const Error &e) {
@@ -301,9 +305,9 @@ TYPED_TEST(Hierarchical, AtomicCombiningWithoutStagingIsAClearError) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
   for (auto staging : {exec::Staging::none, exec::Staging::reads})
-    for (auto options : {exec::HierarchicalAll{}.with_combine(exec::Combine::atomics),
-                         exec::HierarchicalAll{}.with_combine(exec::Combine::gather),
-                         exec::HierarchicalAll{}.with_writeback(exec::Writeback::atomic)})
+    for (auto options : {exec::HierarchicalAll::Variant{}.with_combine(exec::Combine::atomics),
+                         exec::HierarchicalAll::Variant{}.with_combine(exec::Combine::gather),
+                         exec::HierarchicalAll::Variant{}.with_writeback(exec::Writeback::atomic)})
       expect_clear_error<S, L>(
           options.with_staging(staging),
           {std::string("staging '") + exec::staging_name(staging) + "'", "exec::Atomic"});
@@ -326,7 +330,7 @@ TYPED_TEST(Hierarchical, RegisterBudgetMatchesSerial) {
             (combine != exec::Combine::colours || writeback != exec::Writeback::coloured))
           continue;
         for (int block : {7, 96, 256}) {
-          const auto options = exec::HierarchicalAll{}
+          const auto options = exec::HierarchicalAll::Variant{}
                                    .with_block_size(block)
                                    .with_staging(staging)
                                    .with_combine(combine)
@@ -348,14 +352,15 @@ TYPED_TEST(Hierarchical, RegisterBudgetOnALoopOfManyArgumentsMatchesSerial) {
   const HexMesh h = make_hex_mesh(9, 8, 7, {true, 6});
   for (auto staging : {exec::Staging::increments, exec::Staging::none})
     for (int registers : {0, 48}) {
-      const auto options =
-          exec::HierarchicalAll{}.with_block_size(64).with_staging(staging).with_max_registers(
-              registers);
+      const auto options = exec::HierarchicalAll::Variant{}
+                               .with_block_size(64)
+                               .with_staging(staging)
+                               .with_max_registers(registers);
       test::expect_many_arguments_match_serial<S, L>(
           h,
           [&](const auto &cn, const auto &...args) {
-            auto plan = make_plan(S(), options, h.cells, cn);
-            par_loop(options, plan, "hourglass", test::ManyArgumentsKernel{}, args...);
+            auto plan = make_plan(S(), options.plan(), h.cells, cn);
+            par_loop(plan, options.loop(), "hourglass", test::ManyArgumentsKernel{}, args...);
           },
           std::string("staging ") + exec::staging_name(staging) + ", max_registers " +
               std::to_string(registers));
@@ -365,22 +370,23 @@ TYPED_TEST(Hierarchical, RegisterBudgetOnALoopOfManyArgumentsMatchesSerial) {
 TYPED_TEST(Hierarchical, RegisterBudgetOutsideItsKernelsIsAClearError) {
   using S = typename TypeParam::space;
   using L = typename TypeParam::layout;
-  const auto inc_atomic = exec::HierarchicalAll{}
+  const auto inc_atomic = exec::HierarchicalAll::Variant{}
                               .with_staging(exec::Staging::increments)
                               .with_combine(exec::Combine::atomics)
                               .with_writeback(exec::Writeback::atomic);
-  expect_clear_error<S, L>(exec::HierarchicalAll{}.with_max_registers(47),
+  expect_clear_error<S, L>(exec::HierarchicalAll::Variant{}.with_max_registers(47),
                            {"max_registers 47", "or 48"});
-  expect_clear_error<S, L>(exec::HierarchicalAll{}.with_max_registers(64),
+  expect_clear_error<S, L>(exec::HierarchicalAll::Variant{}.with_max_registers(64),
                            {"max_registers 64", "or 48"});
   expect_clear_error<S, L>(
-      exec::HierarchicalAll{}.with_combine(exec::Combine::gather).with_max_registers(48),
+      exec::HierarchicalAll::Variant{}.with_combine(exec::Combine::gather).with_max_registers(48),
       {"max_registers 48", "gather"});
   expect_clear_error<S, L>(
       exec::HierarchicalAll(inc_atomic).with_blocks_per_team(2).with_max_registers(48),
       {"max_registers 48", "pipelined", "blocks_per_team 2"});
-  expect_clear_error<S, L>(exec::HierarchicalAll{}.with_block_size(1024).with_max_registers(48),
-                           {"max_registers 48", "640 threads", "1024"});
+  expect_clear_error<S, L>(
+      exec::HierarchicalAll::Variant{}.with_block_size(1024).with_max_registers(48),
+      {"max_registers 48", "640 threads", "1024"});
 }
 
 // A GPU team has at most 1024 threads (fewer for a kernel with many
@@ -392,7 +398,7 @@ TYPED_TEST(Hierarchical, BlockLargerThanATeamCanHoldIsAClearErrorOnGpus) {
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   const auto options =
-      exec::HierarchicalAll{}.with_block_size(2048).with_staging(exec::Staging::none);
+      exec::HierarchicalAll::Variant{}.with_block_size(2048).with_staging(exec::Staging::none);
   if (!gpu) {
     check_against_serial<S, L, 2>(options, 31, 5000);
     return;

@@ -31,7 +31,8 @@ struct MinMaxKernel {
 };
 
 template <class Space, class L>
-void check_min_max_against_serial(exec::HierarchicalAll options, unsigned seed) {
+void check_min_max_against_serial(exec::HierarchicalAll options, exec::HierarchicalAll::Loop loop,
+                                  unsigned seed) {
   using Mem = typename Space::memory_space;
   Set elems("elems", 1500), pts("pts", 431), cells("cells", 211);
   Map<Mem> m1("m1", elems, pts, 3, make_random_connectivity(elems, pts, 3, seed));
@@ -57,12 +58,12 @@ void check_min_max_against_serial(exec::HierarchicalAll options, unsigned seed) 
   copy_values(hi_ref, hhi);
   copy_values(count_ref, hcount);
   auto plan = make_plan(Space(), options, elems, m1, m2);
-  par_loop(options, plan, "minmax", MinMaxKernel{}, read(a, m1, 0), read(a, m1, 2), min(lo, m1, 0),
+  par_loop(plan, loop, "minmax", MinMaxKernel{}, read(a, m1, 0), read(a, m1, 2), min(lo, m1, 0),
            min(lo, m1, 2), max(hi, m2, 1), inc(count, m2, 1));
   const std::string where = "block " + std::to_string(options.block_size) + ", staging " +
-                            exec::staging_name(options.staging) + ", combine " +
-                            exec::combine_name(options.combine) + ", writeback " +
-                            exec::writeback_name(options.writeback) + "; " + plan.summary();
+                            exec::staging_name(loop.staging) + ", combine " +
+                            exec::combine_name(loop.combine) + ", writeback " +
+                            exec::writeback_name(loop.writeback) + "; " + plan.summary();
   EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << where;
   EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << where;
   EXPECT_LT(test::max_rel_err(count, count_ref), 1e-14) << where;
@@ -76,8 +77,8 @@ TYPED_TEST(HierarchicalChecks, MinMaxMatchSerialForEveryStagingAndBlockSize) {
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (int block : {1, 7, 32, 96, 256})
       check_min_max_against_serial<S, L>(
-          exec::HierarchicalAll{}.with_block_size(block).with_staging(staging).with_fallback(block >
-                                                                                             96),
+          exec::HierarchicalAll{}.with_block_size(block),
+          exec::HierarchicalAll::Loop{}.with_staging(staging).with_fallback(block > 96),
           seed += 10);
   // Scratch atomics, gather and global atomic writeback fold min and max too
   // (gather: slot 1 of m1 is never written, its entries stay the identity).
@@ -88,8 +89,8 @@ TYPED_TEST(HierarchicalChecks, MinMaxMatchSerialForEveryStagingAndBlockSize) {
           for (int per_team : {1, 3})
             // Teams of 32 at block 96: several elements per thread.
             for (int team : block > 32 ? std::vector<int>{0, 32} : std::vector<int>{0})
-              check_min_max_against_serial<S, L>(exec::HierarchicalAll{}
-                                                     .with_block_size(block)
+              check_min_max_against_serial<S, L>(exec::HierarchicalAll{}.with_block_size(block),
+                                                 exec::HierarchicalAll::Loop{}
                                                      .with_staging(staging)
                                                      .with_combine(combine)
                                                      .with_writeback(writeback)
@@ -138,8 +139,8 @@ TYPED_TEST(HierarchicalChecks, ScratchOverflowIsAClearErrorOrAReportedFallback) 
   auto options = exec::HierarchicalAll{}.with_block_size(block);
   auto plan = make_plan(S(), options, elems, m);
   try {
-    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
-             inc(u, m, 3));
+    par_loop(plan, exec::HierarchicalAll::Loop{}, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
+             inc(u, m, 2), inc(u, m, 3));
     ADD_FAILURE() << "no scratch error; " << plan.summary();
   } catch (const Error &e) {
     const std::string msg = e.what();
@@ -149,18 +150,18 @@ TYPED_TEST(HierarchicalChecks, ScratchOverflowIsAClearErrorOrAReportedFallback) 
   }
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
            inc(u_ref, m, 2), inc(u_ref, m, 3));
-  auto fallback = exec::HierarchicalAll{options}.with_fallback();
-  auto plan2 = make_plan(S(), fallback, elems, m);
-  par_loop(fallback, plan2, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
+  auto fallback = exec::HierarchicalAll::Loop{}.with_fallback();
+  auto plan2 = make_plan(S(), options, elems, m);
+  par_loop(plan2, fallback, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2),
            inc(u, m, 3));
   EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
   EXPECT_NE(plan2.staging_used("big"), exec::Staging::all);
   EXPECT_NE(plan2.summary().find("fallback"), std::string::npos) << plan2.summary();
   // 'reads' runs staged where its reads fit, else falls back to no staging,
   // never to staged increments.
-  auto reads = exec::HierarchicalAll{options}.with_staging(exec::Staging::reads).with_fallback();
-  auto plan3 = make_plan(S(), reads, elems, m);
-  par_loop(reads, plan3, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2), inc(u, m, 3));
+  auto reads = exec::HierarchicalAll::Loop{}.with_staging(exec::Staging::reads).with_fallback();
+  auto plan3 = make_plan(S(), options, elems, m);
+  par_loop(plan3, reads, "big", Inc5{}, read(a, m, 0), read(b, m, 1), inc(u, m, 2), inc(u, m, 3));
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(b, m, 1),
            inc(u_ref, m, 2), inc(u_ref, m, 3));
   EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11);
@@ -202,11 +203,10 @@ TYPED_TEST(HierarchicalChecks, TeamScratchPast48KBWhereTheDeviceGrantsIt) {
   par_loop(S(), exec::Serial{}, elems, "big", Inc5{}, read(a, m, 0), read(a, m, 1),
            inc(u_ref, m, 2), inc(u_ref, m, 3));
   for (auto combine : {exec::Combine::colours, exec::Combine::atomics}) {
-    auto options = exec::HierarchicalAll{}.with_block_size(512).with_combine(combine);
-    auto plan = make_plan(S(), options, elems, m);
+    auto plan = make_plan(S(), exec::HierarchicalAll{}.with_block_size(512), elems, m);
     test::randomise(u, 13); // the start u_ref had
-    par_loop(options, plan, "big", Inc5{}, read(a, m, 0), read(a, m, 1), inc(u, m, 2),
-             inc(u, m, 3));
+    par_loop(plan, exec::HierarchicalAll::Loop{}.with_combine(combine), "big", Inc5{},
+             read(a, m, 0), read(a, m, 1), inc(u, m, 2), inc(u, m, 3));
     EXPECT_GT(plan.scratch_bytes("big"), 48 * 1024) << plan.summary();
     EXPECT_EQ(plan.staging_used("big"), exec::Staging::all);
     EXPECT_LT(test::max_rel_err(u, u_ref), 1e-11) << plan.summary();
@@ -244,13 +244,13 @@ TYPED_TEST(HierarchicalChecks, MetisBlocksMatchSerialAndRaiseReuse) {
            inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
   for (auto staging :
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads}) {
-    par_loop(exec::HierarchicalAll{options}.with_staging(staging), plan, "edge", EdgeKernel{},
+    par_loop(plan, exec::HierarchicalAll::Loop{}.with_staging(staging), "edge", EdgeKernel{},
              read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
     par_loop(S(), exec::Serial{}, m.edges, "edge", EdgeKernel{}, read(x, pedge, 0),
              read(x, pedge, 1), inc(f_ref, pecell, 0), inc(f_ref, pecell, 1));
   }
   // f_ref was incremented once more than f; undo with one more run of f.
-  par_loop(exec::HierarchicalAll{options}, plan, "edge", EdgeKernel{}, read(x, pedge, 0),
+  par_loop(plan, exec::HierarchicalAll::Loop{}, "edge", EdgeKernel{}, read(x, pedge, 0),
            read(x, pedge, 1), inc(f, pecell, 0), inc(f, pecell, 1));
   EXPECT_LT(test::max_rel_err(f, f_ref), 1e-11) << plan.summary();
 }

@@ -32,9 +32,9 @@ template <class S, class L> struct EdgeMesh {
   Dat<double, 3, L, Mem> f{m.cells, "f"}, f_ref{m.cells, "f_ref"};
   EdgeMesh() { test::randomise(x, 1); }
 
-  template <class Exec, class PlanT> void run(const Exec &e, PlanT &plan) {
-    par_loop(e, plan, "edge", EdgeFlux{}, read(x, pedge, 0), read(x, pedge, 1), inc(f, pecell, 0),
-             inc(f, pecell, 1));
+  template <class PlanT, class... Loop> void run(PlanT &plan, const Loop &...loop) {
+    par_loop(plan, loop..., "edge", EdgeFlux{}, read(x, pedge, 0), read(x, pedge, 1),
+             inc(f, pecell, 0), inc(f, pecell, 1));
   }
   void reference() {
     test::randomise(f, 2);
@@ -50,18 +50,18 @@ TYPED_TEST(HierarchicalKernels, StandardSetMatchesSerialUnderEveryVariantItCompi
   EdgeMesh<S, L> mesh;
   auto plan = make_plan(S(), exec::Hierarchical{}.with_block_size(64), mesh.m.edges, mesh.pecell,
                         read_only(mesh.pedge));
-  std::vector<exec::Hierarchical> variants{
-      exec::Hierarchical{}.with_staging(exec::Staging::none),
-      exec::Hierarchical{}.with_staging(exec::Staging::all).with_fallback()};
+  std::vector<exec::Hierarchical::Loop> variants{
+      exec::Hierarchical::Loop{}.with_staging(exec::Staging::none),
+      exec::Hierarchical::Loop{}.with_staging(exec::Staging::all).with_fallback()};
   for (auto staging : {exec::Staging::all, exec::Staging::increments})
     for (auto combine : {exec::Combine::colours, exec::Combine::atomics})
       for (auto writeback : {exec::Writeback::coloured, exec::Writeback::atomic})
         variants.push_back(
-            exec::Hierarchical{}.with_staging(staging).with_combine(combine).with_writeback(
+            exec::Hierarchical::Loop{}.with_staging(staging).with_combine(combine).with_writeback(
                 writeback));
   for (const auto &h : variants) {
     mesh.reference();
-    mesh.run(h, plan);
+    mesh.run(plan, h);
     EXPECT_LT(test::max_rel_err(mesh.f, mesh.f_ref), 1e-12) << exec::variant_name(h);
   }
 }
@@ -74,7 +74,7 @@ void expect_not_compiled(EdgeMesh<S, L> &mesh, Plan<exec::Hierarchical, S> &plan
   test::randomise(mesh.f, 3);
   copy_values(mesh.f_ref, mesh.f);
   try {
-    mesh.run(tag, plan);
+    mesh.run(plan, tag);
     ADD_FAILURE() << exec::variant_name(tag) << " ran; expected an Error";
   } catch (const Error &e) {
     const std::string msg = e.what();
@@ -91,31 +91,31 @@ TYPED_TEST(HierarchicalKernels, AKernelTheTagDoesNotCompileIsAClearError) {
   EdgeMesh<S, L> mesh;
   auto plan = make_plan(S(), exec::Hierarchical{}.with_block_size(64), mesh.m.edges, mesh.pecell,
                         read_only(mesh.pedge));
-  expect_not_compiled(mesh, plan, exec::Hierarchical{}.with_staging(exec::Staging::reads),
+  expect_not_compiled(mesh, plan, exec::Hierarchical::Loop{}.with_staging(exec::Staging::reads),
                       {"loop 'edge'", "staging 'reads' needs 'reads'",
                        "it compiles 'staged, unstaged'", "exec::HierarchicalKernels::reads",
                        "exec::HierarchicalAll"});
-  expect_not_compiled(mesh, plan, exec::Hierarchical{}.with_combine(exec::Combine::gather),
+  expect_not_compiled(mesh, plan, exec::Hierarchical::Loop{}.with_combine(exec::Combine::gather),
                       {"combine 'gather' needs 'gather'"});
   // Without 'unstaged', the fallback has nowhere to end.
   expect_not_compiled(
-      mesh, plan, exec::HierarchicalOf<K::staged>{}.with_fallback(),
+      mesh, plan, exec::HierarchicalLoop<K::staged>{}.with_fallback(),
       {"with_fallback() (its last step, 'none') needs 'unstaged'", "it compiles 'staged'"});
   expect_not_compiled(mesh, plan,
-                      exec::HierarchicalOf<K::reads>{}.with_staging(exec::Staging::increments),
+                      exec::HierarchicalLoop<K::reads>{}.with_staging(exec::Staging::increments),
                       {"staging 'inc' needs 'staged'"});
   // Two kernels missing: both named, and the tag to use compiles them all.
   expect_not_compiled(
       mesh, plan,
-      exec::HierarchicalOf<K::staged>{}.with_staging(exec::Staging::reads).with_fallback(),
+      exec::HierarchicalLoop<K::staged>{}.with_staging(exec::Staging::reads).with_fallback(),
       {"staging 'reads' needs 'reads'", "with_fallback() (its last step, 'none') needs 'unstaged'",
-       "exec::HierarchicalOf<exec::HierarchicalKernels::staged | "
+       "exec::HierarchicalLoop<exec::HierarchicalKernels::staged | "
        "exec::HierarchicalKernels::unstaged | exec::HierarchicalKernels::reads>"});
   // Pipelines and register budgets are GPU kernels: host backends run their
   // one kernel per staging, so the standard set serves those options there.
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
-  const auto piped = exec::Hierarchical{}
+  const auto piped = exec::Hierarchical::Loop{}
                          .with_combine(exec::Combine::atomics)
                          .with_writeback(exec::Writeback::atomic)
                          .with_blocks_per_team(2);
@@ -123,45 +123,53 @@ TYPED_TEST(HierarchicalKernels, AKernelTheTagDoesNotCompileIsAClearError) {
     expect_not_compiled(mesh, plan, piped, {"blocks_per_team 2 needs 'pipelined'"});
   } else {
     mesh.reference();
-    mesh.run(piped, plan);
+    mesh.run(plan, piped);
     EXPECT_LT(test::max_rel_err(mesh.f, mesh.f_ref), 1e-12);
   }
   // The same options under a tag that compiles them run and match.
   mesh.reference();
-  mesh.run(exec::HierarchicalOf<K::standard | K::reads | K::pipelined>{}.with_staging(
-               exec::Staging::reads),
-           plan);
+  mesh.run(plan, exec::HierarchicalLoop<K::standard | K::reads | K::pipelined>{}.with_staging(
+                     exec::Staging::reads));
   EXPECT_LT(test::max_rel_err(mesh.f, mesh.f_ref), 1e-12);
 }
 
 TEST(HierarchicalKernels, KernelsNeededFollowTheOptionsAndTheBackend) {
   using K = exec::HierarchicalKernels;
-  const exec::Hierarchical h;
+  const exec::Hierarchical::Loop h;
   EXPECT_EQ(exec::kernels_needed(h, true), unsigned(K::staged));
-  EXPECT_EQ(exec::kernels_needed(exec::Hierarchical(h).with_fallback(), false),
+  EXPECT_EQ(exec::kernels_needed(exec::Hierarchical::Loop(h).with_fallback(), false),
             unsigned(K::staged | K::unstaged));
-  EXPECT_EQ(exec::kernels_needed(exec::Hierarchical(h).with_combine(exec::Combine::gather), false),
-            unsigned(K::gather));
-  const auto piped = exec::Hierarchical(h)
+  EXPECT_EQ(
+      exec::kernels_needed(exec::Hierarchical::Loop(h).with_combine(exec::Combine::gather), false),
+      unsigned(K::gather));
+  const auto piped = exec::Hierarchical::Loop(h)
                          .with_staging(exec::Staging::reads)
                          .with_blocks_per_team(4)
                          .with_max_registers(48);
   EXPECT_EQ(exec::kernels_needed(piped, true), unsigned(K::reads | K::pipelined | K::registers));
   EXPECT_EQ(exec::kernels_needed(piped, false), unsigned(K::reads));
   // blocks_per_team where it does not pipeline (thread colours) is no pipeline.
-  EXPECT_EQ(exec::kernels_needed(exec::Hierarchical(h).with_blocks_per_team(2), true),
+  EXPECT_EQ(exec::kernels_needed(exec::Hierarchical::Loop(h).with_blocks_per_team(2), true),
             unsigned(K::staged));
   EXPECT_EQ(exec::kernel_names(K::standard), "staged, unstaged");
   EXPECT_EQ(exec::kernel_names(K::every), "staged, unstaged, reads, gather, pipelined, registers");
   // One plan serves every kernel set, and converting keeps the options.
   static_assert(std::is_same_v<exec::plan_tag_t<exec::HierarchicalAll>, exec::Hierarchical>);
+  static_assert(exec::takes_loop_options<exec::Hierarchical, exec::HierarchicalAll::Loop>::value);
+  static_assert(!exec::takes_loop_options<exec::WarpCombine, exec::HierarchicalAll::Loop>::value);
+  static_assert(!exec::takes_loop_options<exec::Atomic, exec::WarpLoop>::value);
   static_assert(exec::is_hierarchical_v<exec::HierarchicalOf<K::reads>>);
   static_assert(!exec::is_hierarchical_v<exec::Atomic>);
-  const exec::HierarchicalAll all =
-      exec::Hierarchical{}.with_block_size(96).with_staging(exec::Staging::none);
+  const exec::HierarchicalAll all = exec::Hierarchical{}.with_block_size(96);
   EXPECT_EQ(all.block_size, 96);
-  EXPECT_EQ(all.staging, exec::Staging::none);
-  EXPECT_EQ(all.plan_options_given, unsigned(exec::Hierarchical::block_size_given));
+  const exec::HierarchicalAll::Loop loop =
+      exec::Hierarchical::Loop{}.with_staging(exec::Staging::none);
+  EXPECT_EQ(loop.staging, exec::Staging::none);
+  // A variant holds both and gives each to its call.
+  const auto v =
+      exec::HierarchicalAll::Variant{}.with_block_size(64).with_combine(exec::Combine::gather);
+  EXPECT_EQ(v.plan().block_size, 64);
+  EXPECT_EQ(v.loop().combine, exec::Combine::gather);
 }
 
 } // namespace

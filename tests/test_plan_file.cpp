@@ -57,10 +57,10 @@ TEST(PlanFile, HierarchicalPlanRoundTrip) {
   copy_values(b, a);
   const TwoCellKernel kernel;
 
-  par_loop(exec::Hierarchical{}, built, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1),
-           inc(a, g.pecell, 0), inc(a, g.pecell, 1));
-  par_loop(exec::Hierarchical{}, loaded, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1),
-           inc(b, g.pecell, 0), inc(b, g.pecell, 1));
+  par_loop(built, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1), inc(a, g.pecell, 0),
+           inc(a, g.pecell, 1));
+  par_loop(loaded, "k", kernel, read(q, g.pecell, 0), read(q, g.pecell, 1), inc(b, g.pecell, 0),
+           inc(b, g.pecell, 1));
   EXPECT_EQ(test::max_rel_err(a, b), 0.0);
   std::remove(file.c_str());
 }

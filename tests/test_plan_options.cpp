@@ -1,13 +1,14 @@
-// Plan options belong to make_plan, loop options to par_loop: a loop whose
-// tag gives a plan option other than its plan's is an Error naming the
-// option and both values; the plan's own tag, a default tag or one with
-// loop options only run as before.
+// Options by lifetime: plan options go to make_plan (the executor's tag),
+// loop options to par_loop (Exec::Loop), and the plan carries its executor.
+// A plan keeps the options it was built with; loops through it vary only
+// their own; loop options of another executor do not compile.
 #include "test_main.hpp"
 
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
@@ -24,91 +25,55 @@ struct Flux {
 };
 
 struct Mesh {
-  QuadMesh m = make_quad_mesh(24, 16);
+  QuadMesh m = make_quad_mesh(24, 16, {true, 3});
   Map<Mem> pecell{"pecell", m.edges, m.cells, 2, m.edge_cells};
-  Dat<double, 1, SoA, Mem> q{m.cells, "q"}, res{m.cells, "res"};
+  Dat<double, 1, SoA, Mem> q{m.cells, "q"}, res{m.cells, "res"}, ref{m.cells, "ref"};
   Mesh() { test::randomise(q, 3); }
 
-  template <class Exec, class PlanT> void run(const Exec &tag, PlanT &plan) {
-    par_loop(tag, plan, "flux", Flux{}, read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0),
-             inc(res, pecell, 1));
+  template <class PlanT, class... Loop> void run(PlanT &plan, const Loop &...loop) {
+    par_loop(plan, loop..., "flux", Flux{}, read(q, pecell, 0), read(q, pecell, 1),
+             inc(res, pecell, 0), inc(res, pecell, 1));
   }
-  // The Error a loop under `tag` throws, with each of `parts` in it.
-  template <class Exec, class PlanT>
-  void expect_error(const Exec &tag, PlanT &plan, const std::vector<std::string> &parts) {
-    const std::string what = test::error_message([&] { run(tag, plan); });
-    for (const auto &p : parts)
-      EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
+  // One loop under `plan` (and loop options) from random values, against
+  // the serial executor's from the same values.
+  template <class PlanT, class... Loop> double error(PlanT &plan, const Loop &...loop) {
+    test::randomise(res, 7);
+    copy_values(ref, res);
+    auto serial = make_plan(Space(), exec::Serial{}, m.edges);
+    par_loop(serial, "flux", Flux{}, read(q, pecell, 0), read(q, pecell, 1), inc(ref, pecell, 0),
+             inc(ref, pecell, 1));
+    run(plan, loop...);
+    return test::max_rel_err(res, ref);
   }
 };
 
-const std::vector<std::string> block_128_64 = {"loop 'flux'", "block_size to 128",
-                                               "built with block_size 64",
-                                               "plan options belong to make_plan"};
+// The traits par_loop checks its loop options with.
+static_assert(exec::is_loop_options_v<exec::NoLoopOptions>);
+static_assert(exec::is_loop_options_v<exec::WarpLoop>);
+static_assert(exec::is_loop_options_v<exec::HierarchicalAll::Loop>);
+static_assert(!exec::is_loop_options_v<exec::WarpCombine>);
+static_assert(!exec::is_loop_options_v<exec::Hierarchical>);
+static_assert(exec::takes_loop_options<exec::Atomic, exec::NoLoopOptions>::value);
+static_assert(exec::takes_loop_options<exec::Segmented, exec::SegmentedLoop>::value);
+static_assert(!exec::takes_loop_options<exec::Segmented, exec::WarpLoop>::value);
+static_assert(!exec::takes_loop_options<exec::Auto, exec::WarpLoop>::value);
+static_assert(std::is_same_v<plan_executor_t<Plan<exec::WarpCombine, Space>>, exec::WarpCombine>);
 
-TEST(PlanOptions, HierarchicalBlockSizeOnTheLoopIsAnError) {
-  Mesh g;
-  const auto tag = exec::Hierarchical{}.with_block_size(64);
-  auto plan = make_plan(Space(), tag, g.m.edges, g.pecell);
-  g.expect_error(exec::Hierarchical{}.with_block_size(128), plan, block_128_64);
-  // Given through its setter, even at the default's value.
-  g.expect_error(exec::Hierarchical{}.with_block_size(256), plan, {"block_size to 256"});
-  // Set directly, to a value other than the default.
-  exec::Hierarchical direct;
-  direct.block_size = 32;
-  g.expect_error(direct, plan, {"block_size to 32", "built with block_size 64"});
-  g.expect_error(exec::Hierarchical{}.with_plan_file("/tmp/umesh_x.plan"), plan,
-                 {"plan_file to '/tmp/umesh_x.plan'", "built with plan_file ''"});
-  g.expect_error(exec::Hierarchical{}.with_partition(exec::Partition::builtin), plan,
-                 {"partition to builtin", "built with partition contiguous"});
-  g.expect_error(exec::Hierarchical{}.with_blocks(std::make_shared<const std::vector<int>>(
-                     std::vector<int>(g.m.edges.size(), 0))),
-                 plan, {"blocks to ", "block ids (with_blocks)", "built with blocks none"});
-}
-
-TEST(PlanOptions, HierarchicalPlanTagOrLoopOptionsRun) {
-  Mesh g;
-  const auto tag = exec::Hierarchical{}.with_block_size(64);
-  auto plan = make_plan(Space(), tag, g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(tag, plan));
-  EXPECT_NO_THROW(g.run(exec::Hierarchical{}, plan));
-  EXPECT_NO_THROW(g.run(exec::Hierarchical{tag}.with_staging(exec::Staging::increments), plan));
-  EXPECT_NO_THROW(
-      g.run(exec::Hierarchical{}.with_staging(exec::Staging::none).with_fallback(), plan));
-  EXPECT_EQ(plan.staging_used("flux"), exec::Staging::none);
-  // The same block ids (another pointer, equal contents) agree with the plan.
-  auto ids = std::make_shared<const std::vector<int>>(std::vector<int>(g.m.edges.size(), 0));
-  auto given = make_plan(Space(), exec::Hierarchical{}.with_block_size(64).with_blocks(ids),
-                         g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(
-      exec::Hierarchical{}.with_blocks(std::make_shared<const std::vector<int>>(*ids)), given));
-}
-
-// Reals print in full: a margin that differs in its seventh digit does not
-// read as the plan's own, and a NaN the plan was built with is the plan's.
-TEST(PlanOptions, HierarchicalRealsPrintInFullAndNaNIsItsOwn) {
+TEST(PlanOptions, HierarchicalPlanKeepsItsOptionsAndLoopsVaryTheirs) {
   Mesh g;
   auto plan = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges, g.pecell);
-  g.expect_error(exec::Hierarchical{}.with_block_size(64).with_metis_margin(0.1000001), plan,
-                 {"metis_margin to 0.1000001,", "built with metis_margin 0.1:"});
-  exec::Hierarchical nan = exec::Hierarchical{}.with_block_size(64);
-  nan.metis_margin = std::numeric_limits<double>::quiet_NaN(); // contiguous blocks ignore it
-  auto nan_plan = make_plan(Space(), nan, g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(nan, nan_plan));
-}
-
-// Block ids of the plan's count that differ: the error says where.
-TEST(PlanOptions, HierarchicalOtherBlockIdsSayWhere) {
-  Mesh g;
-  std::vector<int> ids(g.m.edges.size(), 0);
-  auto plan = make_plan(Space(),
-                        exec::Hierarchical{}.with_block_size(64).with_blocks(
-                            std::make_shared<const std::vector<int>>(ids)),
-                        g.m.edges, g.pecell);
-  ids[5] = 1;
-  g.expect_error(exec::Hierarchical{}.with_block_size(64).with_blocks(
-                     std::make_shared<const std::vector<int>>(ids)),
-                 plan, {"that differ from its plan's at element 5 (block 1, the plan's 0)"});
+  EXPECT_EQ(plan.options().block_size, 64);
+  EXPECT_LT(g.error(plan), 1e-14);
+  EXPECT_EQ(plan.staging_used("flux"), exec::Staging::all);
+  EXPECT_LT(g.error(plan, exec::Hierarchical::Loop{}.with_staging(exec::Staging::increments)),
+            1e-14);
+  EXPECT_EQ(plan.staging_used("flux"), exec::Staging::increments);
+  EXPECT_LT(g.error(plan, exec::Hierarchical::Loop{}.with_staging(exec::Staging::none)), 1e-14);
+  EXPECT_EQ(plan.staging_used("flux"), exec::Staging::none);
+  EXPECT_EQ(plan.options().block_size, 64); // loops never change the plan's
+  // Any kernel set's loop options run on the same plan.
+  EXPECT_LT(g.error(plan, exec::HierarchicalAll::Loop{}.with_combine(exec::Combine::gather)),
+            1e-14);
 }
 
 // Block ids under a partition that forms its own blocks would be dropped.
@@ -150,75 +115,64 @@ TEST(PlanOptions, HierarchicalPlanFileKeepsTheWholeMargin) {
 TEST(PlanOptions, HierarchicalUnstagedCombiningNamesTheOptionAtFault) {
   Mesh g;
   auto plan = make_plan(Space(), exec::Hierarchical{}.with_block_size(64), g.m.edges, g.pecell);
-  const auto none = exec::Hierarchical{}.with_staging(exec::Staging::none);
+  const auto none = exec::Hierarchical::Loop{}.with_staging(exec::Staging::none);
   const std::string writeback = test::error_message(
-      [&] { g.run(exec::Hierarchical{none}.with_writeback(exec::Writeback::atomic), plan); });
+      [&] { g.run(plan, exec::Hierarchical::Loop{none}.with_writeback(exec::Writeback::atomic)); });
   EXPECT_NE(writeback.find("writeback 'atomic' combines staged increments, and staging 'none'"),
             std::string::npos)
       << writeback;
   EXPECT_EQ(writeback.find("combine '"), std::string::npos) << writeback;
   const std::string combine = test::error_message(
-      [&] { g.run(exec::Hierarchical{none}.with_combine(exec::Combine::gather), plan); });
+      [&] { g.run(plan, exec::HierarchicalAll::Loop{none}.with_combine(exec::Combine::gather)); });
   EXPECT_NE(combine.find("combine 'gather' combines staged increments"), std::string::npos)
       << combine;
   EXPECT_EQ(combine.find("writeback '"), std::string::npos) << combine;
   const std::string both = test::error_message([&] {
-    g.run(exec::Hierarchical{none}
-              .with_combine(exec::Combine::atomics)
-              .with_writeback(exec::Writeback::atomic),
-          plan);
+    g.run(plan, exec::Hierarchical::Loop{none}
+                    .with_combine(exec::Combine::atomics)
+                    .with_writeback(exec::Writeback::atomic));
   });
   EXPECT_NE(both.find("combine 'atomics' and writeback 'atomic' combine staged increments"),
             std::string::npos)
       << both;
 }
 
-TEST(PlanOptions, SegmentedAndWarp) {
+TEST(PlanOptions, SegmentedAndWarpLoopOptions) {
   Mesh g;
-  const auto seg = exec::Segmented{}.with_block_size(64).with_max_segments(2);
-  auto splan = make_plan(Space(), seg, g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(seg, splan));
-  EXPECT_NO_THROW(g.run(exec::Segmented{}.with_scratch_atomics(), splan));
-  g.expect_error(exec::Segmented{}.with_max_segments(4), splan,
-                 {"segmented executor", "max_segments to 4", "built with max_segments 2",
-                  "plan options belong to make_plan"});
-  const auto warp = exec::WarpCombine{}.with_block_size(64);
-  auto wplan = make_plan(Space(), warp, g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(warp, wplan));
-  EXPECT_NO_THROW(g.run(exec::WarpCombine{}.with_compact_maps(), wplan));
-  g.expect_error(exec::WarpCombine{}.with_block_size(128), wplan,
-                 {"warp executor", "block_size to 128", "built with block_size 64"});
+  auto splan = make_plan(Space(), exec::Segmented{}.with_block_size(64).with_max_segments(2),
+                         g.m.edges, g.pecell);
+  EXPECT_EQ(splan.options().max_segments, 2);
+  EXPECT_LT(g.error(splan), 1e-14);
+  EXPECT_LT(g.error(splan, exec::SegmentedLoop{}.with_scratch_atomics()), 1e-14);
+  auto wplan = make_plan(Space(), exec::WarpCombine{}.with_block_size(64), g.m.edges, g.pecell);
+  EXPECT_EQ(wplan.options().block_size, 64);
+  EXPECT_LT(g.error(wplan), 1e-14);
+  EXPECT_LT(g.error(wplan, exec::WarpLoop{}.with_compact_maps()), 1e-14);
+  EXPECT_LT(g.error(wplan, exec::WarpLoop{}.with_max_registers(64)), 1e-14);
 }
 
 TEST(PlanOptions, AutoOptionsAreAllThePlans) {
   Mesh g;
-  const auto tag = exec::Auto{}.with_block_sizes({64}).with_trials(1);
-  auto plan = make_plan(Space(), tag, g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(tag, plan));
-  EXPECT_NO_THROW(g.run(exec::Auto{}, plan));
-  g.expect_error(exec::Auto{}.with_trials(5), plan,
-                 {"auto executor", "trials to 5", "built with trials 1"});
-  g.expect_error(exec::Auto{}.with_candidates({"atomic"}), plan,
-                 {"candidates to {'atomic'}", "built with candidates {}"});
+  auto plan =
+      make_plan(Space(), exec::Auto{}.with_block_sizes({64}).with_trials(1), g.m.edges, g.pecell);
+  EXPECT_EQ(plan.options().trials, 1);
+  EXPECT_LT(g.error(plan), 1e-14);
+  EXPECT_LT(g.error(plan, exec::NoLoopOptions{}), 1e-14);
 }
 
-// Every option has a setter, and a setter gives its option even at the
-// default's value.
-TEST(PlanOptions, AutoSettersGiveTheirOptions) {
+// A variant holds plan and loop options for programs that sweep them; each
+// call takes its own part.
+TEST(PlanOptions, VariantGivesEachCallItsOwn) {
   Mesh g;
-  const auto tag = exec::Auto{}
-                       .with_block_sizes({64})
-                       .with_trials(1)
-                       .with_prune(2.5)
-                       .with_final_margin(1.5)
-                       .with_finalists(2);
-  auto plan = make_plan(Space(), tag, g.m.edges, g.pecell);
-  EXPECT_NO_THROW(g.run(tag, plan));
-  g.expect_error(exec::Auto{}.with_prune(3.0), plan, {"prune to 3,", "built with prune 2.5"});
-  g.expect_error(exec::Auto{}.with_final_margin(1.3), plan,
-                 {"final_margin to 1.3,", "built with final_margin 1.5"});
-  g.expect_error(exec::Auto{}.with_finalists(3), plan,
-                 {"finalists to 3,", "built with finalists 2"});
+  const auto v = exec::HierarchicalAll::Variant{}
+                     .with_block_size(32)
+                     .with_staging(exec::Staging::increments)
+                     .with_combine(exec::Combine::atomics);
+  auto plan = make_plan(Space(), v.plan(), g.m.edges, g.pecell);
+  EXPECT_EQ(plan.options().block_size, 32);
+  EXPECT_LT(g.error(plan, v.loop()), 1e-14);
+  EXPECT_EQ(plan.staging_used("flux"), exec::Staging::increments);
+  EXPECT_EQ(exec::variant_name(v), "hier-inc/sa");
 }
 
 // A prune factor under 1 would prune the fastest candidate too.

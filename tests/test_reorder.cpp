@@ -323,7 +323,7 @@ TEST(Reorder, MisuseIsAClearError) {
             std::string::npos);
   // Data left in the old numbering cannot meet a renumbered map.
   auto plan = make_plan(Space(), exec::Atomic{}, pc.from());
-  EXPECT_THROW(par_loop(exec::Atomic{}, plan, "mixed", IncOne{}, inc(res, pc, 0)), Error);
+  EXPECT_THROW(par_loop(plan, "mixed", IncOne{}, inc(res, pc, 0)), Error);
   // Given blocks of the wrong length.
   auto blocks = std::make_shared<const std::vector<int>>(3, 0);
   EXPECT_THROW(make_plan(Space(), exec::Hierarchical{}.with_blocks(blocks), pc.from(), pc), Error);

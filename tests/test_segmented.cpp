@@ -121,8 +121,8 @@ TYPED_TEST(Segmented, EdgeIncrementsMatchSerialForEveryBlockSizeAndNumbering) {
     auto serial = make_plan(Space(), exec::Serial{}, m.edges);
     Dat<double, 4, L, Mem> start(m.cells, "start");
     copy_values(start, ref);
-    par_loop(exec::Serial{}, serial, "edge", kernel, read(w), read(q, pecell, 0),
-             read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1));
+    par_loop(serial, "edge", kernel, read(w), read(q, pecell, 0), read(q, pecell, 1),
+             inc(ref, pecell, 0), inc(ref, pecell, 1));
     for (int block : {1, 32, 100, 256, 1024})
       for (int segments : {1, 4})
         for (bool sa : {false, true}) {
@@ -131,7 +131,7 @@ TYPED_TEST(Segmented, EdgeIncrementsMatchSerialForEveryBlockSizeAndNumbering) {
               m.edges, pecell);
           copy_values(res, start);
           try {
-            par_loop(exec::Segmented{}.with_scratch_atomics(sa), plan, "edge", kernel, read(w),
+            par_loop(plan, exec::SegmentedLoop{}.with_scratch_atomics(sa), "edge", kernel, read(w),
                      read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0),
                      inc(res, pecell, 1));
           } catch (const Error &e) { // host backends grant 32 KB per team
@@ -182,14 +182,15 @@ TYPED_TEST(Segmented, MinMaxMatchSerialExactly) {
   copy_values(lo0, lo_ref);
   copy_values(hi0, hi_ref);
   auto serial = make_plan(Space(), exec::Serial{}, m.faces);
-  par_loop(exec::Serial{}, serial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
-           min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1));
+  par_loop(serial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1), min(lo_ref, fc, 0),
+           min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1));
   auto plan = make_plan(Space(), exec::Segmented{}.with_block_size(96), m.faces, fc);
   for (bool sa : {false, true}) {
     copy_values(lo, lo0);
     copy_values(hi, hi0);
-    par_loop(exec::Segmented{}.with_scratch_atomics(sa), plan, "mm", MinMaxKernel{}, read(u, fc, 0),
-             read(u, fc, 1), min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1));
+    par_loop(plan, exec::SegmentedLoop{}.with_scratch_atomics(sa), "mm", MinMaxKernel{},
+             read(u, fc, 0), read(u, fc, 1), min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0),
+             max(hi, fc, 1));
     EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << sa;
     EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0) << sa;
   }
@@ -217,7 +218,7 @@ TEST(Segmented, BadOptionsAndOversizedScratchAreErrors) {
   Dat<double, 1, AoS, Mem> d(m.cells, "d");
   auto plan = make_plan(Space(), exec::Segmented{}, m.edges, pecell);
   EXPECT_NE(test::error_message([&] {
-              par_loop(exec::Segmented{}, plan, "stray", AddOne{}, inc(d, other, 0));
+              par_loop(plan, "stray", AddOne{}, inc(d, other, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
   // More scratch than a team may have: 1024 elements of a 1D chain reach
@@ -230,8 +231,8 @@ TEST(Segmented, BadOptionsAndOversizedScratchAreErrors) {
   Dat<double, 64, AoS, Mem> big(chain_points, "big");
   auto wide = make_plan(Space(), exec::Segmented{}.with_block_size(1024), chain_edges, chain);
   const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-  const std::string msg = test::error_message(
-      [&] { par_loop(exec::Segmented{}, wide, "wide", AddOne{}, inc(big, chain, 0)); });
+  const std::string msg =
+      test::error_message([&] { par_loop(wide, "wide", AddOne{}, inc(big, chain, 0)); });
   if (1025 * 64 * 8 > budget)
     EXPECT_NE(msg.find("bytes of team scratch per block"), std::string::npos) << msg;
   else

@@ -183,11 +183,8 @@ void expect_many_arguments_match_serial(const HexMesh &h, Run &&run, const std::
   };
   std::apply([&](const auto &...a) { run(cn, a...); }, args(f));
   auto serial = make_plan(Space(), exec::Serial{}, h.cells);
-  std::apply(
-      [&](const auto &...a) {
-        par_loop(exec::Serial{}, serial, "hourglass", ManyArgumentsKernel{}, a...);
-      },
-      args(ref));
+  std::apply([&](const auto &...a) { par_loop(serial, "hourglass", ManyArgumentsKernel{}, a...); },
+             args(ref));
   EXPECT_LT(max_rel_err(f, ref), 1e-11) << what;
 }
 

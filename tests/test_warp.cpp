@@ -44,13 +44,13 @@ TYPED_TEST(Warp, EdgeIncrementsMatchSerialForEveryBlockSizeAndNumbering) {
     Dat<double, 4, L, Mem> start(m.cells, "start");
     copy_values(start, ref);
     auto serial = make_plan(Space(), exec::Serial{}, m.edges);
-    par_loop(exec::Serial{}, serial, "edge", EdgeKernel{}, read(w), read(q, pecell, 0),
-             read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1));
+    par_loop(serial, "edge", EdgeKernel{}, read(w), read(q, pecell, 0), read(q, pecell, 1),
+             inc(ref, pecell, 0), inc(ref, pecell, 1));
     for (int block : {32, 96, 256, 1024}) {
       auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(block), m.edges, pecell);
       copy_values(res, start);
-      par_loop(exec::WarpCombine{}, plan, "edge", EdgeKernel{}, read(w), read(q, pecell, 0),
-               read(q, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1));
+      par_loop(plan, "edge", EdgeKernel{}, read(w), read(q, pecell, 0), read(q, pecell, 1),
+               inc(res, pecell, 0), inc(res, pecell, 1));
       EXPECT_LT(test::max_rel_err(res, ref), 1e-12)
           << (shuffle ? "shuffled" : "generated") << ", block " << block << ": " << plan.summary();
       const std::string s = plan.summary();
@@ -92,12 +92,10 @@ TYPED_TEST(Warp, ContentionTailsAndRepeatedSlotsMatchSerial) {
     const RepeatedSlotKernel body;
     copy_values(ref, s);
     auto serial = make_plan(Space(), exec::Serial{}, elems);
-    par_loop(exec::Serial{}, serial, "c", body, read(w), inc(ref, map, 0), inc(ref, map, 1),
-             inc(ref, map, 0));
+    par_loop(serial, "c", body, read(w), inc(ref, map, 0), inc(ref, map, 1), inc(ref, map, 0));
     copy_values(acc, s);
     auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(64), elems, map);
-    par_loop(exec::WarpCombine{}, plan, "c", body, read(w), inc(acc, map, 0), inc(acc, map, 1),
-             inc(acc, map, 0));
+    par_loop(plan, "c", body, read(w), inc(acc, map, 0), inc(acc, map, 1), inc(acc, map, 0));
     EXPECT_LT(test::max_rel_err(acc, ref), 1e-12) << n << " elements: " << plan.summary();
   }
 }
@@ -130,11 +128,11 @@ TYPED_TEST(Warp, MoreThanFourReferencesCombineInChunks) {
     test::randomise(ref, 7);
     copy_values(acc, ref);
     auto serial = make_plan(Space(), exec::Serial{}, tris);
-    par_loop(exec::Serial{}, serial, "six", SixReferencesKernel{}, read(w), inc(ref, tn, 0),
-             inc(ref, tn, 1), inc(ref, tn, 2), inc(ref, tn, 0), inc(ref, tn, 1), inc(ref, tn, 2));
+    par_loop(serial, "six", SixReferencesKernel{}, read(w), inc(ref, tn, 0), inc(ref, tn, 1),
+             inc(ref, tn, 2), inc(ref, tn, 0), inc(ref, tn, 1), inc(ref, tn, 2));
     auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(96), tris, tn);
-    par_loop(exec::WarpCombine{}, plan, "six", SixReferencesKernel{}, read(w), inc(acc, tn, 0),
-             inc(acc, tn, 1), inc(acc, tn, 2), inc(acc, tn, 0), inc(acc, tn, 1), inc(acc, tn, 2));
+    par_loop(plan, "six", SixReferencesKernel{}, read(w), inc(acc, tn, 0), inc(acc, tn, 1),
+             inc(acc, tn, 2), inc(acc, tn, 0), inc(acc, tn, 1), inc(acc, tn, 2));
     EXPECT_LT(test::max_rel_err(acc, ref), 1e-12) << plan.summary();
     const std::string s = plan.summary();
     EXPECT_NE(s.find("slots 0 1 2 0:"), std::string::npos) << s; // the first chunk
@@ -172,12 +170,11 @@ TYPED_TEST(Warp, MinMaxAndReductionsMatchSerial) {
   copy_values(hi, hi_ref);
   Global<double> sum_ref("sum", 0.5), sum("sum", 0.5);
   auto serial = make_plan(Space(), exec::Serial{}, m.faces);
-  par_loop(exec::Serial{}, serial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
-           min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1),
-           reduce_sum(sum_ref));
+  par_loop(serial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1), min(lo_ref, fc, 0),
+           min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1), reduce_sum(sum_ref));
   auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(96), m.faces, fc);
-  par_loop(exec::WarpCombine{}, plan, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
-           min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1), reduce_sum(sum));
+  par_loop(plan, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1), min(lo, fc, 0),
+           min(lo, fc, 1), max(hi, fc, 0), max(hi, fc, 1), reduce_sum(sum));
   EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0);
   EXPECT_EQ(test::max_rel_err(hi, hi_ref), 0.0);
   EXPECT_NEAR(sum.value(), sum_ref.value(), 1e-10 * (1 + std::fabs(sum_ref.value())));
@@ -194,12 +191,12 @@ TYPED_TEST(Warp, RegisterBudgetsOnALoopOfManyArgumentsMatchSerial) {
   using L = typename TypeParam::layout;
   const HexMesh h = make_hex_mesh(9, 8, 7, {true, 6});
   for (int registers : {0, 64, 40}) {
-    const auto options = exec::WarpCombine{}.with_block_size(128).with_max_registers(registers);
+    const auto loop = exec::WarpLoop{}.with_max_registers(registers);
     test::expect_many_arguments_match_serial<Space, L>(
         h,
         [&](const auto &cn, const auto &...args) {
-          auto plan = make_plan(Space(), options, h.cells, cn);
-          par_loop(options, plan, "hourglass", test::ManyArgumentsKernel{}, args...);
+          auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(128), h.cells, cn);
+          par_loop(plan, loop, "hourglass", test::ManyArgumentsKernel{}, args...);
         },
         "max_registers " + std::to_string(registers));
   }
@@ -219,17 +216,16 @@ TYPED_TEST(Warp, RegisterBudgetsMatchSerial) {
   test::randomise(start, 23);
   copy_values(ref, start);
   auto serial = make_plan(Space(), exec::Serial{}, m.edges);
-  par_loop(exec::Serial{}, serial, "edge", EdgeKernel{}, read(w), read(q, pecell, 0),
-           read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1));
+  par_loop(serial, "edge", EdgeKernel{}, read(w), read(q, pecell, 0), read(q, pecell, 1),
+           inc(ref, pecell, 0), inc(ref, pecell, 1));
   for (int block : {64, 512, 1024})
     for (int registers : {0, 64, 40}) {
       if (registers == 40 && block > 512)
         continue; // an error (BadOptionsAndOversizedScratchAreErrors)
       auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(block), m.edges, pecell);
       copy_values(res, start);
-      par_loop(exec::WarpCombine{}.with_max_registers(registers), plan, "edge", EdgeKernel{},
-               read(w), read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0),
-               inc(res, pecell, 1));
+      par_loop(plan, exec::WarpLoop{}.with_max_registers(registers), "edge", EdgeKernel{}, read(w),
+               read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1));
       EXPECT_LT(test::max_rel_err(res, ref), 1e-12)
           << "block " << block << ", max_registers " << registers;
     }
@@ -246,15 +242,14 @@ TYPED_TEST(Warp, RegisterBudgetsMatchSerial) {
   copy_values(hi_ref, hi0);
   Global<double> sum_ref("sum", 0.25);
   auto hserial = make_plan(Space(), exec::Serial{}, h.faces);
-  par_loop(exec::Serial{}, hserial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1),
-           min(lo_ref, fc, 0), min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1),
-           reduce_sum(sum_ref));
+  par_loop(hserial, "mm", MinMaxKernel{}, read(u, fc, 0), read(u, fc, 1), min(lo_ref, fc, 0),
+           min(lo_ref, fc, 1), max(hi_ref, fc, 0), max(hi_ref, fc, 1), reduce_sum(sum_ref));
   auto plan = make_plan(Space(), exec::WarpCombine{}.with_block_size(128), h.faces, fc);
   for (int registers : {64, 40}) {
     copy_values(lo, lo0);
     copy_values(hi, hi0);
     Global<double> sum("sum", 0.25);
-    par_loop(exec::WarpCombine{}.with_max_registers(registers), plan, "mm", MinMaxKernel{},
+    par_loop(plan, exec::WarpLoop{}.with_max_registers(registers), "mm", MinMaxKernel{},
              read(u, fc, 0), read(u, fc, 1), min(lo, fc, 0), min(lo, fc, 1), max(hi, fc, 0),
              max(hi, fc, 1), reduce_sum(sum));
     EXPECT_EQ(test::max_rel_err(lo, lo_ref), 0.0) << "max_registers " << registers;
@@ -305,10 +300,9 @@ TYPED_TEST(Warp, CompactMapsMatchSerial) {
     copy_values(lo_ref, lo0);
     Global<double> sum_ref("sum", 0.5);
     auto serial = make_plan(Space(), exec::Serial{}, m.edges);
-    par_loop(exec::Serial{}, serial, "edge", CompactEdgeKernel{}, read(x, pedge, 0),
-             read(x, pedge, 1), read(q, pecell, 0), read(q, pecell, 1), inc(ref, pecell, 0),
-             inc(ref, pecell, 1), min(lo_ref, pecell, 0), min(lo_ref, pecell, 1),
-             reduce_sum(sum_ref));
+    par_loop(serial, "edge", CompactEdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
+             read(q, pecell, 0), read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1),
+             min(lo_ref, pecell, 0), min(lo_ref, pecell, 1), reduce_sum(sum_ref));
     for (int block : {32, 256})
       for (int registers : {0, 40}) {
         const std::string what = std::string(shuffle ? "shuffled" : "generated") + ", block " +
@@ -319,8 +313,8 @@ TYPED_TEST(Warp, CompactMapsMatchSerial) {
           copy_values(res, start);
           copy_values(lo, lo0);
           Global<double> sum("sum", 0.5);
-          par_loop(exec::WarpCombine{}.with_max_registers(registers).with_compact_maps(compact),
-                   plan, "edge", CompactEdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
+          par_loop(plan, exec::WarpLoop{}.with_max_registers(registers).with_compact_maps(compact),
+                   "edge", CompactEdgeKernel{}, read(x, pedge, 0), read(x, pedge, 1),
                    read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1),
                    min(lo, pecell, 0), min(lo, pecell, 1), reduce_sum(sum));
           EXPECT_LT(test::max_rel_err(res, ref), 1e-12) << what << ": " << plan.summary();

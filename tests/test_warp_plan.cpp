@@ -149,7 +149,7 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
   auto plan = make_plan(Space(), exec::WarpCombine{}, m.edges, pecell);
   for (int r : {-1, 32, 48, 255})
     EXPECT_NE(test::error_message([&] {
-                par_loop(exec::WarpCombine{}.with_max_registers(r), plan, "budget", AddOne{},
+                par_loop(plan, exec::WarpLoop{}.with_max_registers(r), "budget", AddOne{},
                          inc(d, pecell, 0));
               })
                   .find("max_registers " + std::to_string(r) +
@@ -159,18 +159,18 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
         << r;
   auto large = make_plan(Space(), exec::WarpCombine{}.with_block_size(544), m.edges, pecell);
   EXPECT_NE(test::error_message([&] {
-              par_loop(exec::WarpCombine{}.with_max_registers(40), large, "budget", AddOne{},
+              par_loop(large, exec::WarpLoop{}.with_max_registers(40), "budget", AddOne{},
                        inc(d, pecell, 0));
             }).find("max_registers 40 needs blocks of at most 512 threads (this plan's are 544)"),
             std::string::npos);
   EXPECT_NE(test::error_message([&] {
-              par_loop(exec::WarpCombine{}, plan, "stray", AddOne{}, inc(d, other, 0));
+              par_loop(plan, "stray", AddOne{}, inc(d, other, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
   // A map given as read-only is not one to combine through.
   auto ro = make_plan(Space(), exec::WarpCombine{}, m.edges, read_only(pecell));
   EXPECT_NE(test::error_message([&] {
-              par_loop(exec::WarpCombine{}, ro, "ro", AddOne{}, inc(d, pecell, 0));
+              par_loop(ro, "ro", AddOne{}, inc(d, pecell, 0));
             }).find("pass that map to make_plan"),
             std::string::npos);
   // Compact maps hold 16-bit offsets: a warp reaching points 70000 apart
@@ -182,23 +182,22 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
   Dat<double, 1, AoS, Mem> f(far, "f");
   auto sp = make_plan(Space(), exec::WarpCombine{}, elems, spread);
   const std::string spread_msg = test::error_message([&] {
-    par_loop(exec::WarpCombine{}.with_compact_maps(), sp, "spread", AddOne{}, inc(f, spread, 0));
+    par_loop(sp, exec::WarpLoop{}.with_compact_maps(), "spread", AddOne{}, inc(f, spread, 0));
   });
   EXPECT_NE(spread_msg.find("loop 'spread' under the warp executor with compact maps: map 'spread' "
                             "reaches points 69995 apart in warp 1 (elements 32 to 63)"),
             std::string::npos)
       << spread_msg;
   // Without compact maps the same loop runs.
-  EXPECT_EQ(test::error_message(
-                [&] { par_loop(exec::WarpCombine{}, sp, "spread", AddOne{}, inc(f, spread, 0)); }),
+  EXPECT_EQ(test::error_message([&] { par_loop(sp, "spread", AddOne{}, inc(f, spread, 0)); }),
             "no error");
   // 64 doubles per point at block 1024: 32 warps of 32 x (512 + 2) bytes on
   // GPUs, one warp's worth on host backends.
   Dat<double, 64, AoS, Mem> big(m.cells, "big");
   auto wide = make_plan(Space(), exec::WarpCombine{}.with_block_size(1024), m.edges, pecell);
   const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
-  const std::string msg = test::error_message(
-      [&] { par_loop(exec::WarpCombine{}, wide, "wide", AddOne{}, inc(big, pecell, 0)); });
+  const std::string msg =
+      test::error_message([&] { par_loop(wide, "wide", AddOne{}, inc(big, pecell, 0)); });
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;
   if ((host ? 1 : 32) * 32 * (512 + 2) > budget)
     EXPECT_NE(msg.find("bytes of team scratch per block"), std::string::npos) << msg;

@@ -19,63 +19,12 @@
 #error "UMESH_APP_INSTANCE_LAYOUT (AoS or SoA) must be defined"
 #endif
 
-#if defined(UMESH_APP_WITHOUT_Auto)
-#define UMESH_APP_IF_Auto(x)
-#else
-#define UMESH_APP_IF_Auto(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_Hierarchical)
-#define UMESH_APP_IF_Hierarchical(x)
-#else
-#define UMESH_APP_IF_Hierarchical(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_WarpCombine)
-#define UMESH_APP_IF_WarpCombine(x)
-#else
-#define UMESH_APP_IF_WarpCombine(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_Segmented)
-#define UMESH_APP_IF_Segmented(x)
-#else
-#define UMESH_APP_IF_Segmented(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_ScatterView)
-#define UMESH_APP_IF_ScatterView(x)
-#else
-#define UMESH_APP_IF_ScatterView(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_GlobalColour)
-#define UMESH_APP_IF_GlobalColour(x)
-#else
-#define UMESH_APP_IF_GlobalColour(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_Gather)
-#define UMESH_APP_IF_Gather(x)
-#else
-#define UMESH_APP_IF_Gather(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_Atomic)
-#define UMESH_APP_IF_Atomic(x)
-#else
-#define UMESH_APP_IF_Atomic(x) x
-#endif
-#if defined(UMESH_APP_WITHOUT_Serial)
-#define UMESH_APP_IF_Serial(x)
-#else
-#define UMESH_APP_IF_Serial(x) x
-#endif
-
-/// M(Tag) for each executor tag (in umesh::exec) this object instantiates.
-/// CMake's Auto is exec::AutoAll (app_built.hpp).
+/// M(Tag) for each executor tag (in umesh::exec) this object instantiates:
+/// the one CMake names, or every one the build keeps (app_built.hpp).
 #if defined(UMESH_APP_INSTANCE_EXEC)
 #define UMESH_APP_EACH_EXECUTOR(M) M(UMESH_APP_INSTANCE_EXEC)
 #else
-#define UMESH_APP_EACH_EXECUTOR(M)                                                                 \
-  UMESH_APP_IF_Auto(M(AutoAll)) UMESH_APP_IF_Hierarchical(M(Hierarchical))                         \
-      UMESH_APP_IF_WarpCombine(M(WarpCombine)) UMESH_APP_IF_Segmented(M(Segmented))                \
-          UMESH_APP_IF_ScatterView(M(ScatterView)) UMESH_APP_IF_GlobalColour(M(GlobalColour))      \
-              UMESH_APP_IF_Gather(M(Gather)) UMESH_APP_IF_Atomic(M(Atomic))                        \
-                  UMESH_APP_IF_Serial(M(Serial))
+#define UMESH_APP_EACH_EXECUTOR(M) UMESH_APP_BUILT_TAGS(M)
 #endif
 
 /// M(Tag, Backend) for each backend the app has: LocalBackend, and

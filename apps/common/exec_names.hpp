@@ -63,17 +63,18 @@ template <class F> void with_layout(bool soa, F &&f) {
     call(umesh::AoS{});
 }
 
-/// The executor Exec as an app's run options `o` configure it (members
-/// hierarchical, warp and autotune), or Exec{} for executors without options.
-template <class Exec, class O> Exec executor_from(const O &o) {
+/// Executor Exec's plan and loop options as an app's run options `o`
+/// configure them (members hierarchical, warp and autotune), or the
+/// defaults for executors without options.
+template <class Exec, class O> typename Exec::Variant executor_from(const O &o) {
   if constexpr (std::is_same<Exec, exec::Hierarchical>::value)
     return o.hierarchical;
   else if constexpr (std::is_same<Exec, exec::WarpCombine>::value)
     return o.warp;
   else if constexpr (std::is_same<Exec, exec::AutoAll>::value)
-    return o.autotune;
+    return {o.autotune, {}};
   else
-    return Exec{};
+    return {};
 }
 
 /// Replaces '--exec all' by `all`; on a GPU backend (memory space `Mem` not

@@ -66,7 +66,7 @@ struct HierarchicalCli {
                    "registers per thread the kernel may hold, 0 (the compiler's choice) or 48 "
                    "(teams of at most 640 threads; 48 is not built into the apps); host backends "
                    "ignore it")
-        ->check(CLI::IsMember(exec::Hierarchical::register_budgets()))
+        ->check(CLI::IsMember(exec::Hierarchical::Loop::register_budgets()))
         ->capture_default_str();
     app.add_option("--warp-block", warp_block,
                    "warp executor: threads per block, a multiple of 32 from 32 to 1024")
@@ -76,7 +76,7 @@ struct HierarchicalCli {
                    "warp executor on CUDA: registers per thread the kernel may hold, 0 (the "
                    "compiler's choice), 64 or 40 (blocks of at most 512); more resident warps, "
                    "or spills where the body needs more; host backends ignore it")
-        ->check(CLI::IsMember(exec::WarpCombine::register_budgets()))
+        ->check(CLI::IsMember(exec::WarpLoop::register_budgets()))
         ->capture_default_str();
     app.add_flag("--warp-compact-maps", warp_compact_maps,
                  "warp executor: read the maps as 16-bit offsets from a base per warp of 32 "
@@ -108,13 +108,13 @@ struct HierarchicalCli {
     return {};
   }
 
-  /// The executor these options describe.
-  exec::Hierarchical options() const {
+  /// The hierarchical executor's options these describe.
+  exec::Hierarchical::Variant options() const {
     exec::Staging s = exec::Staging::all;
     exec::Combine c = exec::Combine::colours;
     exec::staging_from_name(staging, s);
     exec::combine_from_name(combine, c);
-    return exec::Hierarchical{}
+    return exec::Hierarchical::Variant{}
         .with_block_size(block)
         .with_staging(s)
         .with_combine(c)
@@ -124,12 +124,11 @@ struct HierarchicalCli {
         .with_max_registers(registers)
         .with_fallback(!no_fallback);
   }
-  /// The warp executor these options describe.
-  exec::WarpCombine warp() const {
-    return exec::WarpCombine{}
-        .with_block_size(warp_block)
-        .with_max_registers(warp_registers)
-        .with_compact_maps(warp_compact_maps);
+  /// The warp executor's options these describe.
+  exec::WarpCombine::Variant warp() const {
+    return {
+        exec::WarpCombine{}.with_block_size(warp_block),
+        exec::WarpLoop{}.with_max_registers(warp_registers).with_compact_maps(warp_compact_maps)};
   }
 };
 

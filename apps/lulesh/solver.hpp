@@ -37,8 +37,9 @@ using umesh::apps::LoopTimers;
 
 /// How the scatter loops run (beyond the executor tag).
 struct RunOptions {
-  umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
-  umesh::exec::WarpCombine warp;
+  umesh::exec::Hierarchical::Variant hierarchical =
+      umesh::exec::Hierarchical::Variant{}.with_fallback(true);
+  umesh::exec::WarpCombine::Variant warp;
   umesh::exec::AutoAll autotune;
   /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
   /// through the host (umesh::dist::Partition::use_nccl).
@@ -202,9 +203,10 @@ private:
     return B::template make<T, D, Layout>(*parts_, on, name, values);
   }
   std::unique_ptr<PlanT<Exec>> make_scatter_plan() const {
-    return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), elems_, elem_nodes_));
+    return std::make_unique<PlanT<Exec>>(
+        umesh::make_plan(Space(), variant().plan(), elems_, elem_nodes_));
   }
-  Exec exec() const { return umesh::apps::executor_from<Exec>(opt_); }
+  typename Exec::Variant variant() const { return umesh::apps::executor_from<Exec>(opt_); }
 
   // read, write, inc, ... unqualified: found by argument-dependent lookup in
   // umesh or umesh::dist, whichever the dats belong to.
@@ -215,12 +217,12 @@ private:
 
   template <class Kernel, class... Args>
   void scatter(const char *name, const Kernel &k, const Args &...args) {
-    timers_.time(name, [&] { B::par_loop(exec(), *scatter_plan_, name, k, args...); });
+    timers_.time(name, [&] { B::par_loop(*scatter_plan_, variant().loop(), name, k, args...); });
   }
   template <class Kernel, class... Args>
   void plain(const char *name, PlanT<umesh::exec::Atomic> &plan, const Kernel &k,
              const Args &...args) {
-    timers_.time(name, [&] { B::par_loop(umesh::exec::Atomic{}, plan, name, k, args...); });
+    timers_.time(name, [&] { B::par_loop(plan, name, k, args...); });
   }
 
   // The loops under Exec, apart from the class so that a build on many

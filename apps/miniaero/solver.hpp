@@ -26,8 +26,9 @@ using umesh::apps::LoopTimers;
 
 /// Options of a umesh run that are not in miniaero.inp.
 struct SolverOptions {
-  umesh::exec::Hierarchical hierarchical = umesh::exec::Hierarchical{}.with_fallback(true);
-  umesh::exec::WarpCombine warp;
+  umesh::exec::Hierarchical::Variant hierarchical =
+      umesh::exec::Hierarchical::Variant{}.with_fallback(true);
+  umesh::exec::WarpCombine::Variant warp;
   /// exec::AutoAll (every executor a candidate: common/app_built.hpp): what it tries, and where it
   /// remembers its choices.
   umesh::exec::AutoAll autotune;
@@ -290,17 +291,17 @@ private:
         o.with_plan_file(opt_.plan_prefix + "hierarchical-" + set.name() + "-" +
                          umesh::reorder_name(opt_.reorder) + "-b" + std::to_string(o.block_size) +
                          ".plan");
-      return std::make_unique<PlanT<Exec>>(Space(), o, set, map);
+      return std::make_unique<PlanT<Exec>>(Space(), o.plan(), set, map);
     } else {
-      return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), exec(), set, map));
+      return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), variant().plan(), set, map));
     }
   }
-  Exec exec() const { return umesh::apps::executor_from<Exec>(opt_); }
+  typename Exec::Variant variant() const { return umesh::apps::executor_from<Exec>(opt_); }
 
   template <class Kernel, class... Args>
   void loop(const char *timer, PlanT<Exec> &plan, const char *name, const Kernel &k,
             const Args &...args) {
-    timers_.time(timer, [&] { B::par_loop(exec(), plan, name, k, args...); });
+    timers_.time(timer, [&] { B::par_loop(plan, variant().loop(), name, k, args...); });
   }
 
   void stage(int s) {
@@ -308,8 +309,8 @@ private:
     // umesh or umesh::dist, whichever the dats belong to.
     const bool gradients = in_.second_order || in_.viscous;
     timers_.time("update", [&] {
-      B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stage_state", StageState{kAlpha[s]},
-                  read(un_), read(res_), write(ustage_));
+      B::par_loop(*cell_plan_, "stage_state", StageState{kAlpha[s]}, read(un_), read(res_),
+                  write(ustage_));
       fill(flux_, 0.0);
     });
     if (gradients) {
@@ -320,10 +321,9 @@ private:
       if (cell_neighbours_) {
         const MapT &nb = *cell_neighbours_;
         timers_.time("stencil_minmax", [&] {
-          B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "stencil_cells", StencilCell{},
-                      read(ustage_), write(lo_), write(hi_), read(ustage_, nb, 0),
-                      read(ustage_, nb, 1), read(ustage_, nb, 2), read(ustage_, nb, 3),
-                      read(ustage_, nb, 4), read(ustage_, nb, 5));
+          B::par_loop(*cell_plan_, "stencil_cells", StencilCell{}, read(ustage_), write(lo_),
+                      write(hi_), read(ustage_, nb, 0), read(ustage_, nb, 1), read(ustage_, nb, 2),
+                      read(ustage_, nb, 3), read(ustage_, nb, 4), read(ustage_, nb, 5));
         });
       } else {
         timers_.time("stencil_minmax", [&] {
@@ -334,9 +334,8 @@ private:
       }
       if (cell_faces_) {
         timers_.time("limiter", [&] {
-          B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "limiter_cells", LimiterCell{},
-                      read(ustage_), read(centroid_), read(grad_), read(lo_), read(hi_),
-                      read(*cell_faces_), write(lim_));
+          B::par_loop(*cell_plan_, "limiter_cells", LimiterCell{}, read(ustage_), read(centroid_),
+                      read(grad_), read(lo_), read(hi_), read(*cell_faces_), write(lim_));
         });
       } else {
         limiter_through_faces();
@@ -345,10 +344,9 @@ private:
     face_flux();
     boundary_fluxes();
     timers_.time("update", [&] {
-      B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "residual", Residual{in_.dt}, read(volume_),
-                  read(flux_), write(res_));
-      B::par_loop(umesh::exec::Atomic{}, *cell_plan_, "accumulate", Accumulate{kBeta[s]},
-                  read(res_), rw(unp1_));
+      B::par_loop(*cell_plan_, "residual", Residual{in_.dt}, read(volume_), read(flux_),
+                  write(res_));
+      B::par_loop(*cell_plan_, "accumulate", Accumulate{kBeta[s]}, read(res_), rw(unp1_));
     });
   }
 

@@ -34,9 +34,9 @@ int main(int argc, char **argv) {
     qh(c, 0) = 1.0 + 0.01 * c;
   Kokkos::deep_copy(q.view(), qh);
 
-  auto run = [&](auto exec, auto &plan) {
+  auto run = [&](auto &plan) { // the plan carries its executor
     umesh::Dat<double, 1, umesh::AoS, Mem> res(mesh.cells, "res");
-    umesh::par_loop(exec, plan, "edge_flux", EdgeFlux{}, umesh::read(x, pedge, 0),
+    umesh::par_loop(plan, "edge_flux", EdgeFlux{}, umesh::read(x, pedge, 0),
                     umesh::read(x, pedge, 1), umesh::read(q, pecell, 0), umesh::read(q, pecell, 1),
                     umesh::inc(res, pecell, 0), umesh::inc(res, pecell, 1));
     return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), res.view());
@@ -45,9 +45,9 @@ int main(int argc, char **argv) {
   auto serial_plan = umesh::make_plan(space, umesh::exec::Serial{}, mesh.edges);
   auto atomic_plan = umesh::make_plan(space, umesh::exec::Atomic{}, mesh.edges);
   auto colour_plan = umesh::make_plan(space, umesh::exec::GlobalColour{}, mesh.edges, pecell);
-  auto ref = run(umesh::exec::Serial{}, serial_plan);
-  auto at = run(umesh::exec::Atomic{}, atomic_plan);
-  auto co = run(umesh::exec::GlobalColour{}, colour_plan);
+  auto ref = run(serial_plan);
+  auto at = run(atomic_plan);
+  auto co = run(colour_plan);
   double err = 0;
   for (int c = 0; c < mesh.cells.size(); ++c)
     err =

@@ -5,6 +5,7 @@
 // several elements increment the same point.
 
 #include <umesh/exec_hierarchical.hpp>
+#include <umesh/loop_options.hpp>
 
 #include <memory>
 #include <string>
@@ -13,19 +14,45 @@
 namespace umesh::exec {
 
 /// Reference: one thread, element order. Slow, exact, the baseline of tests.
-struct Serial {};
+struct Serial {
+  using Loop = NoLoopOptions;
+  using Variant = VariantOf<Serial>;
+};
 /// One thread per element; increments with Kokkos::atomic_add.
-struct Atomic {};
+struct Atomic {
+  using Loop = NoLoopOptions;
+  using Variant = VariantOf<Atomic>;
+};
 /// Two steps: the kernel writes increments to a temporary
 /// `[element][slot][component]` array; a second kernel sums them per point
 /// over the inverse map (miniAero's apply_cell_flux, LULESH's fx_elem).
-struct Gather {};
+struct Gather {
+  using Loop = NoLoopOptions;
+  using Variant = VariantOf<Gather>;
+};
 /// Greedy colouring of elements (no two elements of one colour write one
 /// point); one launch per colour, plain increments.
-struct GlobalColour {};
+struct GlobalColour {
+  using Loop = NoLoopOptions;
+  using Variant = VariantOf<GlobalColour>;
+};
 /// Kokkos::Experimental::ScatterView with the backend's default strategy
 /// (duplicated copies on OpenMP, atomics on CUDA, plain on Serial).
-struct ScatterView {};
+struct ScatterView {
+  using Loop = NoLoopOptions;
+  using Variant = VariantOf<ScatterView>;
+};
+
+/// exec::Segmented's loop options (par_loop(plan, options, ...)).
+struct SegmentedLoop : LoopOptions {
+  /// GPU backends: false (default) gives each staged point as many scratch
+  /// entries as it has references in the block, taken with integer
+  /// shared-memory atomics and folded after the block (no floating-point
+  /// compare-and-swap loops); true folds into one value per point with
+  /// scratch atomics: less scratch where points have many references.
+  bool scratch_atomics = false;
+  SegmentedLoop &with_scratch_atomics(bool a = true) { return scratch_atomics = a, *this; }
+};
 
 /// Block reduction over point segments: teams of `block_size` consecutive
 /// elements (one thread per element on GPUs); each team folds its
@@ -37,26 +64,35 @@ struct ScatterView {};
 /// when the numbering is local (generated meshes, RCM, GPS: two or three
 /// runs per block); points outside a block's kept runs are combined straight
 /// into global memory with atomics, so any numbering gives correct results.
-/// block_size and max_segments are plan options (make_plan).
+/// The tag holds the plan options (make_plan); loops take SegmentedLoop.
 struct Segmented {
+  using Loop = SegmentedLoop;
+  using Variant = VariantOf<Segmented>;
   int block_size = 256;
   int max_segments = 4;
-  /// Per loop, GPU backends: false (default) gives each staged point as many
-  /// scratch entries as it has references in the block, taken with integer
-  /// shared-memory atomics and folded after the block (no floating-point
-  /// compare-and-swap loops); true folds into one value per point with
-  /// scratch atomics: less scratch where points have many references.
-  bool scratch_atomics = false;
-  /// The plan options that a setter gave (see Hierarchical's).
-  enum : unsigned { block_size_given = 1, max_segments_given = 2 };
-  unsigned plan_options_given = 0;
-  Segmented &with_block_size(int b) {
-    return block_size = b, plan_options_given |= block_size_given, *this;
-  }
-  Segmented &with_max_segments(int s) {
-    return max_segments = s, plan_options_given |= max_segments_given, *this;
-  }
-  Segmented &with_scratch_atomics(bool a = true) { return scratch_atomics = a, *this; }
+  Segmented &with_block_size(int b) { return block_size = b, *this; }
+  Segmented &with_max_segments(int s) { return max_segments = s, *this; }
+};
+
+/// exec::WarpCombine's loop options (par_loop(plan, options, ...)).
+struct WarpLoop : LoopOptions {
+  /// CUDA: registers per thread the kernel may hold, which sets how many
+  /// warps an SM keeps resident: 0 (the compiler's choice), 64 (at least
+  /// half of the SM's warps) or 40 (three quarters; blocks of at most 512).
+  /// A body that needs more spills to local memory. No value wins
+  /// everywhere (docs/executors.md). Host backends ignore it.
+  int max_registers = 0;
+  /// Read every map the loop goes through as 16-bit offsets from a base per
+  /// warp of 32 elements (the plan builds each map's compact form on its
+  /// first use and keeps it; a map must not change while its plan is used),
+  /// half the bytes of the map. A map whose points span more than 65535
+  /// within one warp (a shuffled mesh; renumber it) is an error.
+  bool compact_maps = false;
+  /// The budgets max_registers takes, the default first.
+  static std::vector<int> register_budgets() { return {0, 64, 40}; }
+  static bool is_register_budget(int r) { return r == 0 || r == 64 || r == 40; }
+  WarpLoop &with_max_registers(int r) { return max_registers = r, *this; }
+  WarpLoop &with_compact_maps(bool c = true) { return compact_maps = c, *this; }
 };
 
 /// Warp pre-aggregation: one thread per element, and each warp of 32
@@ -68,38 +104,15 @@ struct Segmented {
 /// at a time), then issues one global atomic per component. No block
 /// barriers, no colourings, no staging, one launch per loop; indirect reads
 /// go through the cache as under exec::Atomic. It pays where the atomic
-/// kernel is bound by the L2's atomic traffic (the H100) and a warp's
-/// elements share points (local numberings: generated meshes, RCM, GPS).
-/// Any numbering gives correct results. block_size (threads per team, a
-/// multiple of 32) is a plan option; max_registers is the loop's.
+/// kernel is bound by the L2's atomic traffic and a warp's elements share
+/// points (local numberings: generated meshes, RCM, GPS). Any numbering
+/// gives correct results. The tag holds the plan option block_size
+/// (threads per team, a multiple of 32); loops take WarpLoop.
 struct WarpCombine {
+  using Loop = WarpLoop;
+  using Variant = VariantOf<WarpCombine>;
   int block_size = 128;
-  /// Per loop, CUDA: registers per thread the kernel may hold, which sets
-  /// how many warps an SM keeps resident: 0 (the compiler's choice), 64
-  /// (at least half of the SM's warps) or 40 (three quarters; blocks of at
-  /// most 512). A body that needs more spills to local memory. No value
-  /// wins everywhere: on the H100 64 ran the main job's face flux faster than
-  /// the compiler's choice and integrate_stress much slower; 40 ran res_calc
-  /// faster and the face flux slower (docs/executors.md). Host backends
-  /// ignore it.
-  int max_registers = 0;
-  /// Per loop: read every map the loop goes through as 16-bit offsets from a
-  /// base per warp of 32 elements (the plan builds each map's compact form on
-  /// its first use and keeps it; a map must not change while its plan is
-  /// used), half the bytes of the map. A map whose points span more than
-  /// 65535 within one warp (a shuffled mesh; renumber it) is an error.
-  bool compact_maps = false;
-  /// The budgets max_registers takes, the default first.
-  static std::vector<int> register_budgets() { return {0, 64, 40}; }
-  static bool is_register_budget(int r) { return r == 0 || r == 64 || r == 40; }
-  /// The plan options that a setter gave (see Hierarchical's).
-  enum : unsigned { block_size_given = 1 };
-  unsigned plan_options_given = 0;
-  WarpCombine &with_block_size(int b) {
-    return block_size = b, plan_options_given |= block_size_given, *this;
-  }
-  WarpCombine &with_max_registers(int r) { return max_registers = r, *this; }
-  WarpCombine &with_compact_maps(bool c = true) { return compact_maps = c, *this; }
+  WarpCombine &with_block_size(int b) { return block_size = b, *this; }
 };
 
 // exec::Auto, the tuner over these: umesh/exec_auto.hpp.

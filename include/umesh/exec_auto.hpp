@@ -5,6 +5,7 @@
 // compiles only their kernels; its run-time options choose among them.
 
 #include <umesh/exec.hpp>
+#include <umesh/exec_registry.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -24,15 +25,15 @@ struct AutoOptions {
   /// (staging 'reads', '/sa/ga'), on GPU backends only (host backends run
   /// one block per team).
   std::vector<int> blocks_per_team{1, 2, 4};
-  /// Warp executor's register budgets tried (WarpCombine::max_registers), on
+  /// Warp executor's register budgets tried (WarpLoop::max_registers), on
   /// CUDA only (host backends have one kernel); 40 at blocks up to 512.
-  std::vector<int> warp_registers = WarpCombine::register_budgets();
+  std::vector<int> warp_registers = WarpLoop::register_budgets();
   /// Warp executor's map entries tried: 32 (the maps), 16 (compact maps,
-  /// WarpCombine::compact_maps; not run where a map does not fit).
+  /// WarpLoop::compact_maps; not run where a map does not fit).
   std::vector<int> warp_maps{32, 16};
-  /// Hierarchical register budgets tried (Hierarchical::max_registers), on
+  /// Hierarchical register budgets tried (HierarchicalLoopOptions::max_registers), on
   /// CUDA only, for one block per team without gather, blocks up to 640.
-  std::vector<int> hier_registers = Hierarchical::register_budgets();
+  std::vector<int> hier_registers = HierarchicalLoopOptions::register_budgets();
   int trials = 3; ///< timed runs per candidate (median), after one warm-up
   /// A candidate whose warm-up (the faster of two, when the first is over)
   /// takes this many times the fastest warm-up is not timed further.
@@ -54,25 +55,6 @@ struct AutoOptions {
   /// plan (its executor not in the list, or a variant this backend does not
   /// run) is an Error.
   std::vector<std::string> candidates;
-  /// Every option above is a plan option (make_plan builds the tuner with
-  /// them). Those a setter gave, a bit each (1 << option): par_loop checks
-  /// these, and any other that differs from its default, against its plan's.
-  enum Option {
-    block_sizes_option,
-    blocks_per_team_option,
-    warp_registers_option,
-    warp_maps_option,
-    hier_registers_option,
-    trials_option,
-    prune_option,
-    final_margin_option,
-    finalists_option,
-    final_rounds_option,
-    time_limit_option,
-    tuning_file_option,
-    candidates_option
-  };
-  unsigned plan_options_given = 0;
 };
 
 /// Measures, remembers, runs the fastest of `Candidates` (executor tags
@@ -88,41 +70,26 @@ struct AutoOptions {
 /// fingerprint of the maps and the kernel's and arguments' types, so a later
 /// run pays no tuning. No candidates: the backend's defaults (AutoDefaults).
 template <class... Candidates> struct AutoOf : AutoOptions {
+  using Loop = NoLoopOptions; ///< every option is the plan's
+  using Variant = VariantOf<AutoOf>;
   AutoOf() = default;
   explicit AutoOf(AutoOptions o) : AutoOptions(std::move(o)) {}
 
-  AutoOf &with_block_sizes(std::vector<int> b) {
-    return given(block_sizes_option), block_sizes = std::move(b), *this;
-  }
-  AutoOf &with_blocks_per_team(std::vector<int> n) {
-    return given(blocks_per_team_option), blocks_per_team = std::move(n), *this;
-  }
-  AutoOf &with_warp_registers(std::vector<int> r) {
-    return given(warp_registers_option), warp_registers = std::move(r), *this;
-  }
-  AutoOf &with_warp_maps(std::vector<int> bits) {
-    return given(warp_maps_option), warp_maps = std::move(bits), *this;
-  }
-  AutoOf &with_hier_registers(std::vector<int> r) {
-    return given(hier_registers_option), hier_registers = std::move(r), *this;
-  }
-  AutoOf &with_trials(int t) { return given(trials_option), trials = t, *this; }
-  AutoOf &with_prune(double p) { return given(prune_option), prune = p, *this; }
-  AutoOf &with_final_margin(double m) {
-    return given(final_margin_option), final_margin = m, *this;
-  }
-  AutoOf &with_finalists(int n) { return given(finalists_option), finalists = n, *this; }
-  AutoOf &with_final_rounds(int r) { return given(final_rounds_option), final_rounds = r, *this; }
-  AutoOf &with_time_limit(double s) { return given(time_limit_option), time_limit = s, *this; }
-  AutoOf &with_tuning_file(std::string path) {
-    return given(tuning_file_option), tuning_file = std::move(path), *this;
-  }
+  AutoOf &with_block_sizes(std::vector<int> b) { return block_sizes = std::move(b), *this; }
+  AutoOf &with_blocks_per_team(std::vector<int> n) { return blocks_per_team = std::move(n), *this; }
+  AutoOf &with_warp_registers(std::vector<int> r) { return warp_registers = std::move(r), *this; }
+  AutoOf &with_warp_maps(std::vector<int> bits) { return warp_maps = std::move(bits), *this; }
+  AutoOf &with_hier_registers(std::vector<int> r) { return hier_registers = std::move(r), *this; }
+  AutoOf &with_trials(int t) { return trials = t, *this; }
+  AutoOf &with_prune(double p) { return prune = p, *this; }
+  AutoOf &with_final_margin(double m) { return final_margin = m, *this; }
+  AutoOf &with_finalists(int n) { return finalists = n, *this; }
+  AutoOf &with_final_rounds(int r) { return final_rounds = r, *this; }
+  AutoOf &with_time_limit(double s) { return time_limit = s, *this; }
+  AutoOf &with_tuning_file(std::string path) { return tuning_file = std::move(path), *this; }
   AutoOf &with_candidates(std::vector<std::string> names) {
-    return given(candidates_option), candidates = std::move(names), *this;
+    return candidates = std::move(names), *this;
   }
-
-private:
-  void given(Option o) { plan_options_given |= 1u << o; }
 };
 
 /// The backend's default candidates (exec::Auto): the executors that won
@@ -138,12 +105,34 @@ using AutoDefaults = std::conditional_t<
 /// The backend's default candidates (AutoDefaults).
 using Auto = AutoOf<>;
 
-/// Every executor as a candidate (the apps' 'auto'), the hierarchical one
-/// with its standard kernels (exec::Hierarchical): compiles every executor's
-/// kernels for each loop. A list with exec::HierarchicalAll tries every
-/// hierarchical variant too (the main job's).
+namespace detail {
+// AutoOf<Acc...> followed by the tags T..., each void dropped.
+template <class Acc, class... T> struct auto_of_nonvoid;
+template <class... Acc> struct auto_of_nonvoid<AutoOf<Acc...>> { using type = AutoOf<Acc...>; };
+template <class... Acc, class... T>
+struct auto_of_nonvoid<AutoOf<Acc...>, void, T...> : auto_of_nonvoid<AutoOf<Acc...>, T...> {};
+template <class... Acc, class H, class... T>
+struct auto_of_nonvoid<AutoOf<Acc...>, H, T...> : auto_of_nonvoid<AutoOf<Acc..., H>, T...> {};
+} // namespace detail
+
+// The registry's candidates, in its order (a void for every other entry).
+#define UMESH_AUTO_ROLE_candidate(Tag) Tag
+#define UMESH_AUTO_ROLE_reference(Tag) void
+#define UMESH_AUTO_ROLE_tuner(Tag) void
+#define UMESH_AUTO_CANDIDATE(Tag, name, role) UMESH_AUTO_ROLE_##role(Tag),
+
+/// Every candidate of the registry (umesh/exec_registry.hpp), in its order:
+/// the apps' 'auto', the hierarchical one with its standard kernels
+/// (exec::Hierarchical). Compiles every executor's kernels for each loop. A
+/// list with exec::HierarchicalAll tries every hierarchical variant too (the
+/// main job's).
 using AutoAll =
-    AutoOf<Atomic, ScatterView, Gather, GlobalColour, Hierarchical, Segmented, WarpCombine>;
+    typename detail::auto_of_nonvoid<AutoOf<>, UMESH_EXECUTORS(UMESH_AUTO_CANDIDATE) void>::type;
+
+#undef UMESH_AUTO_CANDIDATE
+#undef UMESH_AUTO_ROLE_candidate
+#undef UMESH_AUTO_ROLE_reference
+#undef UMESH_AUTO_ROLE_tuner
 
 } // namespace umesh::exec
 

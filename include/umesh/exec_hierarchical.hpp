@@ -5,6 +5,8 @@
 // compiles as a type (exec::HierarchicalOf<Kernels>), so that a run-time
 // option chooses only among kernels the program instantiated.
 
+#include <umesh/loop_options.hpp>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -67,136 +69,180 @@ struct HierarchicalKernels {
   };
 };
 
-/// The hierarchical executor's options (exec::HierarchicalOf's, whatever
-/// its kernels).
-struct HierarchicalOptions {
-  /// Plan option: elements per block.
+/// The hierarchical executor's plan options (exec::HierarchicalOf's, given
+/// to make_plan).
+struct HierarchicalPlanOptions {
+  /// Elements per block.
   int block_size = 256;
-  /// Per loop: what a block caches in team scratch.
+  /// How blocks are formed.
+  Partition partition = Partition::contiguous;
+  /// METIS blocks: parts aim at block_size * (1 - margin) elements so that
+  /// the imbalance METIS allows stays within block_size.
+  double metis_margin = 0.1;
+  /// Partition::given: block id of every element (blocks larger than
+  /// block_size are cut).
+  std::shared_ptr<const std::vector<int>> blocks;
+  /// When set, the plan is loaded from this file if it exists (an Error if
+  /// the file does not match the maps and options), else built and saved
+  /// there.
+  std::string plan_file;
+};
+
+/// The hierarchical executor's loop options (exec::HierarchicalLoop's,
+/// given to par_loop).
+struct HierarchicalLoopOptions : LoopOptions {
+  /// What a block caches in team scratch.
   Staging staging = Staging::all;
-  /// Per loop: combining inside a block (needs staged increments when atomics).
+  /// Combining inside a block (needs staged increments when atomics).
   Combine combine = Combine::colours;
-  /// Per loop: combining across blocks (needs staged increments when atomic).
+  /// Combining across blocks (needs staged increments when atomic).
   Writeback writeback = Writeback::coloured;
   /// On GPUs, staging 'reads', or staged increments combined by scratch
-  /// atomics or gather with atomic write-back: each team runs this many consecutive blocks as a
-  /// pipeline over three scratch slots (block k computes while block k+1's
-  /// reads and block k+2's index lists are copied in; then block k's staged
-  /// increments go to global memory), so staging latency hides behind the
-  /// previous block's work. Used where blocks are ranges of elements
-  /// (contiguous blocks, renumbered meshes) and three slots fit the budget;
-  /// the plan's summary says "n blocks per team" when it ran so. 1: one
-  /// block per team. Other combinations and host backends run one block per
-  /// team.
+  /// atomics or gather with atomic write-back: each team runs this many
+  /// consecutive blocks as a pipeline over three scratch slots (block k
+  /// computes while block k+1's reads and block k+2's index lists are
+  /// copied in; then block k's staged increments go to global memory), so
+  /// staging latency hides behind the previous block's work. Used where
+  /// blocks are ranges of elements (contiguous blocks, renumbered meshes)
+  /// and three slots fit the budget; the plan's summary says "n blocks per
+  /// team" when it ran so. 1: one block per team. Other combinations and
+  /// host backends run one block per team.
   int blocks_per_team = 1;
-  /// GPU backends, per loop: threads per team, a multiple of 32 below the
-  /// block size; 0 (default): one thread per element of a block. With fewer
-  /// threads than elements each thread runs several of the block's elements
-  /// in turn, so a team's per-block work (staging, index lists, barriers) is
-  /// shared by more elements and a larger block needs no larger team. Host
-  /// backends run one thread per team whatever this says.
+  /// GPU backends: threads per team, a multiple of 32 below the block size;
+  /// 0 (default): one thread per element of a block. With fewer threads than
+  /// elements each thread runs several of the block's elements in turn, so a
+  /// team's per-block work (staging, index lists, barriers) is shared by
+  /// more elements and a larger block needs no larger team. Host backends
+  /// run one thread per team whatever this says.
   int team_size = 0;
-  /// CUDA, per loop: registers per thread the team kernel may hold (a launch
-  /// bound), which sets how many of its warps an SM keeps resident: 0 (the
-  /// compiler's choice) or 48 (up to 42 warps an SM; teams of at most 640
-  /// threads). For blocks run one per team and combined by thread colours or
-  /// scratch atomics: with gather, or several blocks per team where they
-  /// pipeline, a budget is an Error. No value wins everywhere: on the H100
-  /// 48 ran res_calc's full staging faster at block 256 (built-in blocks) and
-  /// staged increments slower (docs/executors.md). Host backends run their one kernel whatever it
-  /// says (the errors still apply: register_budget_problem).
+  /// CUDA: registers per thread the team kernel may hold (a launch bound),
+  /// which sets how many of its warps an SM keeps resident: 0 (the
+  /// compiler's choice) or 48 (teams of at most 640 threads). For blocks run
+  /// one per team and combined by thread colours or scratch atomics: with
+  /// gather, or several blocks per team where they pipeline, a budget is an
+  /// Error. No value wins everywhere (docs/executors.md). Host backends run
+  /// their one kernel whatever it says (the errors still apply:
+  /// register_budget_problem).
   int max_registers = 0;
   /// The budgets max_registers takes, the default first.
   static std::vector<int> register_budgets() { return {0, 48}; }
   static bool is_register_budget(int r) { return r == 0 || r == 48; }
-  /// Per loop, staging 'all' with one block per team, thread colours or
-  /// scratch atomics: a block's increment buffers start at the dat's values
-  /// for its own points (copied in with the staged reads), so its write-back
-  /// stores without loading them. For dats the loop uses through one map and
-  /// one access only; others start at the identity whatever this says, and
-  /// the results are the same either way up to the order of the additions.
-  /// Not under staging 'increments': there the copies would be a block's only
-  /// loads before it computes (slower on the H100 for res_calc, AoS).
-  /// No value wins everywhere: on the H100 it ran full staging faster, and
-  /// AoS built-in blocks under a register budget of 48 slower.
+  /// Staging 'all' with one block per team, thread colours or scratch
+  /// atomics: a block's increment buffers start at the dat's values for its
+  /// own points (copied in with the staged reads), so its write-back stores
+  /// without loading them. For dats the loop uses through one map and one
+  /// access only; others start at the identity whatever this says, and the
+  /// results are the same either way up to the order of the additions. Not
+  /// under staging 'increments': there the copies would be a block's only
+  /// loads before it computes. No value wins everywhere (docs/executors.md).
   bool preload = true;
-  /// Per loop: when its scratch does not fit the team's budget: false (default)
+  /// When its scratch does not fit the team's budget: false (default)
   /// throws an Error giving both numbers and what would fit; true falls back
   /// to increments-only staging, then to no staging ('reads' straight to no
   /// staging), and records that in the plan's summary.
   bool fallback = false;
-  /// Plan option: how blocks are formed.
-  Partition partition = Partition::contiguous;
-  /// Plan option, METIS blocks: parts aim at block_size * (1 - margin)
-  /// elements so that the imbalance METIS allows stays within block_size.
-  double metis_margin = 0.1;
-  /// Plan option, Partition::given: block id of every element (blocks larger
-  /// than block_size are cut).
-  std::shared_ptr<const std::vector<int>> blocks;
-  /// Plan option: when set, the plan is loaded from this file if it exists
-  /// (an Error if the file does not match the maps and options), else built
-  /// and saved there.
-  std::string plan_file;
-  /// The plan options above that a setter gave: par_loop checks these, and
-  /// any other that differs from its default, against its plan's.
-  enum : unsigned {
-    block_size_given = 1,
-    partition_given = 2,
-    metis_margin_given = 4,
-    blocks_given = 8,
-    plan_file_given = 16
-  };
-  unsigned plan_options_given = 0;
 };
+
+/// Both sets of options: what one loop runs with (its plan's and its own).
+struct HierarchicalOptions : HierarchicalPlanOptions, HierarchicalLoopOptions {
+  HierarchicalOptions() = default;
+  HierarchicalOptions(const HierarchicalPlanOptions &p, const HierarchicalLoopOptions &l)
+      : HierarchicalPlanOptions(p), HierarchicalLoopOptions(l) {}
+};
+
+/// The hierarchical executor's loop options, and the kernels a loop under
+/// them compiles (`Kernels`, HierarchicalKernels flags): run-time options
+/// choose among those kernels only, and a loop whose options need another
+/// one is an Error naming it. HierarchicalOf<K>::Loop.
+template <unsigned Kernels = HierarchicalKernels::standard>
+struct HierarchicalLoop : HierarchicalLoopOptions {
+  static_assert(Kernels != 0 && (Kernels & ~unsigned(HierarchicalKernels::every)) == 0,
+                "exec::HierarchicalLoop<Kernels>: Kernels are exec::HierarchicalKernels flags");
+  static constexpr unsigned kernels = Kernels;
+  HierarchicalLoop() = default;
+  explicit HierarchicalLoop(const HierarchicalLoopOptions &o) : HierarchicalLoopOptions(o) {}
+  /// The same options under another kernel set.
+  template <unsigned K>
+  HierarchicalLoop(const HierarchicalLoop<K> &other) : HierarchicalLoopOptions(other) {}
+
+  HierarchicalLoop &with_staging(Staging s) { return staging = s, *this; }
+  HierarchicalLoop &with_fallback(bool f = true) { return fallback = f, *this; }
+  HierarchicalLoop &with_blocks_per_team(int n) { return blocks_per_team = n, *this; }
+  HierarchicalLoop &with_team_size(int n) { return team_size = n, *this; }
+  HierarchicalLoop &with_combine(Combine c) { return combine = c, *this; }
+  HierarchicalLoop &with_writeback(Writeback w) { return writeback = w, *this; }
+  HierarchicalLoop &with_max_registers(int r) { return max_registers = r, *this; }
+  HierarchicalLoop &with_preload(bool p) { return preload = p, *this; }
+};
+
+template <unsigned Kernels> struct HierarchicalVariant;
 
 /// Hierarchical colouring: elements in blocks of at most `block_size`; blocks
 /// coloured (one launch per block colour, one team per block, one thread per
 /// element); a block stages its indirect data in team scratch, runs the
 /// kernel into thread-private buffers, applies them to scratch thread colour
 /// by thread colour between barriers, then adds its increments to global
-/// memory once. `combine` and `writeback` swap the two colourings for
-/// scratch and global atomics (block pre-aggregation: one launch per loop).
-/// Plan options go to make_plan, per-loop ones to par_loop; a loop whose tag
-/// gives a plan option other than its plan's is an Error.
-/// `Kernels` (HierarchicalKernels flags) are the kernels a loop under this tag
-/// compiles; exec::Hierarchical compiles the standard ones. A plan serves
-/// loops under every kernel set (make_plan takes any of them).
+/// memory once. The loop options' `combine` and `writeback` swap the two
+/// colourings for scratch and global atomics (block pre-aggregation: one
+/// launch per loop). The tag holds the plan options (make_plan); loops take
+/// `Loop` (HierarchicalLoop<Kernels>), whose type names the kernels they
+/// compile: exec::Hierarchical's loops the standard ones. One plan serves
+/// loops under every kernel set (par_loop takes any HierarchicalLoop<K>).
 template <unsigned Kernels = HierarchicalKernels::standard>
-struct HierarchicalOf : HierarchicalOptions {
+struct HierarchicalOf : HierarchicalPlanOptions {
   static_assert(Kernels != 0 && (Kernels & ~unsigned(HierarchicalKernels::every)) == 0,
                 "exec::HierarchicalOf<Kernels>: Kernels are exec::HierarchicalKernels flags");
   static constexpr unsigned kernels = Kernels;
+  using Loop = HierarchicalLoop<Kernels>;
+  using Variant = HierarchicalVariant<Kernels>;
   HierarchicalOf() = default;
+  explicit HierarchicalOf(const HierarchicalPlanOptions &o) : HierarchicalPlanOptions(o) {}
   /// The same options under another kernel set.
   template <unsigned K>
-  HierarchicalOf(const HierarchicalOf<K> &other) : HierarchicalOptions(other) {}
+  HierarchicalOf(const HierarchicalOf<K> &other) : HierarchicalPlanOptions(other) {}
 
-  HierarchicalOf &with_block_size(int b) {
-    return block_size = b, plan_options_given |= block_size_given, *this;
-  }
+  HierarchicalOf &with_block_size(int b) { return block_size = b, *this; }
   HierarchicalOf &with_blocks(std::shared_ptr<const std::vector<int>> b) {
     blocks = std::move(b);
     partition = Partition::given;
-    plan_options_given |= blocks_given | partition_given;
     return *this;
   }
-  HierarchicalOf &with_plan_file(std::string path) {
-    return plan_file = std::move(path), plan_options_given |= plan_file_given, *this;
+  HierarchicalOf &with_plan_file(std::string path) { return plan_file = std::move(path), *this; }
+  HierarchicalOf &with_partition(Partition p) { return partition = p, *this; }
+  HierarchicalOf &with_metis_margin(double m) { return metis_margin = m, *this; }
+};
+
+/// Plan and loop options together, for programs and tests that sweep
+/// variants ("hier-inc/sa/b256"): make_plan(space, v.plan(), ...) and
+/// par_loop(plan, v.loop(), ...). make_plan and par_loop take only their own.
+template <unsigned Kernels> struct HierarchicalVariant : HierarchicalOptions {
+  HierarchicalVariant() = default;
+  explicit HierarchicalVariant(const HierarchicalOptions &o) : HierarchicalOptions(o) {}
+  HierarchicalVariant(const HierarchicalOf<Kernels> &p, const HierarchicalLoop<Kernels> &l = {})
+      : HierarchicalOptions(p, l) {}
+
+  HierarchicalOf<Kernels> plan() const { return HierarchicalOf<Kernels>(*this); }
+  HierarchicalLoop<Kernels> loop() const { return HierarchicalLoop<Kernels>(*this); }
+
+  HierarchicalVariant &with_block_size(int b) { return block_size = b, *this; }
+  HierarchicalVariant &with_blocks(std::shared_ptr<const std::vector<int>> b) {
+    blocks = std::move(b);
+    partition = Partition::given;
+    return *this;
   }
-  HierarchicalOf &with_partition(Partition p) {
-    return partition = p, plan_options_given |= partition_given, *this;
+  HierarchicalVariant &with_plan_file(std::string path) {
+    return plan_file = std::move(path), *this;
   }
-  HierarchicalOf &with_metis_margin(double m) {
-    return metis_margin = m, plan_options_given |= metis_margin_given, *this;
-  }
-  HierarchicalOf &with_staging(Staging s) { return staging = s, *this; }
-  HierarchicalOf &with_fallback(bool f = true) { return fallback = f, *this; }
-  HierarchicalOf &with_blocks_per_team(int n) { return blocks_per_team = n, *this; }
-  HierarchicalOf &with_team_size(int n) { return team_size = n, *this; }
-  HierarchicalOf &with_combine(Combine c) { return combine = c, *this; }
-  HierarchicalOf &with_writeback(Writeback w) { return writeback = w, *this; }
-  HierarchicalOf &with_max_registers(int r) { return max_registers = r, *this; }
-  HierarchicalOf &with_preload(bool p) { return preload = p, *this; }
+  HierarchicalVariant &with_partition(Partition p) { return partition = p, *this; }
+  HierarchicalVariant &with_metis_margin(double m) { return metis_margin = m, *this; }
+  HierarchicalVariant &with_staging(Staging s) { return staging = s, *this; }
+  HierarchicalVariant &with_fallback(bool f = true) { return fallback = f, *this; }
+  HierarchicalVariant &with_blocks_per_team(int n) { return blocks_per_team = n, *this; }
+  HierarchicalVariant &with_team_size(int n) { return team_size = n, *this; }
+  HierarchicalVariant &with_combine(Combine c) { return combine = c, *this; }
+  HierarchicalVariant &with_writeback(Writeback w) { return writeback = w, *this; }
+  HierarchicalVariant &with_max_registers(int r) { return max_registers = r, *this; }
+  HierarchicalVariant &with_preload(bool p) { return preload = p, *this; }
 };
 
 /// The paper's technique and its fallback: staging 'all', 'inc' and 'none',
@@ -205,6 +251,10 @@ using Hierarchical = HierarchicalOf<>;
 /// Every hierarchical variant (reads, gather, pipelined, register budgets):
 /// 15 kernels per loop and backend, against the standard set's 3.
 using HierarchicalAll = HierarchicalOf<HierarchicalKernels::every>;
+
+/// A hierarchical plan runs loops under every kernel set.
+template <unsigned K, unsigned L>
+struct takes_loop_options<HierarchicalOf<K>, HierarchicalLoop<L>> : std::true_type {};
 
 /// The tag a plan for loops under E is built with (one plan serves every
 /// hierarchical kernel set).
@@ -282,7 +332,7 @@ inline const char *writeback_name(Writeback w) {
 }
 
 /// Whether blocks_per_team applies to these options (see there).
-inline bool pipelinable(const HierarchicalOptions &h) {
+inline bool pipelinable(const HierarchicalLoopOptions &h) {
   return h.staging == Staging::reads ||
          (stages_increments(h.staging) && h.combine != Combine::colours &&
           h.writeback == Writeback::atomic);
@@ -291,8 +341,8 @@ inline bool pipelinable(const HierarchicalOptions &h) {
 /// Why `h`'s register budget cannot run with blocks of `block_size`
 /// elements, or empty when it can (no budget, or one that applies: one
 /// block per team, no gather, teams of at most 640 threads). The value
-/// itself is checked apart (Hierarchical::is_register_budget).
-inline std::string register_budget_problem(const HierarchicalOptions &h, int block_size) {
+/// itself is checked apart (HierarchicalLoopOptions::is_register_budget).
+inline std::string register_budget_problem(const HierarchicalLoopOptions &h, int block_size) {
   if (h.max_registers == 0)
     return {};
   const std::string budget = "max_registers " + std::to_string(h.max_registers);
@@ -316,7 +366,7 @@ inline std::string register_budget_problem(const HierarchicalOptions &h, int blo
 /// per team, "/t<n>" for teams of n threads, "/r<n>" for a register budget
 /// and "/np" for staging 'all' without preloaded increments: the names the
 /// main job and exec::Auto report.
-inline std::string variant_name(const HierarchicalOptions &h) {
+inline std::string variant_name(const HierarchicalLoopOptions &h) {
   return std::string("hier-") + staging_name(h.staging) +
          (h.combine == Combine::atomics  ? "/sa"
           : h.combine == Combine::gather ? "/sg"
@@ -332,7 +382,7 @@ inline std::string variant_name(const HierarchicalOptions &h) {
 /// GPU backend (`gpu`) or a host one, where a staging runs one kernel
 /// whatever blocks_per_team and max_registers say. With fallback, staging
 /// 'none' too (the fallback's last step).
-inline unsigned kernels_needed(const HierarchicalOptions &h, bool gpu) {
+inline unsigned kernels_needed(const HierarchicalLoopOptions &h, bool gpu) {
   using K = HierarchicalKernels;
   unsigned k = h.staging == Staging::reads    ? K::reads
                : h.staging == Staging::none   ? K::unstaged
@@ -362,7 +412,7 @@ inline std::string kernel_names(unsigned kernels) {
 /// lacks, on a backend that runs `backend_kernels` of the GPU-only ones
 /// (pipelined, registers; host backends run one kernel per staging whatever
 /// blocks_per_team and max_registers say).
-inline unsigned kernels_missing(const HierarchicalOptions &h, unsigned compiled,
+inline unsigned kernels_missing(const HierarchicalLoopOptions &h, unsigned compiled,
                                 unsigned backend_kernels) {
   const unsigned gpu_only = HierarchicalKernels::pipelined | HierarchicalKernels::registers;
   return kernels_needed(h, true) & (~gpu_only | backend_kernels) & ~compiled;
@@ -370,7 +420,7 @@ inline unsigned kernels_missing(const HierarchicalOptions &h, unsigned compiled,
 
 /// Which options of `h` need the kernels `missing`, in the options' words
 /// ("combine 'gather' needs 'gather'"), or empty when none is missing.
-inline std::string kernel_problem(const HierarchicalOptions &h, unsigned missing) {
+inline std::string kernel_problem(const HierarchicalLoopOptions &h, unsigned missing) {
   using K = HierarchicalKernels;
   std::string why;
   const auto add = [&](unsigned k, const std::string &option) {

@@ -22,6 +22,11 @@ namespace umesh {
 
 template <class Exec, class Space = Kokkos::DefaultExecutionSpace> class Plan;
 
+/// The executor whose loops plan type P runs (Plan<Exec, Space>: Exec).
+template <class P> struct plan_executor;
+template <class Exec, class Space> struct plan_executor<Plan<Exec, Space>> { using type = Exec; };
+template <class P> using plan_executor_t = typename plan_executor<P>::type;
+
 /// Marks a map that loops only read through: the hierarchical executor stages
 /// its points but colours only over the maps that are incremented through.
 /// Other executors ignore it.

@@ -44,7 +44,7 @@ HostMaps plan_file_maps(const char *what, const Set &set, const Maps &...maps) {
 /// of one colour in a block writing one point): what make_plan checks
 /// before it uses a plan file.
 template <class... Maps>
-BlockPlan read_plan_file(const std::string &path, const exec::HierarchicalOptions &options,
+BlockPlan read_plan_file(const std::string &path, const exec::HierarchicalPlanOptions &options,
                          const Set &set, const Maps &...maps) {
   const detail::HostMaps host = detail::plan_file_maps("read_plan_file", set, maps...);
   return detail::read_hierarchical_plan_file(path, set.size(), host.maps, options);
@@ -57,7 +57,7 @@ BlockPlan read_plan_file(const std::string &path, const exec::HierarchicalOption
 /// checked here: make_plan and read_plan_file check it when they read it.
 template <class... Maps>
 void write_plan_file(const std::string &path, const BlockPlan &plan,
-                     const exec::HierarchicalOptions &options, const Set &set,
+                     const exec::HierarchicalPlanOptions &options, const Set &set,
                      const Maps &...maps) {
   const detail::HostMaps host = detail::plan_file_maps("write_plan_file", set, maps...);
   detail::write_hierarchical_plan_file(path, plan, set.size(), host.maps, options);

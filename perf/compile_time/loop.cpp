@@ -35,7 +35,7 @@ void compile_time_loop(umesh::Plan<umesh::exec::plan_tag_t<Exec>, Space> &plan,
                        const umesh::Dat<double, 2, umesh::AoS, Mem> &x,
                        const umesh::Dat<double, 1, umesh::AoS, Mem> &q,
                        const umesh::Dat<double, 1, umesh::AoS, Mem> &res) {
-  umesh::par_loop(Exec{}, plan, "edge_flux", EdgeFlux{}, umesh::read(x, pedge, 0),
+  umesh::par_loop(plan, Exec::Loop{}, "edge_flux", EdgeFlux{}, umesh::read(x, pedge, 0),
                   umesh::read(x, pedge, 1), umesh::read(q, pecell, 0), umesh::read(q, pecell, 1),
                   umesh::inc(res, pecell, 0), umesh::inc(res, pecell, 1));
 }

@@ -17,8 +17,10 @@
 namespace umesh::detail {
 
 struct AutoCandidate {
-  enum Kind { atomic, scatterview, gather, colour, hierarchical, segmented, warp } kind;
-  exec::Hierarchical loop_options; // hierarchical: staging, combine, writeback
+  /// Its executor's position among exec::AutoAll's candidates (AutoKinds).
+  using Kind = int;
+  Kind kind = 0;
+  exec::HierarchicalLoopOptions loop_options; // hierarchical: staging, combine, writeback
   int block_size = 0;
   std::string name;
   bool scratch_atomics = false; // segmented
@@ -27,26 +29,18 @@ struct AutoCandidate {
   int slot = 0;                 // position of its executor in the candidate list
 };
 
-/// Every executor exec::Auto can choose, in the order of AutoCandidate::Kind
-/// (the tuning files' keys list a candidate list's names in this order).
+/// Every executor exec::Auto can choose, in the registry's order (the
+/// tuning files' keys list a candidate list's names in this order).
 using AutoKinds = exec::candidates_of<exec::AutoAll>::type;
 
 /// The kind of candidates executor tag E gives exec::Auto.
 template <class E> constexpr AutoCandidate::Kind auto_kind() {
-  constexpr std::size_t i = exec::index_of<exec::plan_tag_t<E>>(AutoKinds{});
-  static_assert(i <= AutoCandidate::warp,
-                "exec::AutoOf: a candidate is one of exec::Atomic, ScatterView, Gather, "
-                "GlobalColour, Hierarchical, Segmented, WarpCombine");
+  constexpr std::size_t i = exec::index_of<exec::registered_t<E>>(AutoKinds{});
+  static_assert(i < exec::index_of<void>(AutoKinds{}),
+                "exec::AutoOf: a candidate is an executor the registry marks 'candidate' "
+                "(umesh/exec_registry.hpp)");
   return AutoCandidate::Kind(i);
 }
-static_assert(auto_kind<exec::Atomic>() == AutoCandidate::atomic &&
-                  auto_kind<exec::ScatterView>() == AutoCandidate::scatterview &&
-                  auto_kind<exec::Gather>() == AutoCandidate::gather &&
-                  auto_kind<exec::GlobalColour>() == AutoCandidate::colour &&
-                  auto_kind<exec::Hierarchical>() == AutoCandidate::hierarchical &&
-                  auto_kind<exec::Segmented>() == AutoCandidate::segmented &&
-                  auto_kind<exec::WarpCombine>() == AutoCandidate::warp,
-              "AutoCandidate::Kind follows exec::AutoAll's order");
 
 /// Appends every candidate one executor of the list gives (kind), in the
 /// order the summary lists them, marked with its position `slot` in the

@@ -41,6 +41,34 @@
 namespace umesh {
 namespace detail {
 
+// A candidate's plan options at block size `block` (those with a block size:
+// exec::Auto tries each of its block sizes), or its defaults.
+template <class Tag, class = void> struct has_block_size : std::false_type {};
+template <class Tag>
+struct has_block_size<Tag, std::void_t<decltype(std::declval<Tag &>().with_block_size(1))>>
+    : std::true_type {};
+template <class Tag> Tag plan_options_at(int block) {
+  if constexpr (has_block_size<Tag>::value)
+    return Tag{}.with_block_size(block);
+  else
+    return Tag{};
+}
+
+// A candidate's loop options (auto_candidates.cpp gives each variant its own).
+template <class Tag> typename Tag::Loop loop_options_of(const AutoCandidate &, Tag) {
+  return {};
+}
+template <unsigned K>
+exec::HierarchicalLoop<K> loop_options_of(const AutoCandidate &c, exec::HierarchicalOf<K>) {
+  return exec::HierarchicalLoop<K>(c.loop_options);
+}
+inline exec::SegmentedLoop loop_options_of(const AutoCandidate &c, exec::Segmented) {
+  return exec::SegmentedLoop{}.with_scratch_atomics(c.scratch_atomics);
+}
+inline exec::WarpLoop loop_options_of(const AutoCandidate &c, exec::WarpCombine) {
+  return exec::WarpLoop{}.with_max_registers(c.max_registers).with_compact_maps(c.compact_maps);
+}
+
 /// One candidate executor's plans (one per block size, built on first use)
 /// and the loop options of its variants.
 template <class Exec, class Space> class AutoSlot {
@@ -51,11 +79,8 @@ template <class Exec, class Space> class AutoSlot {
 public:
   template <class... Maps> AutoSlot(const Space &space, const Set &set, const Maps &...maps) {
     make_ = [=](int block) {
-      if constexpr (exec::is_hierarchical_v<Exec> || std::is_same<Exec, exec::Segmented>::value ||
-                    std::is_same<Exec, exec::WarpCombine>::value)
-        return std::make_unique<PlanT>(space, PlanTag{}.with_block_size(block), set, maps...);
-      else
-        return std::make_unique<PlanT>(space, set, maps...);
+      return std::make_unique<PlanT>(
+          make_plan(space, plan_options_at<PlanTag>(block), set, maps...));
     };
   }
 
@@ -65,23 +90,10 @@ public:
     auto &plan = plans_[c.block_size];
     if (!plan)
       plan = make_(c.block_size);
-    plan->run(loop_options(c), name, kernel, args...);
+    plan->run(loop_options_of(c, Exec{}), name, kernel, args...);
   }
 
 private:
-  static Exec loop_options(const AutoCandidate &c) {
-    if constexpr (exec::is_hierarchical_v<Exec>)
-      return Exec(c.loop_options);
-    else if constexpr (std::is_same<Exec, exec::Segmented>::value)
-      return exec::Segmented{}.with_scratch_atomics(c.scratch_atomics);
-    else if constexpr (std::is_same<Exec, exec::WarpCombine>::value)
-      return exec::WarpCombine{}
-          .with_max_registers(c.max_registers)
-          .with_compact_maps(c.compact_maps);
-    else
-      return Exec{};
-  }
-
   std::function<std::unique_ptr<PlanT>(int)> make_;
   std::map<int, std::unique_ptr<PlanT>> plans_;
 };
@@ -139,7 +151,8 @@ public:
   std::string summary() const { return tuner_.summary(); }
 
   template <class Kernel, class... Args>
-  void run(const Tag &, const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec::NoLoopOptions &, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
     // Outputs are saved only when the loop tunes (its first call).
     std::unique_ptr<LoopSnapshot> snapshot;
     auto save = [&] {

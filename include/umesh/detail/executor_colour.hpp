@@ -61,7 +61,8 @@ public:
   const Kokkos::View<int *, memory_space> &permutation() const { return perm_; }
 
   template <class Kernel, class... Args>
-  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec::NoLoopOptions &, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
     detail::ColouredIncPolicy<Plan> policy{*this, name};
     detail::run_loop<Space>(
         policy, kernel,

@@ -62,7 +62,8 @@ public:
   Plan(const Space &space, const Subsets<M> &subsets) : detail::DirectPlan<Space>(space, subsets) {}
 
   template <class Kernel, class... Args>
-  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec::NoLoopOptions &, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
     detail::DirectIncPolicy<false> policy;
     detail::run_loop<Space>(
         policy, kernel,
@@ -85,7 +86,8 @@ public:
   Plan(const Space &space, const Subsets<M> &subsets) : detail::DirectPlan<Space>(space, subsets) {}
 
   template <class Kernel, class... Args>
-  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec::NoLoopOptions &, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
     detail::DirectIncPolicy<true> policy;
     detail::run_loop<Space>(
         policy, kernel,

@@ -100,11 +100,11 @@ public:
   }
 
   /// Runs a loop with the staging and fallback of `loop_options` (the block
-  /// size is the plan's), compiling the kernels its tag names (K). Arguments
+  /// size is the plan's), compiling the kernels its type names (K). Arguments
   /// are bound once per staging tried; only a loop that does not fit binds
   /// again, with less staging.
   template <unsigned K, class Kernel, class... Args>
-  void run(const exec::HierarchicalOf<K> &loop_options, const std::string &name,
+  void run(const exec::HierarchicalLoop<K> &loop_options, const std::string &name,
            const Kernel &kernel, const Args &...args) {
     using exec::Staging;
     detail::check_loop_options(name, loop_options, options_.block_size);
@@ -134,12 +134,12 @@ public:
                      inc_fits ? "staging 'inc' (needs " + std::to_string(need_inc) + " bytes), "
                               : std::string(),
                      "staging 'none' (no scratch), a block size of about ", fit,
-                     " or less, or Hierarchical::with_fallback() to fall back automatically");
+                     " or less, or the loop option with_fallback() to fall back automatically");
       }
       r.used = inc_fits ? Staging::increments : Staging::none;
       // Without staging, increments go to global memory colour by colour:
       // no scratch to combine in, so the colourings take over.
-      exec::HierarchicalOf<K> used = loop_options;
+      exec::HierarchicalLoop<K> used = loop_options;
       used.with_staging(r.used);
       if (r.used == Staging::none)
         used.with_combine(exec::Combine::colours).with_writeback(exec::Writeback::coloured);
@@ -188,7 +188,7 @@ private:
 
   // Scratch bytes per block a loop needs under staging S (binding only).
   template <exec::Staging S, class... Args>
-  int scratch_for(const std::string &name, const exec::HierarchicalOptions &loop_options,
+  int scratch_for(const std::string &name, const exec::HierarchicalLoopOptions &loop_options,
                   const Args &...args) {
     Policy<S> policy(*this, name, loop_options, 0, false);
     (void)std::initializer_list<int>{(detail::to_device<Space>(policy, args), 0)...};
@@ -199,7 +199,7 @@ private:
   // the stagings of kernels K are instantiated (run checked the loop needs
   // no other).
   template <unsigned K, class Kernel, class... Args>
-  Ran run_as(const exec::HierarchicalOf<K> &loop_options, int budget, const std::string &name,
+  Ran run_as(const exec::HierarchicalLoop<K> &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     switch (loop_options.staging) {
     case exec::Staging::all:
@@ -224,7 +224,7 @@ private:
                  exec::kernel_names(K), ")");
   }
   template <unsigned K, exec::Staging S, class Kernel, class... Args>
-  Ran run_as(const exec::HierarchicalOf<K> &loop_options, int budget, const std::string &name,
+  Ran run_as(const exec::HierarchicalLoop<K> &loop_options, int budget, const std::string &name,
              const Kernel &kernel, const Args &...args) {
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     // Several blocks per team: pipelined on GPUs where blocks are element
@@ -233,7 +233,7 @@ private:
     constexpr auto pipe = S == exec::Staging::reads  ? detail::PipeKind::reads
                           : S == exec::Staging::none ? detail::PipeKind::none
                                                      : detail::PipeKind::combines;
-    exec::Hierarchical as_run = loop_options;
+    exec::HierarchicalLoopOptions as_run = loop_options;
     as_run.staging = S; // after any fallback
     bool pipelined = pipe != detail::PipeKind::none && !host && (K & Kernels::pipelined) != 0 &&
                      loop_options.blocks_per_team > 1 && blocks_are_ranges_ &&
@@ -264,7 +264,7 @@ private:
   }
 
   template <unsigned K, detail::PipeKind Pipe, class Body>
-  Launched launch(const exec::HierarchicalOptions &loop_options, const std::string &name,
+  Launched launch(const exec::HierarchicalLoopOptions &loop_options, const std::string &name,
                   const Body &body, int scratch, int team_scratch,
                   typename Body::reduce_value &total, bool pipelined) {
     // Atomic writeback: every block in one launch. Staging 'none' (no
@@ -424,8 +424,8 @@ private:
   std::map<std::string, LoopRecord> loops_;
 };
 
-/// The hierarchical plan takes the executor's options (any kernel set: the
-/// plan serves them all).
+/// The hierarchical plan takes the executor's plan options (any kernel set:
+/// the plan serves loops under them all).
 template <class Space, unsigned K, class... Maps>
 Plan<exec::Hierarchical, Space> make_plan(const Space &space, exec::HierarchicalOf<K> options,
                                           const Set &set, const Maps &...maps) {

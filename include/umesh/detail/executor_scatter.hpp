@@ -89,7 +89,8 @@ public:
   }
 
   template <class Kernel, class... Args>
-  void run(const exec_type &, const std::string &name, const Kernel &kernel, const Args &...args) {
+  void run(const exec::NoLoopOptions &, const std::string &name, const Kernel &kernel,
+           const Args &...args) {
     detail::ScatterIncPolicy<Plan> policy{*this, {}, {}};
     const int n = this->set_.size();
     detail::run_loop<Space>(

@@ -99,7 +99,7 @@ public:
   /// Runs a loop; block size and segments are the plan's (the tag's are
   /// plan options, as with exec::Hierarchical), scratch_atomics the loop's.
   template <class Kernel, class... Args>
-  void run(const exec::Segmented &loop_options, const std::string &name, const Kernel &kernel,
+  void run(const exec::SegmentedLoop &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     // Host backends run one thread per team: they fold in place either way.
     constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;

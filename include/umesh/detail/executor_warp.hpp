@@ -255,10 +255,10 @@ public:
   /// Runs one loop; block_size comes from the plan, max_registers from
   /// `loop_options`.
   template <class Kernel, class... Args>
-  void run(const exec::WarpCombine &loop_options, const std::string &name, const Kernel &kernel,
+  void run(const exec::WarpLoop &loop_options, const std::string &name, const Kernel &kernel,
            const Args &...args) {
     const int registers = loop_options.max_registers;
-    if (!exec::WarpCombine::is_register_budget(registers))
+    if (!exec::WarpLoop::is_register_budget(registers))
       detail::fail("loop '", name, "' under the warp executor: max_registers ", registers,
                    " is not 0 (the compiler's choice), 40 or 64");
     if (registers == 40 && options_.block_size > 512)

@@ -21,8 +21,8 @@ namespace umesh::detail {
 template <class PlanT, exec::Staging S> struct HierarchicalBinding {
   PlanT &plan;
   const std::string &loop;
-  const exec::HierarchicalOptions &options; // the loop's combine and writeback
-  int scratch = 0;                          // bytes so far (per slot when pipelined)
+  const exec::HierarchicalLoopOptions &options; // the loop's combine and writeback
+  int scratch = 0;                              // bytes so far (per slot when pipelined)
   // Pipelined: each staged map's padded lists get a place in every slot,
   // after the slot's element range; gather buffers live once per team.
   bool pipelined = false;
@@ -66,7 +66,7 @@ template <class PlanT, exec::Staging S> struct HierarchicalBinding {
     return seen;
   }
 
-  HierarchicalBinding(PlanT &p, const std::string &name, const exec::HierarchicalOptions &o,
+  HierarchicalBinding(PlanT &p, const std::string &name, const exec::HierarchicalLoopOptions &o,
                       int start, bool pipe)
       : plan(p), loop(name), options(o), scratch(start), pipelined(pipe) {}
 

@@ -30,7 +30,7 @@ struct HierarchicalHostPlan {
 /// file matches), else partitioned and coloured (and saved to the file).
 HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
                                              const std::vector<BlockPlanMap> &maps,
-                                             const exec::HierarchicalOptions &options);
+                                             const exec::HierarchicalPlanOptions &options);
 
 /// The hierarchical plan in the plan file `path`, for `n` elements over
 /// `maps` with the plan options of `options`: an Error naming the file unless
@@ -38,14 +38,14 @@ HierarchicalHostPlan build_hierarchical_plan(const std::string &set, int n,
 /// (check_block_plan).
 BlockPlan read_hierarchical_plan_file(const std::string &path, int n,
                                       const std::vector<BlockPlanMap> &maps,
-                                      const exec::HierarchicalOptions &options);
+                                      const exec::HierarchicalPlanOptions &options);
 
 /// Writes `plan` to the plan file `path` as read_hierarchical_plan_file reads
 /// it (through a temporary of its own, renamed into place). The plan is not
 /// checked: readers check it.
 void write_hierarchical_plan_file(const std::string &path, const BlockPlan &plan, int n,
                                   const std::vector<BlockPlanMap> &maps,
-                                  const exec::HierarchicalOptions &options);
+                                  const exec::HierarchicalPlanOptions &options);
 
 /// Per element, its thread colour as a byte (BlockPlanDev::element_colour),
 /// or nothing where launches do not use it: blocks that are not element
@@ -81,7 +81,7 @@ std::string hierarchical_summary(const BlockPlan &plan, const std::string &file_
 void drop_staged_lists(BlockPlan &plan);
 
 /// The plan options a plan file records (and must match to be loaded).
-std::string plan_options_text(const exec::HierarchicalOptions &o);
+std::string plan_options_text(const exec::HierarchicalPlanOptions &o);
 
 /// A staged map's local indices as 16 bits, indexed by element, so that a
 /// thread finds its element's points without knowing its position in the

@@ -22,7 +22,7 @@ namespace umesh::detail {
 using LocalIndex = std::uint16_t;
 
 /// The per-loop options of `loop` make sense for a plan of `block_size`.
-inline void check_loop_options(const std::string &name, const exec::HierarchicalOptions &loop,
+inline void check_loop_options(const std::string &name, const exec::HierarchicalLoopOptions &loop,
                                int block_size) {
   // Name only the options at fault: the default combine is no contradiction.
   const bool combine = loop.combine != exec::Combine::colours;
@@ -40,7 +40,7 @@ inline void check_loop_options(const std::string &name, const exec::Hierarchical
     fail("loop '", name,
          "' under the hierarchical executor: blocks_per_team must be at least 1, not ",
          loop.blocks_per_team);
-  if (!exec::Hierarchical::is_register_budget(loop.max_registers))
+  if (!exec::HierarchicalLoopOptions::is_register_budget(loop.max_registers))
     fail("loop '", name, "' under the hierarchical executor: max_registers ", loop.max_registers,
          " is not 0 (the compiler's choice) or 48");
   if (const std::string why = exec::register_budget_problem(loop, block_size); !why.empty())
@@ -53,23 +53,23 @@ inline void check_loop_options(const std::string &name, const exec::Hierarchical
          "); use 0 for one thread per element of a block");
 }
 
-/// The loop's options need only kernels its tag compiles (`compiled`);
+/// The loop's options need only kernels their type compiles (`compiled`);
 /// `backend_kernels`: see exec::kernels_missing.
-inline void check_kernels(const std::string &name, const exec::HierarchicalOptions &loop,
+inline void check_kernels(const std::string &name, const exec::HierarchicalLoopOptions &loop,
                           unsigned compiled, unsigned backend_kernels) {
   const unsigned missing = exec::kernels_missing(loop, compiled, backend_kernels);
   if (missing == 0)
     return;
-  // The tag that compiles these kernels and the missing ones.
+  // The loop options' type that compiles these kernels and the missing ones.
   std::string tag;
   for (unsigned k = 1; k <= exec::HierarchicalKernels::every; k <<= 1)
     if ((compiled | missing) & k)
       tag += (tag.empty() ? "" : " | ") + std::string("exec::HierarchicalKernels::") +
              exec::kernel_names(k);
   fail("loop '", name, "' under the hierarchical executor: ", exec::kernel_problem(loop, missing),
-       ", which its tag does not compile (it compiles '", exec::kernel_names(compiled),
-       "'); name the kernels in the tag, exec::HierarchicalOf<", tag,
-       ">, or use exec::HierarchicalAll (every kernel)");
+       ", which its loop options' type does not compile (it compiles '",
+       exec::kernel_names(compiled), "'); name the kernels in it, exec::HierarchicalLoop<", tag,
+       ">, or use exec::HierarchicalAll::Loop (every kernel)");
 }
 
 /// A launch wants teams of `want` threads where Kokkos allows `max`.

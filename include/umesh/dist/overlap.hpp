@@ -51,6 +51,16 @@ private:
   std::vector<std::unique_ptr<plan_type>> plans_;
 };
 
+} // namespace umesh::dist
+
+namespace umesh {
+template <class Exec, class Space> struct plan_executor<dist::OverlapPlan<Exec, Space>> {
+  using type = Exec;
+};
+} // namespace umesh
+
+namespace umesh::dist {
+
 namespace detail {
 
 template <class M> const Map<M> &piece_map(const Piece<M> &p, const Map<M> &whole) {
@@ -136,8 +146,9 @@ OverlapPlan<Exec, Space> make_overlap_plan(const Space &space, const Exec &exec,
 /// dist::par_loop over the pieces of an OverlapPlan (see the top of this
 /// file): the same results as with a plan over the whole local set, with
 /// the halo exchanges under way while core elements run.
-template <class Exec, class Space, class Kernel, class... Args>
-void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::string &name,
+template <class Exec, class Space, class Loop, class Kernel, class... Args,
+          std::enable_if_t<exec::is_loop_options_v<Loop>, int> = 0>
+void par_loop(OverlapPlan<Exec, Space> &plan, const Loop &loop, const std::string &name,
               const Kernel &kernel, const Args &...args) {
   const MPI_Comm comm = detail::loop_comm(name, args...);
   (detail::check_direct(args, plan.elements(), name), ...);
@@ -157,7 +168,7 @@ void par_loop(const Exec &exec, OverlapPlan<Exec, Space> &plan, const std::strin
           piece_args[p]);
   auto run = [&](int p) {
     if (auto *piece_plan = plan.plan(p))
-      std::apply([&](const auto &...a) { umesh::par_loop(exec, *piece_plan, name, kernel, a...); },
+      std::apply([&](const auto &...a) { umesh::par_loop(*piece_plan, loop, name, kernel, a...); },
                  piece_args[p]);
   };
   auto saved = std::make_tuple(detail::before_global(args)...);

@@ -332,10 +332,12 @@ template <class T, class S> void fetch(DeviceGlobalStore<T, S> &g, MPI_Comm comm
 }
 
 /// umesh::par_loop over this rank's part of a distributed mesh (see the
-/// top of this file for the exchanges). `plan` is built on the local loop
-/// set with the Partition's local maps.
-template <class Exec, class Plan, class Kernel, class... Args>
-void par_loop(const Exec &exec, Plan &plan, const std::string &name, const Kernel &kernel,
+/// top of this file for the exchanges), with the plan's executor under loop
+/// options `loop`. `plan` is built on the local loop set with the
+/// Partition's local maps.
+template <class Plan, class Loop, class Kernel, class... Args,
+          std::enable_if_t<exec::is_loop_options_v<Loop>, int> = 0>
+void par_loop(Plan &plan, const Loop &loop, const std::string &name, const Kernel &kernel,
               const Args &...args) {
   const MPI_Comm comm = detail::loop_comm(name, args...);
   // A loop over a set with halo points runs over them too (their values
@@ -352,11 +354,17 @@ void par_loop(const Exec &exec, Plan &plan, const std::string &name, const Kerne
     imports.finish();
   }
   auto saved = std::make_tuple(detail::before(args, filled)...);
-  umesh::par_loop(exec, plan, name, kernel, detail::local(args)...);
+  umesh::par_loop(plan, loop, name, kernel, detail::local(args)...);
   detail::ExchangeGroups exports;
   std::apply([&](const auto &...s) { (detail::after(args, s, comm, exported, exports), ...); },
              saved);
   exports.finish();
+}
+
+/// dist::par_loop with the plan's default loop options.
+template <class Plan, class Kernel, class... Args>
+void par_loop(Plan &plan, const std::string &name, const Kernel &kernel, const Args &...args) {
+  par_loop(plan, typename umesh::plan_executor_t<Plan>::Loop{}, name, kernel, args...);
 }
 
 } // namespace umesh::dist
