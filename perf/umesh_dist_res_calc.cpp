@@ -192,7 +192,7 @@ Result run_with(const Options &o, const QuadMesh &m, const dist::Partition<Mem> 
       dist::par_loop(cell_plan, "update", Update{}, dist::rw(res), dist::rw(q));
     });
     const double owned = cells->owned, local = cells->local.size();
-    if constexpr (std::is_same_v<PlanT, dist::OverlapPlan<E, Space>>) {
+    if constexpr (std::is_same_v<PlanT, dist::OverlapPlan<plan_executor_t<PlanT>, Space>>) {
       r.breakdown =
           per_rank_text({loop, update, owned, local}, {" res_calc %.4f ms", ", update %.4f ms",
                                                        " (cells: %.0f owned", ", %.0f local)"});

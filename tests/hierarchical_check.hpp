@@ -106,7 +106,8 @@ std::string check_against_serial(exec::HierarchicalAll::Variant options, unsigne
 // check_against_serial<S, L, A> for every enabled space S and layout L:
 // declared (X = extern) or defined (X empty).
 #define UMESH_TEST_CHECK(S, L, A, X)                                                               \
-  X template std::string check_against_serial<S, L, A>(exec::HierarchicalAll, unsigned, int);
+  X template std::string check_against_serial<S, L, A>(exec::HierarchicalAll::Variant, unsigned,   \
+                                                       int);
 #define UMESH_TEST_CHECKS(A, X) UMESH_TEST_EACH_SPACE_LAYOUT(UMESH_TEST_CHECK, A, X)
 
 UMESH_TEST_CHECKS(2, extern)

@@ -39,7 +39,7 @@ TYPED_TEST(Hierarchical, MatchesSerialForEveryStagingBlockSizeAndArity) {
 
 // Gather keeps arity x block entries per incremented dat: the tests' arity-8
 // maps need more scratch than a host team is granted at larger blocks.
-bool gathers(const exec::HierarchicalAll &h) {
+bool gathers(const exec::HierarchicalLoopOptions &h) {
   return h.combine == exec::Combine::gather;
 }
 
@@ -92,7 +92,7 @@ TYPED_TEST(Hierarchical, TeamsSmallerThanBlocksMatchSerial) {
   constexpr bool gpu =
       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename S::memory_space>::accessible;
   unsigned seed = 8000;
-  std::vector<exec::HierarchicalAll> variants{
+  std::vector<exec::HierarchicalAll::Variant> variants{
       exec::HierarchicalAll::Variant{}.with_staging(exec::Staging::reads),
       exec::HierarchicalAll::Variant{}.with_staging(exec::Staging::none)};
   for (auto staging : {exec::Staging::all, exec::Staging::increments})
@@ -382,7 +382,7 @@ TYPED_TEST(Hierarchical, RegisterBudgetOutsideItsKernelsIsAClearError) {
       exec::HierarchicalAll::Variant{}.with_combine(exec::Combine::gather).with_max_registers(48),
       {"max_registers 48", "gather"});
   expect_clear_error<S, L>(
-      exec::HierarchicalAll(inc_atomic).with_blocks_per_team(2).with_max_registers(48),
+      exec::HierarchicalAll::Variant(inc_atomic).with_blocks_per_team(2).with_max_registers(48),
       {"max_registers 48", "pipelined", "blocks_per_team 2"});
   expect_clear_error<S, L>(
       exec::HierarchicalAll::Variant{}.with_block_size(1024).with_max_registers(48),

@@ -195,7 +195,7 @@ TEST(Warp, BadOptionsAndOversizedScratchAreErrors) {
   // GPUs, one warp's worth on host backends.
   Dat<double, 64, AoS, Mem> big(m.cells, "big");
   auto wide = make_plan(Space(), exec::WarpCombine{}.with_block_size(1024), m.edges, pecell);
-  const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+  const int budget = detail::team_scratch_budget<Space>();
   const std::string msg =
       test::error_message([&] { par_loop(wide, "wide", AddOne{}, inc(big, pecell, 0)); });
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Mem>::accessible;

@@ -19,9 +19,9 @@ namespace umesh::apps {
 
 struct HierarchicalCli {
   int block = 256, blocks_per_team = 1, team_size = 0;
-  int registers = exec::Hierarchical{}.max_registers;
+  int registers = exec::Hierarchical::Loop{}.max_registers;
   int warp_block = exec::WarpCombine{}.block_size;
-  int warp_registers = exec::WarpCombine{}.max_registers;
+  int warp_registers = exec::WarpLoop{}.max_registers;
   std::string staging = "all", combine = "colours", writeback = "coloured";
   bool no_fallback = false, warp_compact_maps = false;
 

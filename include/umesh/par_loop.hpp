@@ -37,7 +37,7 @@ void par_loop(Plan<Exec, Space> &plan, const Loop &loop, const std::string &name
 template <class Exec, class Space, class Kernel, class... Args>
 void par_loop(Plan<Exec, Space> &plan, const std::string &name, const Kernel &kernel,
               const Args &...args) {
-  par_loop(plan, typename Exec::Loop{}, name, kernel, args...);
+  umesh::par_loop(plan, typename Exec::Loop{}, name, kernel, args...);
 }
 
 /// The form before plans carried their executor: a compile error that says

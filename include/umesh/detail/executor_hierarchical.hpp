@@ -109,13 +109,9 @@ public:
     using exec::Staging;
     detail::check_loop_options(name, loop_options, options_.block_size);
     detail::check_kernels(name, loop_options, K, backend_kernels);
-    LoopRecord r{loop_options.staging,
-                 loop_options.staging,
-                 0,
-                 0,
-                 Kokkos::TeamPolicy<Space>::scratch_size_max(0),
-                 loop_options.combine,
-                 loop_options.writeback};
+    LoopRecord r{
+        loop_options.staging, loop_options.staging,  0, 0, detail::team_scratch_budget<Space>(),
+        loop_options.combine, loop_options.writeback};
     Ran ran = run_as(loop_options, r.budget, name, kernel, args...);
     r.need = r.scratch = ran.scratch;
     if (r.need > r.budget) {

@@ -10,6 +10,7 @@
 #include <umesh/detail/hierarchical_checks.hpp> // check_team_size
 #include <umesh/detail/launch_weight.hpp>
 #include <umesh/detail/loop_body.hpp> // reduce_launch
+#include <umesh/detail/team_scratch.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -24,7 +25,7 @@ namespace umesh::detail {
 template <class Space>
 void check_team_scratch(const std::string &loop, const char *executor, int scratch,
                         const std::string &what, const char *remedy) {
-  const int budget = Kokkos::TeamPolicy<Space>::scratch_size_max(0);
+  const int budget = team_scratch_budget<Space>();
   if (scratch > budget)
     fail("loop '", loop, "' under the ", executor, " executor needs ", scratch,
          " bytes of team scratch per block (", what, "), but the backend grants ", budget,
@@ -59,7 +60,8 @@ void launch_teams(const Space &space, const std::string &loop, const char *execu
     // launch_range and launch_weight.hpp).
     const auto make_policy = [&](int threads) {
       return Kokkos::Experimental::require(
-          TeamPolicy(space, teams, threads).set_scratch_size(0, Kokkos::PerTeam(scratch)),
+          TeamPolicy(space, teams, threads)
+              .set_scratch_size(team_scratch_level<Space>, Kokkos::PerTeam(scratch)),
           launch_weight<Functor, Bounds>());
     };
     const std::string label = std::string("umesh::") + executor + "::" + loop;

@@ -13,6 +13,7 @@
 #include <umesh/detail/global_atomic.hpp>
 #include <umesh/detail/loop_body.hpp>
 #include <umesh/detail/scratch.hpp>
+#include <umesh/detail/team_scratch.hpp>
 #include <umesh/detail/warp_links.hpp>
 #include <umesh/detail/warp_maps.hpp>
 
@@ -125,8 +126,9 @@ template <class Body, class Space> struct WarpFunctor : ReduceHooks<Body> {
   }
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
     const int begin = team.league_rank() * block_size;
-    char *scratch = static_cast<char *>(
-        team.team_scratch(0).get_shmem(host ? warp_bytes : warp_bytes * (block_size / 32)));
+    char *scratch =
+        static_cast<char *>(team.team_scratch(team_scratch_level<Space>)
+                                .get_shmem(host ? warp_bytes : warp_bytes * (block_size / 32)));
     if constexpr (host) {
       for (int w = begin; w < begin + block_size && w < n; w += 32) {
         typename Body::storage st[32];

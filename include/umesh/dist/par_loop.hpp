@@ -364,7 +364,7 @@ void par_loop(Plan &plan, const Loop &loop, const std::string &name, const Kerne
 /// dist::par_loop with the plan's default loop options.
 template <class Plan, class Kernel, class... Args>
 void par_loop(Plan &plan, const std::string &name, const Kernel &kernel, const Args &...args) {
-  par_loop(plan, typename umesh::plan_executor_t<Plan>::Loop{}, name, kernel, args...);
+  dist::par_loop(plan, typename umesh::plan_executor_t<Plan>::Loop{}, name, kernel, args...);
 }
 
 } // namespace umesh::dist
