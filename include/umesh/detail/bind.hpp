@@ -61,6 +61,11 @@ template <Reduction R, class T, int D>
 void validate(const LoopInfo &loop, int index, const GlobalArg<R, T, D> &a) {
   if (a.global == nullptr)
     fail("loop '", loop.name, "' argument ", index, ": null global");
+  if (in_graph())
+    fail_in_graph("loop '", loop.name, "' argument ", index, ": reduce_", reduction_name(R),
+                  " into umesh::Global '", a.global->name(),
+                  "', whose value the host reads after each loop; in a graph, reduce into a "
+                  "umesh::DeviceGlobal and fetch its store after LoopGraph::launch()");
 }
 
 template <Reduction R, class T, int D, class S>

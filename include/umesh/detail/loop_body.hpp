@@ -202,6 +202,7 @@ void launch_range(const Space &space, const std::string &label, const Body &body
                   int end, const int *perm, typename Body::reduce_value &total) {
   if (begin >= end)
     return;
+  check_graph_launch(space, label, sizeof(ReduceFunctor<Body>));
   // Light weight: the functor goes as a kernel argument, not through Kokkos
   // 3's constant-memory copy that waits for the previous launch.
   const auto policy = Kokkos::Experimental::require(
@@ -221,7 +222,11 @@ void launch_sequential(const Space &space, const std::string &label, const Body 
                        typename Body::reduce_value &total, const int *perm = nullptr) {
   if (n == 0)
     return;
-  Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> one(space, 0, 1);
+  check_graph_launch(space, label, sizeof(SequentialFunctor<Body>));
+  // Light weight, as launch_range's (a CUDA graph records no constant-memory launch).
+  const auto one =
+      Kokkos::Experimental::require(Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, 0, 1),
+                                    Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   if constexpr (Body::has_reduction) {
     reduce_launch<Space>(label, one, SequentialFunctor<Body>{{body}, n, perm}, body, total);
   } else {
