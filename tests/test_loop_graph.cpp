@@ -354,9 +354,19 @@ TEST(LoopGraphErrors, AnExceptionFromAStepNamesIt) {
   g.add("first", [] {}).add("throws", [] { throw std::runtime_error("out of luck"); });
   const std::string e = error_message([&] { g.launch(); });
   EXPECT_NE(e.find("LoopGraph 'g', step 'throws': out of luck"), std::string::npos) << e;
-  // The thread is out of the graph again: a host Global works.
+  // A loop's own error gets the graph and the step in front.
   ErrorCase c;
-  auto plan = make_plan(Space(), exec::Atomic{}, c.m.edges);
+  LoopGraph<> bad("bad");
+  auto plan = make_plan(bad.space(), exec::Atomic{}, c.m.edges);
+  bad.add("wrong set", [&] {
+    par_loop(exec::Atomic{}, plan, "inc", Inc{}, read(c.r), inc(c.r, c.pecell, 0),
+             inc(c.r, c.pecell, 1));
+  });
+  const std::string e2 = error_message([&] { bad.launch(); });
+  EXPECT_NE(e2.find("umesh: LoopGraph 'bad', step 'wrong set': loop 'inc' argument 0"),
+            std::string::npos)
+      << e2;
+  // The thread is out of the graph again: a host Global works.
   Global<double> total("total");
   EXPECT_NO_THROW(par_loop(exec::Atomic{}, plan, "weigh", Weigh{}, read(c.w), inc(c.r, c.pecell, 0),
                            inc(c.r, c.pecell, 1), reduce_sum(total)));

@@ -193,10 +193,13 @@ private:
       r.step = s.name;
       try {
         s.run();
-      } catch (const Error &) {
-        throw; // umesh's own say which graph, step and loop
       } catch (const std::exception &e) {
-        fail("LoopGraph '", name_, "', step '", s.name, "': ", e.what());
+        std::string what = e.what();
+        if (what.find("LoopGraph '") != std::string::npos)
+          throw; // it says which graph and step already
+        if (what.rfind("umesh: ", 0) == 0)
+          what.erase(0, 7);
+        fail("LoopGraph '", name_, "', step '", s.name, "': ", what);
       }
       after(s.name);
     }
