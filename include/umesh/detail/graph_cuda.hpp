@@ -72,7 +72,8 @@ inline CudaScratch cuda_scratch(const Kokkos::Cuda &space) {
 #endif
 }
 
-/// An instantiated graph.
+/// An instantiated graph (none where nothing was recorded). A graph still
+/// running when it is destroyed is freed by CUDA when it completes.
 class CudaGraph {
 public:
   CudaGraph(cudaGraph_t graph, cudaGraphExec_t exec, std::size_t nodes)
@@ -80,11 +81,14 @@ public:
   CudaGraph(const CudaGraph &) = delete;
   CudaGraph &operator=(const CudaGraph &) = delete;
   ~CudaGraph() {
-    cudaGraphExecDestroy(exec_);
-    cudaGraphDestroy(graph_);
+    if (exec_)
+      cudaGraphExecDestroy(exec_);
+    if (graph_)
+      cudaGraphDestroy(graph_);
   }
   void launch(cudaStream_t stream, const std::string &name) const {
-    cuda_graph_check(cudaGraphLaunch(exec_, stream), name, "cudaGraphLaunch");
+    if (exec_)
+      cuda_graph_check(cudaGraphLaunch(exec_, stream), name, "cudaGraphLaunch");
   }
   std::size_t nodes() const { return nodes_; }
 
@@ -152,8 +156,9 @@ public:
     });
     const std::size_t nodes = check_nodes(graph);
     cudaGraphExec_t exec = nullptr;
-    cuda_graph_check(cudaGraphInstantiateWithFlags(&exec, graph, 0), name_,
-                     "cudaGraphInstantiateWithFlags");
+    if (nodes > 0) // (steps that launched nothing: nothing to replay)
+      cuda_graph_check(cudaGraphInstantiateWithFlags(&exec, graph, 0), name_,
+                       "cudaGraphInstantiateWithFlags");
     auto out = std::make_unique<CudaGraph>(graph, exec, nodes);
     graph = nullptr; // the CudaGraph owns it now
     return out;
@@ -175,6 +180,8 @@ private:
   }
   std::size_t check_nodes(cudaGraph_t graph) const {
     std::size_t n = 0;
+    if (graph == nullptr)
+      return 0;
     cuda_graph_check(cudaGraphGetNodes(graph, nullptr, &n), name_, "cudaGraphGetNodes");
     std::vector<cudaGraphNode_t> nodes(n);
     cuda_graph_check(cudaGraphGetNodes(graph, nodes.data(), &n), name_, "cudaGraphGetNodes");
