@@ -3,7 +3,10 @@
 // test's own, a direct loop) launched several times, with its inputs changed
 // between launches, against the same loops run one by one under the serial
 // executor and under the executor itself (bitwise where that executor is
-// deterministic); every backend and layout. Then each recording error.
+// deterministic); every backend and layout. The same with a kernel too large
+// to go as a kernel argument, which a recording passes by reference (on host
+// backends too, here). Then each recording error.
+#define UMESH_TEST_BODIES_BY_REFERENCE 1 // (before umesh: BodyRef on host backends)
 #include "executor_suite_kernels.hpp"
 #include "test_main.hpp"
 
@@ -21,6 +24,29 @@ struct Flux {
     const double dx = x1(0) - x2(0), dy = x1(1) - x2(1);
     for (int k = 0; k < 4; ++k) {
       const double f = w(0) * (q1(k) * dy - q2(k) * dx);
+      r1(k) += f;
+      r2(k) -= f;
+      sum(k % 2) += f * f;
+    }
+    mn(0) = dx < mn(0) ? dx : mn(0);
+    mx(0) = q1(0) * q2(1) > mx(0) ? q1(0) * q2(1) : mx(0);
+  }
+};
+
+// The same, times weights from a table that makes the loop's body larger
+// than a kernel argument may be (3 KB): a recording passes it by reference.
+struct BigFlux : Flux {
+  double table[400];
+  BigFlux() {
+    for (int i = 0; i < 400; ++i)
+      table[i] = 1.0 + 1e-3 * i;
+  }
+  template <class W, class X, class Q, class R, class S, class N, class M>
+  KOKKOS_INLINE_FUNCTION void operator()(W w, X x1, X x2, Q q1, Q q2, R r1, R r2, S sum, N mn,
+                                         M mx) const {
+    const double dx = x1(0) - x2(0), dy = x1(1) - x2(1);
+    for (int k = 0; k < 4; ++k) {
+      const double f = w(0) * (q1(k) * dy - q2(k) * dx) * table[100 * k + 7];
       r1(k) += f;
       r2(k) -= f;
       sum(k % 2) += f * f;
@@ -57,7 +83,7 @@ auto test_plan(const Space &space, const Set &set, const Maps &...maps) {
 
 // One copy of the sequence's data and plans: its steps run one by one, or
 // as a graph's.
-template <class Space, class L, class E> struct Sequence {
+template <class Space, class L, class E, class Kernel = Flux> struct Sequence {
   using Mem = typename Space::memory_space;
   template <int D> using DatT = Dat<double, D, L, Mem>;
 
@@ -79,7 +105,7 @@ template <class Space, class L, class E> struct Sequence {
     fill(space, res.view(), 0.0);
   }
   void flux() {
-    par_loop(E{}, plan, "flux", Flux{}, read(w), read(x, pedge, 0), read(x, pedge, 1),
+    par_loop(E{}, plan, "flux", Kernel{}, read(w), read(x, pedge, 0), read(x, pedge, 1),
              read(q, pecell, 0), read(q, pecell, 1), inc(res, pecell, 0), inc(res, pecell, 1),
              reduce_sum(sum), reduce_min(mn), reduce_max(mx));
   }
@@ -143,25 +169,34 @@ template <class... S> struct GraphExpand<List<S...>> {
                    List<>>::type;
 };
 using GraphConfigs = typename ToTypes<typename GraphExpand<Spaces>::type>::type;
+// The large body in one layout (each executor compiles it twice: by value and by reference).
+template <class Spaces> struct LargeBodyExpand;
+template <class... S> struct LargeBodyExpand<List<S...>> {
+  using type = typename Cat<
+      List<GraphConfig<S, exec::Serial, SoA>, GraphConfig<S, exec::Atomic, SoA>,
+           GraphConfig<S, exec::Gather, SoA>, GraphConfig<S, exec::GlobalColour, SoA>,
+           GraphConfig<S, exec::ScatterView, SoA>, GraphConfig<S, exec::Hierarchical, SoA>,
+           GraphConfig<S, exec::Segmented, SoA>, GraphConfig<S, exec::WarpCombine, SoA>,
+           GraphConfig<S, exec::Auto, SoA>>...,
+      List<>>::type;
+};
+using LargeBodyConfigs = typename ToTypes<typename LargeBodyExpand<Spaces>::type>::type;
 
 template <class C> class LoopGraphs : public ::testing::Test {};
 TYPED_TEST_SUITE(LoopGraphs, GraphConfigs);
 
 // Four launches; before the second and fourth the inputs change on the host
 // (the same values in every copy): a launch reads what the memory holds then.
-TYPED_TEST(LoopGraphs, LaunchesMatchTheLoopsOneByOne) {
-  using Space = typename TypeParam::space;
-  using E = typename TypeParam::exec;
-  using L = typename TypeParam::layout;
+template <class Space, class E, class L, class Kernel> void expect_launches_match() {
   using Mem = typename Space::memory_space;
   const QuadMesh m = make_quad_mesh(23, 17, {true, 11});
   const Map<Mem> pedge("pedge", m.edges, m.nodes, 2, m.edge_nodes);
   const Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
 
   LoopGraph<Space> g("sequence");
-  Sequence<Space, L, exec::Serial> ref(Space(), m, pedge, pecell);
-  Sequence<Space, L, E> one(Space(), m, pedge, pecell);
-  Sequence<Space, L, E> graphed(g.space(), m, pedge, pecell);
+  Sequence<Space, L, exec::Serial, Kernel> ref(Space(), m, pedge, pecell);
+  Sequence<Space, L, E, Kernel> one(Space(), m, pedge, pecell);
+  Sequence<Space, L, E, Kernel> graphed(g.space(), m, pedge, pecell);
   int calls = 0;
   g.add("zero", [&] { graphed.zero(); })
       .add("flux",
@@ -220,6 +255,30 @@ TYPED_TEST(LoopGraphs, LaunchesMatchTheLoopsOneByOne) {
   g.launch();
   graphed.store.fetch();
   EXPECT_EQ(graphed.sum[0], 0.5); // reset by the last step, and nothing reduced after
+}
+
+TYPED_TEST(LoopGraphs, LaunchesMatchTheLoopsOneByOne) {
+  expect_launches_match<typename TypeParam::space, typename TypeParam::exec,
+                        typename TypeParam::layout, Flux>();
+}
+
+// Host backends pass the large body by reference too while the flag is on:
+// BodyRef under every executor, without a GPU.
+class BodiesByReference {
+public:
+  BodiesByReference() { detail::graph_bodies_by_reference_on_host() = true; }
+  ~BodiesByReference() { detail::graph_bodies_by_reference_on_host() = false; }
+};
+
+template <class C> class LargeBodyGraphs : public ::testing::Test {};
+TYPED_TEST_SUITE(LargeBodyGraphs, LargeBodyConfigs);
+
+TYPED_TEST(LargeBodyGraphs, LaunchesMatchTheLoopsOneByOne) {
+  static_assert(sizeof(BigFlux) + detail::graph_body_margin >= detail::graph_functor_max_bytes,
+                "BigFlux's loops must pass their body by reference");
+  const BodiesByReference on;
+  expect_launches_match<typename TypeParam::space, typename TypeParam::exec,
+                        typename TypeParam::layout, BigFlux>();
 }
 
 using Space = Kokkos::DefaultExecutionSpace;
@@ -329,6 +388,26 @@ TEST(LoopGraphErrors, LoopOnAnotherInstanceIsRefused) {
   (void)c;
 }
 
+// A launch of 3 KB of arguments or more while CUDA records, other than a
+// loop's (whose bodies go by reference), is refused: the rule itself, with
+// a recording state made by hand.
+TEST(LoopGraphErrors, LargeLaunchArgumentsAreRefusedWhileRecording) {
+  detail::GraphRecording r;
+  r.graph = "g";
+  r.step = "s";
+  r.phase = detail::GraphPhase::record;
+  r.space = typeid(Space);
+  r.stream = detail::stream_of(Space());
+  detail::graph_recording() = &r;
+  const std::string small = error_message([&] { detail::check_graph_launch(Space(), "a", 1024); });
+  const std::string large = error_message([&] { detail::check_graph_launch(Space(), "b", 4096); });
+  detail::graph_recording() = nullptr;
+  EXPECT_EQ(small, "no error");
+  EXPECT_NE(large.find("LoopGraph 'g', step 's': launch 'b' passes 4096 bytes of kernel arguments"),
+            std::string::npos)
+      << large;
+}
+
 TEST(LoopGraphErrors, MisuseOfTheGraphItself) {
   LoopGraph<> g("g");
   EXPECT_NE(error_message([&] { g.launch(); }).find("no steps"), std::string::npos);
@@ -373,31 +452,6 @@ TEST(LoopGraphErrors, AnExceptionFromAStepNamesIt) {
 }
 
 #ifdef UMESH_TEST_HAS_CUDA
-// Past 3 KB of kernel arguments Kokkos copies a functor from the host at
-// each launch: a graph would replay a stale copy. Refused before it runs.
-struct Heavy {
-  double table[512];
-  template <class W, class R> KOKKOS_INLINE_FUNCTION void operator()(W w, R r1, R r2) const {
-    r1(0) += w(0) * table[0];
-    r2(0) -= w(0) * table[511];
-  }
-};
-
-TEST(LoopGraphCuda, LargeKernelArgumentsAreRefused) {
-  ErrorCase c;
-  LoopGraph<Kokkos::Cuda> g("cuda");
-  auto plan = make_plan(g.space(), exec::Atomic{}, c.m.edges);
-  Heavy heavy{};
-  g.add("heavy", [&] {
-    par_loop(exec::Atomic{}, plan, "heavy", heavy, read(c.w), inc(c.r, c.pecell, 0),
-             inc(c.r, c.pecell, 1));
-  });
-  const std::string e = error_message([&] { g.launch(); });
-  EXPECT_NE(e.find("step 'heavy'"), std::string::npos) << e;
-  EXPECT_NE(e.find("umesh::atomic::heavy"), std::string::npos) << e;
-  EXPECT_NE(e.find("bytes of kernel arguments"), std::string::npos) << e;
-}
-
 // What CUDA refuses while it records: a fence (the host waits), a copy from
 // pageable host memory; and a loop exec::Auto has not tuned when the steps
 // ran (a step that runs other loops when recorded).

@@ -29,9 +29,12 @@
 // launches, or record one graph per arrangement), no reallocation of the
 // memory its loops use (reset() and launch again after one). A step may not
 // make the host wait: reductions go into umesh::DeviceGlobal (fetch the store
-// after launch()); a umesh::Global, a fetch(), a loop on another execution
-// space instance or (CUDA) a kernel whose arguments take 3 KB or more are
-// Errors naming the graph, the step and the loop.
+// after launch()); a umesh::Global, a fetch() or a loop on another
+// execution space instance are Errors naming the graph, the step and the
+// loop. A loop whose arguments take more than a kernel argument may (3 KB)
+// is recorded with them in device memory the graph keeps; a kernel of the
+// user's own must be light weight (Kokkos::Experimental::WorkItemProperty::
+// HintLightWeight, under 4 KB), else its recording is an Error.
 
 #include <umesh/detail/graph_cuda.hpp>
 #include <umesh/detail/graph_recording.hpp>
@@ -118,6 +121,13 @@ public:
         graph_->launch(space_.cuda_stream(), name_);
       }
 #endif
+    } else if (detail::graph_bodies_by_reference_on_host()) {
+      host_bodies_.clear();
+      run_steps(detail::GraphPhase::run, no_check, [&](const void *body, std::size_t bytes) {
+        host_bodies_.emplace_back(static_cast<const unsigned char *>(body),
+                                  static_cast<const unsigned char *>(body) + bytes);
+        return static_cast<const void *>(host_bodies_.back().data());
+      });
     } else {
       run_steps(detail::GraphPhase::run);
     }
@@ -129,6 +139,7 @@ public:
   void reset() {
 #ifdef KOKKOS_ENABLE_CUDA
     graph_.reset();
+    bodies_.reset();
 #endif
     keep_.clear();
     launches_ = 0;
@@ -182,12 +193,16 @@ private:
     return r;
   }
 
-  // Each step in order; `after(step)` once it returned. An exception from a
-  // step comes back as an Error naming the graph and the step.
+  using CopyBody = std::function<const void *(const void *, std::size_t)>;
+  static void no_check(const std::string &) {}
+
+  // Each step in order; `after(step)` once it returned; loop bodies passed
+  // by reference go where `copy_body` says (none by default). An exception
+  // from a step comes back as an Error naming the graph and the step.
   template <class After = void (*)(const std::string &)>
-  void run_steps(
-      detail::GraphPhase phase, After after = [](const std::string &) {}) {
+  void run_steps(detail::GraphPhase phase, After after = no_check, CopyBody copy_body = {}) {
     detail::GraphRecording r = state(phase);
+    r.copy_body = std::move(copy_body);
     const Scope scope(r);
     for (const auto &s : steps_) {
       r.step = s.name;
@@ -208,15 +223,32 @@ private:
   }
 
 #ifdef KOKKOS_ENABLE_CUDA
+  // Records the steps. Loop bodies too large for a kernel argument go by
+  // reference into an arena allocated before the capture: a recording that
+  // outgrew it is given up and recorded again with room for what it used.
   void record() {
     graph_.reset();
-    detail::CudaCapture capture(space_.cuda_stream(), name_);
-    run_steps(detail::GraphPhase::record,
-              [&](const std::string &step) { capture.check_step(step); });
-    graph_ = capture.finish();
+    std::size_t room = bodies_ ? bodies_->used() : 0;
+    bodies_.reset();
+    for (;;) {
+      auto arena = std::make_unique<detail::CudaBodyArena>(room);
+      detail::CudaCapture capture(space_.cuda_stream(), name_);
+      run_steps(
+          detail::GraphPhase::record, [&](const std::string &step) { capture.check_step(step); },
+          [&](const void *body, std::size_t bytes) { return arena->add(body, bytes); });
+      if (!arena->fits()) {
+        room = arena->used();
+        continue; // (the capture is given up as it goes)
+      }
+      graph_ = capture.finish();
+      arena->upload();
+      bodies_ = std::move(arena);
+      break;
+    }
     scratch_ = detail::cuda_scratch(space_);
   }
   std::unique_ptr<detail::CudaGraph> graph_;
+  std::unique_ptr<detail::CudaBodyArena> bodies_;
   detail::CudaScratch scratch_;
 #endif
 
@@ -224,6 +256,7 @@ private:
   Space space_;
   std::vector<Step> steps_;
   std::vector<std::any> keep_; // what the recording points at (graph_recording.hpp)
+  std::vector<std::vector<unsigned char>> host_bodies_; // tests' bodies by reference
   int launches_ = 0;
 };
 

@@ -191,7 +191,17 @@ void run_loop(IncPolicy &policy, const Kernel &kernel, Run &&run, const Args &..
   }
   typename Body::reduce_value total;
   body.init(total);
-  run(body, total);
+  // While CUDA records a graph, a body too large to go as a kernel argument
+  // goes by reference, from a copy the graph keeps in device memory.
+  bool by_reference = false;
+  if constexpr (body_by_reference<Space, Body>()) {
+    if (const Body *copy = graph_copy_body(body)) {
+      run(BodyRef<Body>{copy, body.sink}, total);
+      by_reference = true;
+    }
+  }
+  if (!by_reference)
+    run(body, total);
   if constexpr (Body::has_reduction)
     store_reductions(total, std::index_sequence_for<Args...>{}, args...);
 }

@@ -13,9 +13,11 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #ifdef KOKKOS_ENABLE_CUDA
@@ -96,6 +98,40 @@ private:
   cudaGraph_t graph_;
   cudaGraphExec_t exec_;
   std::size_t nodes_;
+};
+
+/// Device memory for the loop bodies a recording passes by reference
+/// (graph_copy_body): each body's bytes are kept on the host as the capture
+/// meets it and copied here once the capture ended. Made with a capacity
+/// before the capture (no allocation may happen during one); a recording
+/// that needs more is recorded again with an arena of the size it used.
+class CudaBodyArena {
+public:
+  explicit CudaBodyArena(std::size_t capacity)
+      : device_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::LoopGraph::bodies"),
+                capacity) {}
+  /// Where the body will be (a host address, never read, when it does not fit).
+  const void *add(const void *body, std::size_t bytes) {
+    const std::size_t at = (used_ + 255) / 256 * 256;
+    used_ = at + bytes;
+    host_.resize(used_);
+    std::memcpy(host_.data() + at, body, bytes);
+    return fits() ? static_cast<const void *>(device_.data() + at) : host_.data() + at;
+  }
+  bool fits() const { return used_ <= device_.extent(0); }
+  std::size_t used() const { return used_; }
+  void upload() const {
+    if (used_ == 0)
+      return;
+    using Host = Kokkos::View<const unsigned char *, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+    Kokkos::deep_copy(Kokkos::subview(device_, std::make_pair(std::size_t(0), used_)),
+                      Host(host_.data(), used_));
+  }
+
+private:
+  Kokkos::View<unsigned char *, Kokkos::CudaSpace> device_;
+  std::vector<unsigned char> host_;
+  std::size_t used_ = 0;
 };
 
 /// A capture of `stream` from construction to finish(); given up (and its

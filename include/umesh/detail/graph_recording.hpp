@@ -14,6 +14,7 @@
 
 #include <any>
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <type_traits>
 #include <typeindex>
@@ -33,6 +34,9 @@ struct GraphRecording {
   std::type_index space = typeid(void); // the graph's execution space
   const void *stream = nullptr;         // its CUDA stream (null elsewhere)
   std::vector<std::any> keep;           // memory the recording points at
+  /// Where a loop body passed by reference lives (copy_body): set while
+  /// CUDA records, null otherwise.
+  std::function<const void *(const void *, std::size_t)> copy_body;
 };
 
 /// The graph this thread is running or recording, or null.
@@ -86,9 +90,9 @@ constexpr std::size_t graph_functor_max_bytes = 3 * 1024;
 
 /// Checks a launch `label` with a functor of `bytes` on `space` inside a
 /// graph's step: the graph's execution space instance (else the launch
-/// would run once, outside the graph), and on CUDA a functor small enough
-/// to go as a kernel argument (checked when the steps run, before they
-/// are recorded).
+/// would run once, outside the graph), and while CUDA records, a functor
+/// small enough to go as a kernel argument (loops pass large bodies by
+/// reference, BodyRef: this catches any other launch).
 template <class Space>
 void check_graph_launch(const Space &space, const std::string &label, std::size_t bytes) {
   GraphRecording *r = graph_recording();
@@ -99,13 +103,46 @@ void check_graph_launch(const Space &space, const std::string &label, std::size_
                   stream_of(space) ? ", another CUDA stream" : "",
                   ") than the graph's: make its plan (and fills, copies, device global stores) on "
                   "LoopGraph::space()");
-  if (r->stream != nullptr && bytes >= graph_functor_max_bytes)
+  if (r->phase == GraphPhase::record && bytes >= graph_functor_max_bytes)
     fail_in_graph("launch '", label, "' passes ", bytes,
                   " bytes of kernel arguments; CUDA graphs record kernels whose arguments take "
                   "less than ",
                   graph_functor_max_bytes,
                   " bytes (Kokkos copies larger ones from the host at each launch): run this loop "
                   "outside the graph, or split it");
+}
+
+/// Bodies of at least this many bytes go by reference while CUDA records
+/// (the launch's functor adds its own fields and Kokkos its driver's).
+constexpr std::size_t graph_body_margin = 512;
+
+/// Whether a loop body of type Body on Space may go by reference
+/// (BodyRef): bodies near graph_functor_max_bytes on GPU backends (and on
+/// every backend in tests that define UMESH_TEST_BODIES_BY_REFERENCE).
+template <class Space, class Body> constexpr bool body_by_reference() {
+#ifdef UMESH_TEST_BODIES_BY_REFERENCE
+  constexpr bool backend = true;
+#else
+  constexpr bool backend =
+      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+#endif
+  return backend && sizeof(Body) + graph_body_margin >= graph_functor_max_bytes;
+}
+
+/// Tests: host backends pass large loop bodies by reference as well (from
+/// host copies), so that BodyRef runs under every executor without a GPU.
+inline bool &graph_bodies_by_reference_on_host() {
+  static thread_local bool on = false;
+  return on;
+}
+
+/// The recording's copy of `body` (in device memory the graph keeps, as
+/// CUDA's kernels read it), or null where the thread's recording wants none.
+template <class Body> const Body *graph_copy_body(const Body &body) {
+  GraphRecording *r = graph_recording();
+  if (r == nullptr || !r->copy_body)
+    return nullptr;
+  return static_cast<const Body *>(r->copy_body(static_cast<const void *>(&body), sizeof(Body)));
 }
 
 /// Keeps `value` (a Kokkos View, ...) alive as long as the recording that
