@@ -3,6 +3,7 @@
 // file that runs a loop under exec::Auto.
 #include <umesh/detail/auto_candidates.hpp>
 #include <umesh/detail/auto_tuning.hpp>
+#include <umesh/detail/graph_recording.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec_names.hpp>
 
@@ -189,6 +190,8 @@ const AutoCandidate &AutoTuner::choose(const std::string &name, const std::strin
            "them: give this loop its own name");
     return candidates_[it->second.winner];
   }
+  // (A decision from the tuning file needs no trials, recording or not.)
+  const bool recording = graph_records();
   AutoDecision d;
   d.signature = sig;
   std::string key;
@@ -215,6 +218,11 @@ const AutoCandidate &AutoTuner::choose(const std::string &name, const std::strin
       return candidates_[decisions_.emplace(name, d).first->second.winner];
     }
   }
+  if (recording)
+    fail_in_graph("loop '", name,
+                  "' under exec::Auto would time its candidates while CUDA records the graph: "
+                  "the step did not run it when the graph's first launch ran the steps (a step "
+                  "must run the same loops each time)");
   const auto start = std::chrono::steady_clock::now();
   tune_candidates(candidates_, options_, name, d, warm_up, time);
   restore();

@@ -24,6 +24,9 @@ public:
     only_ = std::move(only);
   }
   void clear() { samples_.clear(); }
+  /// Whether no loop is timed but, at most, `group` (a run may then put the
+  /// group's loops in one graph: only the group's time is taken, around it).
+  bool times_at_most(const std::string &group) const { return !on_ || only_ == group; }
 
   template <class F> void time(const std::string &name, F &&f) {
     if (!on_ || (!only_.empty() && name != only_)) {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,14 @@ namespace lulesh {
 
 using Space = Kokkos::DefaultExecutionSpace;
 using Mem = Space::memory_space;
+/// Host memory the device copies from in stream order, so that a recorded
+/// CUDA graph's copy reads it when the graph runs: pinned on CUDA.
+#ifdef KOKKOS_ENABLE_CUDA
+using PinnedMem = std::conditional_t<std::is_same<Space, Kokkos::Cuda>::value,
+                                     Kokkos::CudaHostPinnedSpace, Kokkos::HostSpace>;
+#else
+using PinnedMem = Kokkos::HostSpace;
+#endif
 using MapT = umesh::Map<Mem>;
 
 /// Where a dat lives: on the nodes, on the elements (the loop set of the

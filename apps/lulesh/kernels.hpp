@@ -140,18 +140,22 @@ struct VolumeForces {
 };
 
 /// Acceleration (zero normal to the symmetry planes), velocity (tiny values
-/// cut to zero) and position of each node for one time step.
+/// cut to zero) and position of each node for one time step. The step is
+/// read from device memory (`dt`), not held: a CUDA graph replays a kernel
+/// with the arguments it was recorded with.
 struct NodeUpdate {
-  double dt, u_cut;
+  const double *dt;
+  double u_cut;
   template <class F, class M, class B, class U, class X>
   KOKKOS_INLINE_FUNCTION void operator()(F f, M mass, B symmetry, U xd, X x) const {
+    const double step = *dt;
     for (int k = 0; k < 3; ++k) {
       const double a = (symmetry(0) >> k) & 1 ? 0.0 : f(k) / mass(0);
-      double u = xd(k) + a * dt;
+      double u = xd(k) + a * step;
       if (std::fabs(u) < u_cut)
         u = 0.0;
       xd(k) = u;
-      x(k) = x(k) + u * dt;
+      x(k) = x(k) + u * step;
     }
   }
 };
@@ -160,9 +164,10 @@ struct NodeUpdate {
 /// new relative volume, its change, the characteristic length, the volume
 /// rate, and the velocity and position differences across the element in
 /// its three logical directions (for the monotonic q). Folds the minimum
-/// new volume (a non-positive one is LULESH's volume error).
+/// new volume (a non-positive one is LULESH's volume error). The step in
+/// device memory, as NodeUpdate's.
 struct Kinematics {
-  double dt;
+  const double *dt;
   template <class E, class X, class U, class W, class W3, class G>
   KOKKOS_INLINE_FUNCTION void operator()(E volo, E v, X x0, X x1, X x2, X x3, X x4, X x5, X x6,
                                          X x7, U u0, U u1, U u2, U u3, U u4, U u5, U u6, U u7,
@@ -179,9 +184,10 @@ struct Kinematics {
     arealg(0) = hex::characteristic_length(pos, volume);
     // Velocity gradient at the half step back in time.
     hex::Nodes half, b = {}; // (zeroed: GCC cannot see shape_derivatives fill it)
+    const double step = *dt;
     for (int k = 0; k < 3; ++k)
       for (int i = 0; i < 8; ++i)
-        half[k][i] = pos[k][i] - 0.5 * dt * vel[k][i];
+        half[k][i] = pos[k][i] - 0.5 * step * vel[k][i];
     const double det = hex::shape_derivatives(half, b);
     vdov(0) = hex::velocity_divergence(vel, b, det);
 

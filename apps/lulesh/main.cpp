@@ -45,6 +45,7 @@ struct Options {
   bool timed_exchanges = false;
   std::string transport = "host";
   std::string partition; // empty: slabs
+  std::string graph;     // on, off; empty: on where a graph replays (CUDA, one process)
 };
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
@@ -120,6 +121,13 @@ Options parse(int argc, char **argv) {
                "kernel launches and host synchronisations per cycle (Kokkos Tools callbacks; "
                "the timers' own fences not counted), and measure the device's copy bandwidth "
                "first");
+  app.add_option("--graph", o.graph,
+                 "run each cycle's loops as one recorded graph (umesh::LoopGraph): on CUDA one "
+                 "graph launch a cycle instead of one launch a loop; on host backends the same "
+                 "loops in order. Same results either way. Default: on for CUDA in one process, "
+                 "off otherwise; not over MPI ranks; with --timers the loops run (and are timed) "
+                 "one by one")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--csv", o.csv,
                  "write a row per run (times, grind time, FOM) to this file (in place when every "
                  "run has ended; until then the previous file is kept)")
@@ -222,6 +230,12 @@ int run(const Options &opt, int rank, int ranks) {
     // PT-Scotch; METIS needs the whole mesh on every rank).
     const std::string partition =
         umesh::apps::rank_partition("umesh_lulesh", opt.partition, opt.distributed, "slabs");
+    if (opt.graph == "on" && opt.distributed)
+      throw umesh::Error("umesh_lulesh: --graph on is for one process: over MPI ranks the halo "
+                         "exchanges make the host wait within a cycle");
+    // Graphs where they replay (CUDA); --timers times each loop outside one.
+    const bool graph = opt.graph.empty() ? umesh::LoopGraph<Space>::replays && !opt.distributed
+                                         : opt.graph == "on";
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_lulesh: --timed-exchanges is for distributed runs (several ranks "
                          "or --distributed)");
@@ -234,7 +248,7 @@ int run(const Options &opt, int rank, int ranks) {
       csv = std::make_unique<umesh::apps::ResultFile>(opt.csv);
       csv->stream().precision(17); // energies and times whole, not to six digits
       *csv << "exec,layout,size,cycles,elapsed_s,grind_us,fom_zps,origin_energy,copy_gbps,"
-              "launches_per_cycle,host_syncs_per_cycle";
+              "launches_per_cycle,host_syncs_per_cycle,graph";
       for (const auto &l : kLoops)
         *csv << ',' << l << "_ms";
       *csv << ",note\n";
@@ -284,6 +298,10 @@ int run(const Options &opt, int rank, int ranks) {
     ro.nccl = opt.transport == "nccl";
     ro.partition = partition;
     ro.timed_exchanges = opt.timed_exchanges;
+    ro.graph = graph && !opt.timers;
+    if (!p.quiet && graph)
+      std::printf("%s\n", opt.timers ? "--timers: each loop timed one by one, outside a graph"
+                                     : "each cycle's loops as one graph (umesh::LoopGraph)");
     ro.hierarchical = opt.hierarchical.options();
     ro.warp = opt.hierarchical.warp();
     ro.autotune = umesh::exec::AutoAll{}
@@ -392,7 +410,7 @@ int run(const Options &opt, int rank, int ranks) {
           *csv << exec << ',' << layout << ',' << p.size << ',' << r.cycles << ',' << r.elapsed
                << ',' << r.grind_us() << ',' << r.fom() << ',' << r.origin_energy << ','
                << copy_gbps << ',' << (opt.timers ? launches : 0.0) << ','
-               << (opt.timers ? syncs : 0.0);
+               << (opt.timers ? syncs : 0.0) << ',' << (ro.graph ? "on" : "off");
           for (std::size_t i = 0; i < kLoops.size(); ++i)
             *csv << ',' << (opt.timers ? loop_ms[i] : 0.0);
           std::string note = summary;

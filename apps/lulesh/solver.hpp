@@ -11,7 +11,11 @@
 //
 // A cycle makes the host wait for the device once: its checks and time-step
 // limits are reductions into device globals (umesh::DeviceGlobalStore), fetched
-// together after the last loop.
+// together after the last loop. In one process its loops can run as a
+// umesh::LoopGraph (RunOptions::graph): one CUDA graph launch a cycle. The
+// kernels read the time step from device memory, copied there from pinned
+// host memory at the start of each cycle (in the graph), and the states the
+// EOS renews swap after the cycle's loops: one graph per arrangement.
 
 #include "backend.hpp"
 #include "eos.hpp"
@@ -41,6 +45,10 @@ struct RunOptions {
       umesh::exec::Hierarchical::Variant{}.with_fallback(true);
   umesh::exec::WarpCombine::Variant warp;
   umesh::exec::AutoAll autotune;
+  /// One process: each cycle's loops as a umesh::LoopGraph on
+  /// umesh::graph_space() (one CUDA graph launch a cycle; on host backends
+  /// the same loops in order). Same results either way.
+  bool graph = false;
   /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
   /// through the host (umesh::dist::Partition::use_nccl).
   bool nccl = false;
@@ -101,31 +109,44 @@ template <class Exec, class Layout, class B = LocalBackend> class Solver : publi
 public:
   Solver(const Mesh &m, const Params &p, const RunOptions &o,
          std::shared_ptr<typename B::Parts> parts)
-      : params_(p), opt_(o), parts_(std::move(parts)), nodes_(parts_->nodes), elems_(parts_->elems),
+      : params_(p), opt_(o), space_(o.graph ? umesh::graph_space<Space>() : Space()),
+        parts_(std::move(parts)), nodes_(parts_->nodes), elems_(parts_->elems),
         elem_nodes_(parts_->elem_nodes), neighbours_(parts_->neighbours),
         x_(make<double, 3>(On::nodes, "x", &m.coords)),
         symmetry_(make<int, 1>(On::nodes, "symmetry", &m.node_symmetry)), e_(blast(m, p)),
         bc_(make<int, 1>(On::elems, "elem_bc", &m.elem_bc)), eos_reps_(eos_reps(m)) {
     Kokkos::deep_copy(B::view(v_), 1.0);
-    node_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), nodes_);
-    elem_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), elems_);
+    node_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(space_, nodes_);
+    elem_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(space_, elems_);
     // The EOS: one loop over every region, region by region.
     regions_ = std::make_unique<umesh::Subsets<Mem>>("regions", elems_, parts_->regions);
     eos_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(
-        umesh::make_plan(Space(), umesh::exec::Atomic{}, *regions_));
+        umesh::make_plan(space_, umesh::exec::Atomic{}, *regions_));
     scatter_plan_ = make_scatter_plan();
 
     initial_mass();
     const double volo0 = B::element_value(*parts_, volo_, 0);
     clock_.deltatime = 0.5 * std::cbrt(volo0) / std::sqrt(2.0 * initial_energy(p.size));
+    if (o.graph)
+      make_graphs();
   }
 
   void step() override {
     advance(clock_);
-    B::reset(*parts_, checks_);
-    lagrange_nodal();
-    lagrange_elements();
-    time_constraints();
+    // The last cycle's fetch waited for the copy that read it.
+    dt_host_() = clock_.deltatime;
+    if (graphs_[0]) {
+      graphs_[clock_.cycle % 2]->launch();
+    } else {
+      start_cycle();
+      lagrange_nodal();
+      lagrange_elements();
+      time_constraints();
+    }
+    std::swap(e_, e_new_);
+    std::swap(p_, p_new_);
+    std::swap(q_, q_new_);
+    std::swap(ss_, ss_new_);
     check_cycle();
   }
 
@@ -204,7 +225,7 @@ private:
   }
   std::unique_ptr<PlanT<Exec>> make_scatter_plan() const {
     return std::make_unique<PlanT<Exec>>(
-        umesh::make_plan(Space(), variant().plan(), elems_, elem_nodes_));
+        umesh::make_plan(space_, variant().plan(), elems_, elem_nodes_));
   }
   typename Exec::Variant variant() const { return umesh::apps::executor_from<Exec>(opt_); }
 
@@ -232,23 +253,50 @@ private:
   void volume_forces();
   void stress_forces();
 
+  // The cycle's loops as graphs, one for each parity of the cycle: a
+  // recording keeps the dats it was recorded with, and e, p, q and ss swap
+  // every cycle.
+  void make_graphs() {
+    if constexpr (B::distributed) {
+      umesh::fail("LULESH: a cycle runs as a graph in one process only (halo exchanges wait "
+                  "for the device)");
+    } else {
+      for (int parity = 0; parity < 2; ++parity) {
+        graphs_[parity] = std::make_unique<umesh::LoopGraph<Space>>(
+            "lulesh::cycle" + std::to_string(parity), space_);
+        graphs_[parity]
+            ->add("time step", [this] { start_cycle(); })
+            .add("lagrange nodal", [this] { lagrange_nodal(); })
+            .add("lagrange elements", [this] { lagrange_elements(); })
+            .add("time constraints", [this] { time_constraints(); });
+      }
+    }
+  }
+
+  // The time step where the kernels read it, and the checks' initial values.
+  void start_cycle() {
+    Kokkos::deep_copy(space_, dt_, dt_host_);
+    B::reset(*parts_, checks_);
+  }
+
   // Forces, then accelerations, velocities and positions of the nodes.
   void lagrange_nodal() {
     // Not under the "forces" timer: its median must be the loop's alone.
     // Ordered with the loops (the host does not wait).
-    umesh::fill(Space(), B::view(force_), 0.0);
+    umesh::fill(space_, B::view(force_), 0.0);
     B::written(force_);
     if (constants_.hgcoef > 0.0)
       volume_forces();
     else
       stress_forces();
-    plain("nodes", *node_plan_, NodeUpdate{clock_.deltatime, constants_.u_cut}, read(force_),
+    plain("nodes", *node_plan_, NodeUpdate{dt_.data(), constants_.u_cut}, read(force_),
           read(nodal_mass_), read(symmetry_), rw(xd_), rw(x_));
   }
 
-  // Kinematics, artificial viscosity, EOS.
+  // Kinematics, artificial viscosity, EOS (into the *_new_ states, which
+  // step() swaps with the current ones after the cycle's loops).
   void lagrange_elements() {
-    plain("kinematics", *elem_plan_, Kinematics{clock_.deltatime}, read(volo_), read(v_), read_x(0),
+    plain("kinematics", *elem_plan_, Kinematics{dt_.data()}, read(volo_), read(v_), read_x(0),
           read_x(1), read_x(2), read_x(3), read_x(4), read_x(5), read_x(6), read_x(7), read_xd(0),
           read_xd(1), read_xd(2), read_xd(3), read_xd(4), read_xd(5), read_xd(6), read_xd(7),
           write(vnew_), write(delv_), write(arealg_), write(vdov_), write(delv_dir_),
@@ -263,18 +311,15 @@ private:
     plain("eos", *eos_plan_, Eos{c}, read(eos_reps_), read(e_), read(p_), read(q_), read(ql_),
           read(qq_), read(delv_), read(vnew_), write(e_new_), write(p_new_), write(q_new_),
           write(ss_new_));
-    std::swap(e_, e_new_);
-    std::swap(p_, p_new_);
-    std::swap(q_, q_new_);
-    std::swap(ss_, ss_new_);
   }
 
-  // New volumes become current; next step's Courant and hydro limits.
+  // New volumes become current; next step's Courant and hydro limits (from
+  // the EOS's new states).
   void time_constraints() {
     const Constants &c = constants_;
     plain("constraints", *elem_plan_, Constraints{c.v_cut, c.qqc, c.dvovmax}, write(v_),
-          read(vnew_), read(ss_), read(vdov_), read(arealg_), read(q_), umesh::reduce_min(dt_min_),
-          umesh::reduce_max(q_max_));
+          read(vnew_), read(ss_new_), read(vdov_), read(arealg_), read(q_new_),
+          umesh::reduce_min(dt_min_), umesh::reduce_max(q_max_));
   }
 
   // The cycle's one wait for the device: its checks (in LULESH's order) and
@@ -296,6 +341,7 @@ private:
 
   Params params_;
   RunOptions opt_;
+  Space space_; // where the loops run: umesh::graph_space() for graphs
   Constants constants_;
   std::shared_ptr<typename B::Parts> parts_;
   umesh::Set nodes_, elems_;
@@ -320,13 +366,17 @@ private:
   DatT<int, 1> eos_reps_; // each element's region's EOS evaluations per cycle
   std::unique_ptr<umesh::Subsets<Mem>> regions_;
   // The cycle's checks and time-step limits, on the device until fetched.
-  umesh::DeviceGlobalStore<double, Space> checks_{"lulesh::cycle"};
+  umesh::DeviceGlobalStore<double, Space> checks_{"lulesh::cycle", space_};
   umesh::DeviceGlobal<double, 1, Space> det_min_ = checks_.min("determinant_min", 1.0e300);
   umesh::DeviceGlobal<double, 1, Space> vnew_min_ = checks_.min("vnew_min", 1.0e300);
   umesh::DeviceGlobal<double, 2, Space> dt_min_ = checks_.template min<2>("dt_min", 1.0e20);
   umesh::DeviceGlobal<double, 1, Space> q_max_ = checks_.max("q_max", 0.0);
   std::unique_ptr<PlanT<umesh::exec::Atomic>> node_plan_, elem_plan_, eos_plan_;
   std::unique_ptr<PlanT<Exec>> scatter_plan_;
+  // The cycle's time step: where kernels read it, and the host's copy.
+  Kokkos::View<double, Mem> dt_{"lulesh::dt"};
+  Kokkos::View<double, PinnedMem> dt_host_{"lulesh::dt_host"};
+  std::unique_ptr<umesh::LoopGraph<Space>> graphs_[2]; // RunOptions::graph
 };
 
 /// Builds the solver for one executor tag and layout (umesh::SoA or AoS), in

@@ -126,6 +126,12 @@ int run(const Options &opt, int rank, int ranks) {
     if (opt.timed_exchanges && !opt.distributed)
       throw umesh::Error("umesh_miniaero: --timed-exchanges is for distributed runs (several "
                          "ranks or --distributed)");
+    if (opt.graph == "on" && opt.distributed)
+      throw umesh::Error("umesh_miniaero: --graph on is for one process: over MPI ranks the halo "
+                         "exchanges make the host wait within a stage");
+    // Graphs where they replay (CUDA), unless told.
+    const bool graph = opt.graph.empty() ? umesh::LoopGraph<Space>::replays && !opt.distributed
+                                         : opt.graph == "on";
     if (opt.distributed && opt.bench > 0)
       throw umesh::Error("umesh_miniaero: --bench runs in one process only, not with "
                          "--distributed or several ranks");
@@ -227,6 +233,9 @@ int run(const Options &opt, int rank, int ranks) {
                                 umesh::apps::size_options().lower);
     }
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
+    if (graph)
+      std::printf("  umesh's RK stages as graphs (umesh::LoopGraph)%s\n",
+                  opt.bench > 0 ? "; --bench times each loop one by one first" : "");
     if (opt.distributed)
       std::printf("  distributed over %d MPI rank%s (partition %s), halo exchange %s\n", ranks,
                   ranks == 1 ? "" : "s", partition.c_str(),
@@ -279,6 +288,7 @@ int run(const Options &opt, int rank, int ranks) {
           so.cell_stencil = cell_stencil;
           so.nccl = opt.transport == "nccl";
           so.timed_exchanges = opt.timed_exchanges;
+          so.graph = graph;
           so.partition = partition;
           so.hierarchical = opt.hierarchical.options();
           so.warp = opt.hierarchical.warp();

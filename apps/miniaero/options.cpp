@@ -92,6 +92,13 @@ Options parse(int argc, char **argv) {
                  "benchmark: after one warm-up step, N timed steps; prints per-loop medians and "
                  "writes --csv")
       ->check(CLI::Range(0, 1 << 30));
+  app.add_option("--graph", o.graph,
+                 "run each RK stage of umesh's variants as one recorded graph (umesh::LoopGraph): "
+                 "on CUDA one graph launch a stage instead of one launch a loop; on host backends "
+                 "the same loops in order. Same results either way. Default: on for CUDA in one "
+                 "process, off otherwise; not over MPI ranks; --bench times each loop one by one, "
+                 "then whole stages (as graphs)")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("--csv", o.csv, "benchmark table")
       ->check(umesh::apps::output_file())
       ->capture_default_str();

@@ -28,6 +28,7 @@ struct Options {
   std::string transport = "host";
   std::string partition; // empty: blocks (each rank builds its own block)
   bool timed_exchanges = false;
+  std::string graph; // on, off; empty: on where a graph replays (CUDA, one process)
   std::uint64_t shuffle_seed = 1;
 };
 

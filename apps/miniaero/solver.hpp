@@ -39,6 +39,9 @@ struct SolverOptions {
   /// When set, renumberings and hierarchical plans are saved under this
   /// prefix and loaded by later runs (file names add method, set, block).
   std::string plan_prefix;
+  /// One process: each RK stage as a umesh::LoopGraph (one CUDA graph launch
+  /// a stage) unless timers time its loops; same results either way.
+  bool graph = false;
   /// Distributed runs: halo exchange GPU to GPU through NCCL instead of
   /// through the host (umesh::dist::Partition::use_nccl).
   bool nccl = false;
@@ -110,7 +113,8 @@ template <class Exec, class Layout, class B = LocalBackend> class Solver : publi
 public:
   Solver(const Input &in, const Mesh &m, const SolverOptions &opt,
          std::shared_ptr<typename B::Parts> parts)
-      : in_(in), opt_(opt), parts_(std::move(parts)), cells_(parts_->cells), faces_(parts_->faces),
+      : in_(in), opt_(opt), space_(opt.graph ? umesh::graph_space<Space>() : Space()),
+        parts_(std::move(parts)), cells_(parts_->cells), faces_(parts_->faces),
         face_cells_(parts_->face_cells), face_geo_(geometry(-2, m.faces)),
         volume_(cell_dat<1>("volume", &m.cell_volume)),
         centroid_(cell_dat<3>("centroid", &m.cell_centroid)),
@@ -140,11 +144,19 @@ public:
     }
     copy(unp1_, un_);
     make_plans();
+    // Each RK stage a graph of its own (its coefficients are kernel arguments).
+    for (int s = 0; s < 4 && opt.graph && !B::distributed; ++s) {
+      graphs_[s] = std::make_unique<umesh::LoopGraph<Space>>(
+          "miniaero::rk_stage" + std::to_string(s), space_);
+      graphs_[s]->add("stage", [this, s] { stage(s); });
+    }
   }
 
   void step() override {
+    // A graph where no timer times a loop inside a stage.
+    const bool graphed = graphs_[0] && timers_.times_at_most("rk_stage");
     for (int s = 0; s < 4; ++s)
-      timers_.time("rk_stage", [&] { stage(s); });
+      timers_.time("rk_stage", [&] { graphed ? graphs_[s]->launch() : stage(s); });
     copy(un_, unp1_);
   }
 
@@ -222,12 +234,12 @@ private:
   }
   // Whole-dat copy and fill outside the loops (the backend tracks halos),
   // ordered with the loops on their execution space: the host does not wait.
-  template <class D> static void copy(const D &to, const D &from) {
-    Kokkos::deep_copy(Space(), B::view(to), B::view(from));
+  template <class D> void copy(const D &to, const D &from) const {
+    Kokkos::deep_copy(space_, B::view(to), B::view(from));
     B::written(to);
   }
-  template <class D> static void fill(const D &d, double v) {
-    umesh::fill(Space(), B::view(d), v);
+  template <class D> void fill(const D &d, double v) const {
+    umesh::fill(space_, B::view(d), v);
     B::written(d);
   }
 
@@ -277,7 +289,7 @@ private:
   };
 
   void make_plans() {
-    cell_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(Space(), cells_);
+    cell_plan_ = std::make_unique<PlanT<umesh::exec::Atomic>>(space_, cells_);
     face_plan_ = make(faces_, face_cells_);
     for (auto &b : boundaries_)
       b.plan = make(b.set, b.cell);
@@ -291,9 +303,9 @@ private:
         o.with_plan_file(opt_.plan_prefix + "hierarchical-" + set.name() + "-" +
                          umesh::reorder_name(opt_.reorder) + "-b" + std::to_string(o.block_size) +
                          ".plan");
-      return std::make_unique<PlanT<Exec>>(Space(), o.plan(), set, map);
+      return std::make_unique<PlanT<Exec>>(space_, o.plan(), set, map);
     } else {
-      return std::make_unique<PlanT<Exec>>(umesh::make_plan(Space(), variant().plan(), set, map));
+      return std::make_unique<PlanT<Exec>>(umesh::make_plan(space_, variant().plan(), set, map));
     }
   }
   typename Exec::Variant variant() const { return umesh::apps::executor_from<Exec>(opt_); }
@@ -371,6 +383,7 @@ private:
 
   Input in_;
   SolverOptions opt_;
+  Space space_; // where the loops run: umesh::graph_space() for graphs
   std::shared_ptr<typename B::Parts> parts_;
   umesh::Set cells_, faces_;
   MapT face_cells_;
@@ -386,6 +399,7 @@ private:
   std::unique_ptr<MapT> cell_neighbours_; // --stencil cells
   std::unique_ptr<DatT<18>> cell_faces_;  // --stencil cells: the limiter's face centroids
   std::unique_ptr<PlanT<Exec>> face_plan_;
+  std::unique_ptr<umesh::LoopGraph<Space>> graphs_[4]; // SolverOptions::graph
 };
 
 /// Builds the solver for an executor tag and layout (umesh::SoA or AoS), in

@@ -93,6 +93,7 @@ struct DeviceGlobalAccess {
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::DeviceGlobalStore::sink"),
           std::max<std::size_t>(bytes, 2 * s.sink.extent(0)));
     }
+    detail::keep_for_graph(s.sink); // a recorded graph writes here after the sink is outgrown
     return s.sink.data();
   }
   template <class T, int D, class S> static void mark_reduced(const DeviceGlobal<T, D, S> &g) {

@@ -20,6 +20,7 @@
 #include <umesh/global.hpp>
 #include <umesh/gmsh.hpp>
 #include <umesh/layout.hpp>
+#include <umesh/loop_graph.hpp>
 #include <umesh/map.hpp>
 #include <umesh/math.hpp>
 #include <umesh/mesh.hpp>

@@ -61,6 +61,11 @@ template <Reduction R, class T, int D>
 void validate(const LoopInfo &loop, int index, const GlobalArg<R, T, D> &a) {
   if (a.global == nullptr)
     fail("loop '", loop.name, "' argument ", index, ": null global");
+  if (in_graph())
+    fail_in_graph("loop '", loop.name, "' argument ", index, ": reduce_", reduction_name(R),
+                  " into umesh::Global '", a.global->name(),
+                  "', whose value the host reads after each loop; in a graph, reduce into a "
+                  "umesh::DeviceGlobal and fetch its store after LoopGraph::launch()");
 }
 
 template <Reduction R, class T, int D, class S>
@@ -186,7 +191,17 @@ void run_loop(IncPolicy &policy, const Kernel &kernel, Run &&run, const Args &..
   }
   typename Body::reduce_value total;
   body.init(total);
-  run(body, total);
+  // While CUDA records a graph, a body too large to go as a kernel argument
+  // goes by reference, from a copy the graph keeps in device memory.
+  bool by_reference = false;
+  if constexpr (body_by_reference<Space, Body>()) {
+    if (const Body *copy = graph_copy_body(body)) {
+      run(BodyRef<Body>{copy, body.sink}, total);
+      by_reference = true;
+    }
+  }
+  if (!by_reference)
+    run(body, total);
   if constexpr (Body::has_reduction)
     store_reductions(total, std::index_sequence_for<Args...>{}, args...);
 }

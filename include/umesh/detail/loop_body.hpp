@@ -69,10 +69,12 @@ template <class Kernel, class... Devs> struct LoopBody {
     for_each(f, std::index_sequence_for<Devs...>{});
   }
 
-  KOKKOS_INLINE_FUNCTION void init(reduce_value &red) const {
+  // (Static: they read no argument's data, so a body passed by reference,
+  // BodyRef, runs them on the host too.)
+  KOKKOS_INLINE_FUNCTION static void init(reduce_value &red) {
     init(red, std::index_sequence_for<Devs...>{});
   }
-  template <class D, class S> KOKKOS_INLINE_FUNCTION void join(D &dst, S &src) const {
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &dst, S &src) {
     join(dst, src, std::index_sequence_for<Devs...>{});
   }
   /// A launch's reduction result, folded into the device globals.
@@ -95,11 +97,11 @@ private:
     (f(get<I>(devs)), ...);
   }
   template <std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void init(reduce_value &red, std::index_sequence<I...>) const {
+  KOKKOS_INLINE_FUNCTION static void init(reduce_value &red, std::index_sequence<I...>) {
     (Devs::init(get<I>(red)), ...);
   }
   template <class D, class S, std::size_t... I>
-  KOKKOS_INLINE_FUNCTION void join(D &dst, S &src, std::index_sequence<I...>) const {
+  KOKKOS_INLINE_FUNCTION static void join(D &dst, S &src, std::index_sequence<I...>) {
     (Devs::join(get<I>(dst), get<I>(src)), ...);
   }
   template <std::size_t... I>
@@ -111,6 +113,37 @@ private:
     if constexpr (stores_on_device<Dev>::value)
       d.store(r);
   }
+};
+
+/// A loop body passed by reference: LoopBody's interface over a copy of the
+/// body that a recorded graph keeps in device memory (bind.hpp's run_loop,
+/// for bodies too large to go as a kernel argument while CUDA records).
+template <class Body> struct BodyRef {
+  using reduce_value = typename Body::reduce_value;
+  using storage = typename Body::storage;
+  static constexpr bool has_reduction = Body::has_reduction;
+  static constexpr bool has_device_store = Body::has_device_store;
+  static constexpr bool host_reduction = Body::host_reduction;
+
+  const Body *body;
+  void *sink = nullptr; // the body's (reduce_launch reads it on the host)
+
+  KOKKOS_INLINE_FUNCTION void operator()(int e, reduce_value &red) const { (*body)(e, red); }
+  template <class Ctx>
+  KOKKOS_INLINE_FUNCTION void compute(const Ctx &ctx, storage &st, reduce_value &red) const {
+    body->compute(ctx, st, red);
+  }
+  template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &ctx, storage &st) const {
+    body->finish(ctx, st);
+  }
+  template <class F> KOKKOS_INLINE_FUNCTION void for_each(F &&f) const {
+    body->for_each(static_cast<F &&>(f));
+  }
+  KOKKOS_INLINE_FUNCTION static void init(reduce_value &red) { Body::init(red); }
+  template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &dst, S &src) {
+    Body::join(dst, src);
+  }
+  KOKKOS_INLINE_FUNCTION void final(const reduce_value &red) const { body->final(red); }
 };
 
 // Element i of a launch: perm[i] when a permutation is given.
@@ -202,6 +235,7 @@ void launch_range(const Space &space, const std::string &label, const Body &body
                   int end, const int *perm, typename Body::reduce_value &total) {
   if (begin >= end)
     return;
+  check_graph_launch(space, label, sizeof(ReduceFunctor<Body>));
   // Light weight: the functor goes as a kernel argument, not through Kokkos
   // 3's constant-memory copy that waits for the previous launch.
   const auto policy = Kokkos::Experimental::require(
@@ -221,7 +255,11 @@ void launch_sequential(const Space &space, const std::string &label, const Body 
                        typename Body::reduce_value &total, const int *perm = nullptr) {
   if (n == 0)
     return;
-  Kokkos::RangePolicy<Space, Kokkos::IndexType<int>> one(space, 0, 1);
+  check_graph_launch(space, label, sizeof(SequentialFunctor<Body>));
+  // Light weight, as launch_range's (a CUDA graph records no constant-memory launch).
+  const auto one =
+      Kokkos::Experimental::require(Kokkos::RangePolicy<Space, Kokkos::IndexType<int>>(space, 0, 1),
+                                    Kokkos::Experimental::WorkItemProperty::HintLightWeight);
   if constexpr (Body::has_reduction) {
     reduce_launch<Space>(label, one, SequentialFunctor<Body>{{body}, n, perm}, body, total);
   } else {

@@ -7,6 +7,7 @@
 // `team_size` threads with `scratch` bytes each, checked against what the
 // kernel can launch first; the hierarchical executor's too).
 
+#include <umesh/detail/graph_recording.hpp>
 #include <umesh/detail/hierarchical_checks.hpp> // check_team_size
 #include <umesh/detail/launch_weight.hpp>
 #include <umesh/detail/loop_body.hpp> // reduce_launch
@@ -65,6 +66,7 @@ void launch_teams(const Space &space, const std::string &loop, const char *execu
           launch_weight<Functor, Bounds>());
     };
     const std::string label = std::string("umesh::") + executor + "::" + loop;
+    check_graph_launch(space, label, sizeof(Functor));
     const auto probe = make_policy(1);
     if constexpr (Body::has_reduction) {
       check_team_size(loop, probe.team_size_max(f, Kokkos::ParallelReduceTag()), team_size,
