@@ -12,6 +12,10 @@
 #include <umesh/dat.hpp>
 #include <umesh/decimal.hpp>
 #include <umesh/device_global.hpp>
+#include <umesh/element_args.hpp>
+#include <umesh/element_exec.hpp>
+#include <umesh/element_loop.hpp>
+#include <umesh/element_team.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>
