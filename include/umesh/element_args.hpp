@@ -20,7 +20,8 @@
 
 namespace umesh {
 
-/// A dat reached through every slot of a map: the element's whole row.
+/// A dat reached through every slot of a map (a Map, or an ExtrudedMap for
+/// column loops: extruded.hpp): the element's whole row.
 /// `Arity` is the map's arity when the caller gives it (then checked against
 /// the map before any launch), 0 when it is taken from the map at run time.
 template <Access A, class DatT, class MapT, int Arity = 0> struct RowArg {
@@ -33,33 +34,33 @@ template <Access A, class DatT, class MapT, int Arity = 0> struct RowArg {
 
 /// Reads the element's row of `d` through `map`: the kernel's `x(i, k)` is
 /// component k of the row's point i. `read_row<N>(...)` fixes the arity.
-template <int Arity = 0, class T, int D, class L, class M, class MM>
-auto read_row(const Dat<T, D, L, M> &d, const Map<MM> &map) {
-  return RowArg<Access::read, Dat<T, D, L, M>, Map<MM>, Arity>{d, map};
+template <int Arity = 0, class T, int D, class L, class M, class MapT>
+auto read_row(const Dat<T, D, L, M> &d, const MapT &map) {
+  return RowArg<Access::read, Dat<T, D, L, M>, MapT, Arity>{d, map};
 }
 /// Increments the points of the element's row: `r(i, k) += v`. The race
 /// between elements is the strategy's to solve; within one element no two
 /// lanes may increment the same (i, k) at once (docs/element-kernels.md).
-template <int Arity = 0, class T, int D, class L, class M, class MM>
-auto inc_row(const Dat<T, D, L, M> &d, const Map<MM> &map) {
-  return RowArg<Access::inc, Dat<T, D, L, M>, Map<MM>, Arity>{d, map};
+template <int Arity = 0, class T, int D, class L, class M, class MapT>
+auto inc_row(const Dat<T, D, L, M> &d, const MapT &map) {
+  return RowArg<Access::inc, Dat<T, D, L, M>, MapT, Arity>{d, map};
 }
 /// Folds values into the row's points as minima: `r(i, k).update(v)`.
-template <int Arity = 0, class T, int D, class L, class M, class MM>
-auto min_row(const Dat<T, D, L, M> &d, const Map<MM> &map) {
-  return RowArg<Access::min, Dat<T, D, L, M>, Map<MM>, Arity>{d, map};
+template <int Arity = 0, class T, int D, class L, class M, class MapT>
+auto min_row(const Dat<T, D, L, M> &d, const MapT &map) {
+  return RowArg<Access::min, Dat<T, D, L, M>, MapT, Arity>{d, map};
 }
 /// Folds values into the row's points as maxima: `r(i, k).update(v)`.
-template <int Arity = 0, class T, int D, class L, class M, class MM>
-auto max_row(const Dat<T, D, L, M> &d, const Map<MM> &map) {
-  return RowArg<Access::max, Dat<T, D, L, M>, Map<MM>, Arity>{d, map};
+template <int Arity = 0, class T, int D, class L, class M, class MapT>
+auto max_row(const Dat<T, D, L, M> &d, const MapT &map) {
+  return RowArg<Access::max, Dat<T, D, L, M>, MapT, Arity>{d, map};
 }
 /// Writes the row's points: `r(i, k) = v`. A point that several elements
 /// write ends with one of their values (any one): write the same value from
 /// each, or use a map whose rows share no points.
-template <int Arity = 0, class T, int D, class L, class M, class MM>
-auto write_row(const Dat<T, D, L, M> &d, const Map<MM> &map) {
-  return RowArg<Access::write, Dat<T, D, L, M>, Map<MM>, Arity>{d, map};
+template <int Arity = 0, class T, int D, class L, class M, class MapT>
+auto write_row(const Dat<T, D, L, M> &d, const MapT &map) {
+  return RowArg<Access::write, Dat<T, D, L, M>, MapT, Arity>{d, map};
 }
 
 /// A small read-only array (shape functions at quadrature points, a

@@ -21,6 +21,7 @@
 #include <umesh/exec_auto.hpp>
 #include <umesh/exec_hierarchical.hpp>
 #include <umesh/exec_names.hpp>
+#include <umesh/extruded.hpp>
 #include <umesh/global.hpp>
 #include <umesh/gmsh.hpp>
 #include <umesh/layout.hpp>

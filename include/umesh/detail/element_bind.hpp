@@ -7,6 +7,7 @@
 // fold into memory and checks that it covers their maps.
 
 #include <umesh/detail/bind.hpp>
+#include <umesh/detail/element_columns.hpp>
 #include <umesh/detail/element_rows.hpp>
 #include <umesh/detail/element_tables.hpp>
 #include <umesh/element_args.hpp>
@@ -113,6 +114,22 @@ auto element_device(Strategy &plan, TableLayout &, const std::string &loop,
     repeats = plan.row_repeats(a.map, loop);
   return RowDev<A, T, D, L, N, fold>{
       {a.dat.view().data(), a.dat.rows()}, a.map.view().data(), a.map.arity(), repeats};
+}
+template <class Space, class Strategy, Access A, class T, int D, class L, class M, class MM, int N>
+auto element_device(Strategy &plan, TableLayout &, const std::string &loop,
+                    const RowArg<A, Dat<T, D, L, M>, ExtrudedMap<MM>, N> &a) {
+  check_space<Space, M>();
+  check_space<Space, MM>();
+  constexpr RowFold fold = is_combining(A) ? Strategy::fold : RowFold::plain;
+  const unsigned char *repeats = nullptr;
+  if constexpr (is_combining(A))
+    repeats = plan.row_repeats(a.map, loop);
+  return ColumnDev<A, T, D, L, N, fold>{{a.dat.view().data(), a.dat.rows()},
+                                        a.map.view().data(),
+                                        a.map.offsets().data(),
+                                        a.map.arity(),
+                                        a.map.layers(),
+                                        repeats};
 }
 template <class Space, class Strategy, class ViewT>
 auto element_device(Strategy &, TableLayout &layout, const std::string &,

@@ -7,6 +7,7 @@
 // through, and the teams of each colour for each elements_per_team used.
 
 #include <umesh/colouring.hpp>
+#include <umesh/detail/element_columns.hpp>
 #include <umesh/detail/element_kernel.hpp>
 #include <umesh/element_exec.hpp>
 #include <umesh/plan.hpp>
@@ -47,27 +48,6 @@ void launch_element_teams(const Space &space, const std::string &label, const F 
                        Kokkos::Experimental::require(
                            policy, Kokkos::Experimental::WorkItemProperty::HintLightWeight),
                        f);
-}
-
-/// A byte per element: 1 where the element's row in some map of `maps`
-/// names a point twice (maps with one target share the points), else 0;
-/// empty when no element's does.
-inline std::vector<unsigned char> repeated_rows(int n, const std::vector<HostConnectivity> &maps) {
-  int total = 0;
-  const std::vector<int> base = point_bases(maps, total);
-  std::vector<int> stamp(std::size_t(total), -1);
-  std::vector<unsigned char> repeats;
-  for (int e = 0; e < n; ++e)
-    for (std::size_t m = 0; m < maps.size(); ++m)
-      for (int s = 0; s < maps[m].arity; ++s) {
-        int &seen = stamp[base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]];
-        if (seen == e) {
-          repeats.resize(std::size_t(n), 0);
-          repeats[e] = 1;
-        }
-        seen = e;
-      }
-  return repeats;
 }
 
 // What the plans of Serial and Atomic share: the set, no maps needed.
@@ -131,6 +111,8 @@ public:
 
 /// Elements coloured over the plan's maps; teams of one colour each, all
 /// colours in one launch (ordered by tickets) or one launch per colour.
+/// Elements whose row names a point twice (columns whose layers share
+/// points, under extruded maps) fold atomically: their lanes may meet.
 template <class Space>
 class ElementPlan<exec::ElementColour, Space> : public detail::PlanBase<Space> {
 public:
@@ -145,10 +127,13 @@ public:
     Kokkos::Timer timer;
     const int n = this->set_.size();
     std::vector<HostConnectivity> written;
-    detail::HostMaps host; // (kept: `written` points into it)
+    std::vector<detail::RowShape> shapes; // of the written maps, in order
+    detail::HostMaps host;                // (kept: `written` points into it)
     if constexpr (sizeof...(Maps) > 0) {
-      host = detail::host_maps(maps...);
+      // Columns are coloured by their first layer's points (ExtrudedMap).
+      host = detail::host_maps(detail::plain_map(maps)...);
       written = host.written();
+      (detail::add_row_shape(shapes, maps), ...);
     }
     const Colouring colouring = greedy_colour(n, written);
     colour_start_.assign(colouring.colour_sizes.size() + 1, 0);
@@ -160,7 +145,7 @@ public:
       perm[fill[colouring.colour[e]]++] = e;
     perm_ = detail::upload<memory_space>(perm, "umesh::ElementColour::perm");
     colour_start_dev_ = detail::upload<memory_space>(colour_start_, "umesh::ElementColour::starts");
-    const std::vector<unsigned char> repeats = detail::repeated_rows(n, written);
+    const std::vector<unsigned char> repeats = detail::repeated_rows(n, written, shapes);
     if (!repeats.empty())
       repeats_ = detail::upload<memory_space>(repeats, "umesh::ElementColour::repeats");
     counters_ = Kokkos::View<int *, memory_space>("umesh::ElementColour::counters", 2);
