@@ -19,7 +19,7 @@ struct BenchOptions {
   std::vector<std::string> shapes{"tri", "quad", "tet", "hex"};
   std::vector<int> orders{1, 2};
   std::vector<std::string> ops{"interp", "transpose"};
-  std::vector<std::string> strategies{"atomic", "colour", "colour-per"};
+  std::vector<std::string> strategies{"atomic", "colour", "colour-per", "gather"};
   std::vector<int> per_team; // 1..32 unless given
   std::vector<int> lanes{0}; // 0: the element's own
   int repeats = 10, warmup = 2;

@@ -214,6 +214,9 @@ void run_case(const BenchOptions &o, double copy, std::vector<BenchRow> &rows) {
       if (strategy == "atomic") {
         auto plan = make_element_plan(BenchSpace(), exec::ElementAtomic{}, mesh.elements, map);
         go(plan);
+      } else if (strategy == "gather") {
+        auto plan = make_element_plan(BenchSpace(), exec::ElementGather{}, mesh.elements, map);
+        go(plan);
       } else {
         exec::ElementColour tag;
         tag.with_per_colour_launches(strategy == "colour-per");

@@ -13,7 +13,7 @@
 // work and traffic, which is what is measured.
 //
 //   umesh_element_bench [--elements 1000000] [--shapes tri,quad,tet,hex] [--orders 1,2]
-//                       [--ops interp,transpose] [--strategies atomic,colour,colour-per]
+//                       [--ops interp,transpose] [--strategies atomic,colour,colour-per,gather]
 //                       [--per-team 1,...,32] [--lanes 0] [--repeats 10] [--csv FILE]
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
@@ -62,9 +62,9 @@ BenchOptions parse(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--strategies", o.strategies,
                  "the transpose's strategies: atomic, colour (all colours in one launch), "
-                 "colour-per (one launch per colour)")
+                 "colour-per (one launch per colour), gather (deterministic)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"atomic", "colour", "colour-per"}))
+      ->check(CLI::IsMember({"atomic", "colour", "colour-per", "gather"}))
       ->capture_default_str();
   app.add_option("--per-team", o.per_team, "elements per team, each a row (1 to 1024)")
       ->delimiter(',')

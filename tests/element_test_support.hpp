@@ -35,14 +35,15 @@ inline std::vector<int> distinct_rows(int n, int points, int arity, unsigned see
 
 /// A strategy under test: its plan and a name for messages.
 struct StrategyCase {
-  enum Kind { serial, atomic, colour_one, colour_each } kind;
+  enum Kind { serial, atomic, colour_one, colour_each, gather } kind;
   const char *name;
 };
 inline std::vector<StrategyCase> strategies() {
   return {{StrategyCase::serial, "serial"},
           {StrategyCase::atomic, "atomic"},
           {StrategyCase::colour_one, "colour (one launch)"},
-          {StrategyCase::colour_each, "colour (per colour)"}};
+          {StrategyCase::colour_each, "colour (per colour)"},
+          {StrategyCase::gather, "gather"}};
 }
 
 /// f(plan) with the plan of strategy `c` over `set`, folding through `maps`.
@@ -56,6 +57,11 @@ void with_plan(const StrategyCase &c, const Set &set, F &&f, const Maps &...maps
   }
   case StrategyCase::atomic: {
     auto plan = make_element_plan(Space(), exec::ElementAtomic{}, set, maps...);
+    f(plan);
+    break;
+  }
+  case StrategyCase::gather: {
+    auto plan = make_element_plan(Space(), exec::ElementGather{}, set, maps...);
     f(plan);
     break;
   }

@@ -1,5 +1,6 @@
 // Element loops (umesh/element_loop.hpp) against serial references computed
-// here on the host: every strategy, both layouts, elements per team {1, 3,
+// here on the host: every strategy (serial, atomic, colour in one launch and
+// per colour, gather), both layouts, elements per team {1, 3,
 // 8} x lanes {1, 4, 32}, rows of arity 3 to 64 (run-time and compile-time),
 // outputs poisoned first.
 
@@ -155,6 +156,37 @@ TYPED_TEST(ElementTeamsTest, RowsNamingAPointTwice) {
   auto plan = make_element_plan(Space(), exec::ElementColour{}, cells, map);
   EXPECT_TRUE(plan.has_repeated_rows());
   check_interp_transpose<Space, L, 8>(cells, nodes, 8, rows);
+}
+
+// exec::ElementGather folds in one order whatever the team shape: every
+// shape gives bitwise the same increments (and min/max).
+TYPED_TEST(ElementTeamsTest, GatherIsBitwiseTheSameForEveryShape) {
+  using Space = typename TypeParam::space;
+  using L = typename TypeParam::layout;
+  using Mem = typename Space::memory_space;
+  const Set cells("cells", 500), nodes("nodes", 700);
+  Map<Mem> map("cell_nodes", cells, nodes, 9, distinct_rows(500, 700, 9, 41, 7));
+  Dat<double, 1, L, Mem> w(cells, "w");
+  Dat<double, 2, L, Mem> u(nodes, "u"), r(nodes, "r");
+  Dat<double, NQ, L, Mem> uq(cells, "uq");
+  randomise(w, 42);
+  randomise(u, 43);
+  Kokkos::View<double **, Mem> phi("phi", NQ, 9);
+  Kokkos::View<double *, Mem> wq("wq", NQ);
+  Kokkos::deep_copy(phi, 0.3);
+  Kokkos::deep_copy(wq, 0.7);
+  auto plan = make_element_plan(Space(), exec::ElementGather{}, cells, map);
+  std::vector<double> first;
+  for (ElementTeams teams : team_shapes()) {
+    teams.with_scratch<double>(2 * NQ);
+    randomise(r, 44);
+    element_loop(plan, "gather", teams, InterpTranspose{}, table(phi), table(wq), read(w),
+                 read_row(u, map), write(uq), inc_row(r, map));
+    if (first.empty())
+      first = host_values(r);
+    else
+      EXPECT_EQ(host_values(r), first) << teams.elements_per_team << " x " << teams.lanes;
+  }
 }
 
 // min_row, max_row, write_row, a read through one slot, lane_sum, single.

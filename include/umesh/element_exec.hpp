@@ -34,6 +34,14 @@ struct ElementColour {
   ElementColour &with_per_colour_launches(bool p = true) { return one_launch = !p, *this; }
 };
 
+/// Element teams whose combining rows leave each value in the element's own
+/// slot of a temporary `[element][slot][component]` array (no race, no
+/// atomics); then each point folds its slots, in element and slot order,
+/// over the map's inverse. Deterministic: results are bitwise the same for
+/// every team shape, backend and run. Costs the temporary's traffic and one
+/// launch per combining row after the loop's. Not for extruded rows yet.
+struct ElementGather {};
+
 } // namespace exec
 
 /// The team shape of an element loop: `elements_per_team` elements share a

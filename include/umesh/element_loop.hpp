@@ -15,6 +15,7 @@
 //                       umesh::inc_row(r, cell_nodes));
 
 #include <umesh/detail/element_bind.hpp>
+#include <umesh/detail/element_gather.hpp>
 #include <umesh/detail/element_kernel.hpp>
 #include <umesh/detail/element_plans.hpp>
 #include <umesh/detail/profiling_region.hpp>
@@ -93,6 +94,7 @@ void element_loop(ElementPlan<Exec, Space> &plan, const std::string &name,
   detail::check_element_teams(name, teams);
   detail::validate_element_args({name, plan.set()}, args...);
   const detail::ProfilingRegion region("umesh::element_loop::" + name);
+  plan.begin_loop();
   detail::TableLayout tables;
   tables.bytes = detail::element_header_bytes;
   using F =

@@ -109,20 +109,31 @@ auto element_device(Strategy &plan, TableLayout &, const std::string &loop,
   check_space<Space, M>();
   check_space<Space, MM>();
   constexpr RowFold fold = is_combining(A) ? Strategy::fold : RowFold::plain;
-  const unsigned char *repeats = nullptr;
-  if constexpr (is_combining(A))
-    repeats = plan.row_repeats(a.map, loop);
-  return RowDev<A, T, D, L, N, fold>{
-      {a.dat.view().data(), a.dat.rows()}, a.map.view().data(), a.map.arity(), repeats};
+  if constexpr (fold == RowFold::buffer) {
+    return plan.buffered_row(a, loop);
+  } else {
+    const unsigned char *repeats = nullptr;
+    if constexpr (is_combining(A))
+      repeats = plan.row_repeats(a.map, loop);
+    return RowDev<A, T, D, L, N, fold>{
+        {a.dat.view().data(), a.dat.rows()}, a.map.view().data(), a.map.arity(), repeats};
+  }
 }
 template <class Space, class Strategy, Access A, class T, int D, class L, class M, class MM, int N>
 auto element_device(Strategy &plan, TableLayout &, const std::string &loop,
                     const RowArg<A, Dat<T, D, L, M>, ExtrudedMap<MM>, N> &a) {
   check_space<Space, M>();
   check_space<Space, MM>();
-  constexpr RowFold fold = is_combining(A) ? Strategy::fold : RowFold::plain;
+  constexpr bool buffered = is_combining(A) && Strategy::fold == RowFold::buffer;
+  constexpr RowFold fold = !is_combining(A) ? RowFold::plain
+                           : buffered       ? RowFold::atomic // (refused below)
+                                            : Strategy::fold;
+  if (buffered)
+    fail("loop '", loop, "': ", access_name(A), "_row of dat '", a.dat.name(),
+         "' through extruded map '", a.map.name(),
+         "': exec::ElementGather does not fold columns yet; use ElementColour or ElementAtomic");
   const unsigned char *repeats = nullptr;
-  if constexpr (is_combining(A))
+  if constexpr (is_combining(A) && !buffered)
     repeats = plan.row_repeats(a.map, loop);
   return ColumnDev<A, T, D, L, N, fold>{{a.dat.view().data(), a.dat.rows()},
                                         a.map.view().data(),

@@ -49,6 +49,10 @@ template <Access A, class T, int D, class L, int N, RowFold F>
 KOKKOS_INLINE_FUNCTION auto element_bind(const RowDev<A, T, D, L, N, F> &d, int e, char *) {
   return d.bind(e);
 }
+template <Access A, class T, int D, int N>
+KOKKOS_INLINE_FUNCTION auto element_bind(const BufferedRowDev<A, T, D, N> &d, int e, char *) {
+  return d.bind(e);
+}
 template <Access A, class T, int D, class L, int N, RowFold F>
 KOKKOS_INLINE_FUNCTION auto element_bind(const ColumnDev<A, T, D, L, N, F> &d, int e, char *) {
   return d.bind(e);

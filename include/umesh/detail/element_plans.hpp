@@ -56,6 +56,8 @@ public:
   template <class MapT> const unsigned char *row_repeats(const MapT &, const std::string &) const {
     return nullptr;
   }
+  /// Called before a loop binds its arguments (the gather plan's hook).
+  void begin_loop() {}
 
 protected:
   template <class... Maps>
@@ -161,6 +163,7 @@ public:
   bool has_repeated_rows() const { return repeats_.size() > 0; }
   const exec::ElementColour &options() const { return options_; }
 
+  void begin_loop() {}
   template <class MapT> const unsigned char *row_repeats(const MapT &map, const std::string &loop) {
     this->map_index(map, loop); // the colouring must cover it
     return repeats_.data();

@@ -24,8 +24,9 @@ enum class RowFold {
   plain,    // no other thread touches the point meanwhile (serial)
   atomic,   // atomics always
   coloured, // plain: no element running meanwhile shares the point
-  coherent  // coloured, but loaded past L1: a team of the same launch may
+  coherent, // coloured, but loaded past L1: a team of the same launch may
             // have stored the point (one-launch colouring)
+  buffer    // into the element's own slots of a temporary (gather)
 };
 
 // The row of one element: point(i) = row[i]; size() fixed when Arity > 0.
@@ -96,7 +97,34 @@ struct RowAccessor {
   }
 };
 
+/// The accessor of a combining row under exec::ElementGather: as
+/// RowAccessor's, but `x(i, k)` folds into the element's own slot (i, k) of
+/// the loop's temporary, which a later launch folds into the points.
+template <Access A, class T, int Dim, int Arity> struct BufferedRowAccessor {
+  static constexpr int dim = Dim;
+  T *slots; // the element's, [slot][component]
+  detail::RowIndex<Arity> index;
+  KOKKOS_INLINE_FUNCTION constexpr int size() const { return index.size(); }
+  KOKKOS_INLINE_FUNCTION int point(int i) const { return index.point(i); }
+  KOKKOS_INLINE_FUNCTION RowCombineRef<T, A, detail::RowFold::plain> operator()(int i,
+                                                                                int k) const {
+    return {slots + i * Dim + k, false};
+  }
+};
+
 namespace detail {
+
+/// A combining row under exec::ElementGather: `temp` holds [element][slot][Dim].
+template <Access A, class T, int Dim, int Arity> struct BufferedRowDev {
+  const int *map;
+  int arity;
+  T *temp;
+  KOKKOS_INLINE_FUNCTION auto bind(int e) const {
+    const int n = Arity > 0 ? Arity : arity;
+    const unsigned at = unsigned(e) * unsigned(n);
+    return BufferedRowAccessor<A, T, Dim, Arity>{temp + std::size_t(at) * Dim, {map + at, n}};
+  }
+};
 
 /// A row argument bound to elements: `bind(e)` gives the element's accessor.
 /// `repeats` (coloured folds only, may be null): a byte per element, set
