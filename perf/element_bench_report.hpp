@@ -18,10 +18,12 @@ struct BenchOptions {
   long elements = 1000000;
   std::vector<std::string> shapes{"tri", "quad", "tet", "hex"};
   std::vector<int> orders{1, 2};
-  std::vector<std::string> ops{"interp", "transpose"};
+  std::vector<std::string> ops{"interp", "transpose", "matvec"};
   std::vector<std::string> strategies{"atomic", "colour", "colour-per", "gather"};
-  std::vector<int> per_team; // 1..32 unless given
-  std::vector<int> lanes{0}; // 0: the element's own
+  std::vector<int> per_team;                     // 1..32 unless given
+  std::vector<int> lanes{0};                     // 0: the element's own
+  int base_nx = 600, base_ny = 300, layers = 40; // matvec's extruded mesh
+  std::vector<int> dofs{8};                      // matvec's dofs a cell: 8, 27
   int repeats = 10, warmup = 2;
   std::string csv = "results_element.csv";
 };

@@ -2,6 +2,8 @@
 // gradients at quadrature points) and its transpose (quadrature values
 // integrated back to the nodes: an increment) as element loops
 // (umesh/element_loop.hpp), on triangles, quads, tets and hexes of order p,
+// and LFRic's local-matrix matvec as column loops on an extruded quad mesh
+// (600 x 300 columns of 40 layers, 8 or 27 dofs a cell),
 // about --elements elements each, over a sweep of elements per team (1 to
 // 32 by default: one element per team is the first row) and lanes per
 // element, each strategy for the transpose. Every row is validated against a
@@ -13,16 +15,19 @@
 // work and traffic, which is what is measured.
 //
 //   umesh_element_bench [--elements 1000000] [--shapes tri,quad,tet,hex] [--orders 1,2]
-//                       [--ops interp,transpose] [--strategies atomic,colour,colour-per,gather]
+//                       [--ops interp,transpose,matvec] [--dofs 8,27] [--layers 40] [--strategies
+//                       atomic,colour,colour-per,gather]
 //                       [--per-team 1,...,32] [--lanes 0] [--repeats 10] [--csv FILE]
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/output.hpp"
 #include "common/run_main.hpp"
+#include "element_bench_columns.hpp"
 #include "element_bench_run.hpp"
 
 #include <umesh/umesh.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -56,9 +61,26 @@ BenchOptions parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::Range(1, 3))
       ->capture_default_str();
-  app.add_option("--ops", o.ops, "interp (nodes to quadrature points), transpose (back: inc)")
+  app.add_option("--ops", o.ops,
+                 "interp (nodes to quadrature points), transpose (back: inc), matvec (LFRic's "
+                 "local-matrix matvec on an extruded quad mesh, column loops)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"interp", "transpose"}))
+      ->check(CLI::IsMember({"interp", "transpose", "matvec"}))
+      ->capture_default_str();
+  app.add_option("--base-nx", o.base_nx, "matvec: base quads in x")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--base-ny", o.base_ny, "matvec: base quads in y")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  app.add_option("--layers", o.layers, "matvec: layers of each column")
+      ->check(CLI::Range(1, 10000))
+      ->capture_default_str();
+  app.add_option("--dofs", o.dofs,
+                 "matvec: dofs a cell, 8 (Q1) or 27 (Q2; its local matrices take 729 doubles a "
+                 "cell: 42 GB at the default size)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({8, 27}))
       ->capture_default_str();
   app.add_option("--strategies", o.strategies,
                  "the transpose's strategies: atomic, colour (all colours in one launch), "
@@ -99,10 +121,23 @@ int run(int &argc, char **argv) {
   std::printf("%s\n", csv_header());
   csv << csv_header() << '\n';
   std::vector<BenchRow> rows;
-  for (const std::string &shape : o.shapes)
+  const bool elements = std::count(o.ops.begin(), o.ops.end(), "interp") +
+                            std::count(o.ops.begin(), o.ops.end(), "transpose") >
+                        0;
+  for (const std::string &shape : elements ? o.shapes : std::vector<std::string>())
     for (int p : o.orders) {
       const std::size_t first = rows.size();
       run_shape(o, shape, p, copy, rows);
+      for (std::size_t i = first; i < rows.size(); ++i)
+        csv << format_row(rows[i]) << '\n';
+    }
+  if (std::count(o.ops.begin(), o.ops.end(), "matvec"))
+    for (int n : o.dofs) {
+      const std::size_t first = rows.size();
+      if (n == 8)
+        run_matvec<8>(o, copy, rows);
+      else
+        run_matvec<27>(o, copy, rows);
       for (std::size_t i = first; i < rows.size(); ++i)
         csv << format_row(rows[i]) << '\n';
     }
