@@ -128,6 +128,10 @@ template <class Space, class Kernel, class... Devs> struct ElementFunctor {
       Kokkos::memory_fence();
       m.team_barrier();
       Kokkos::single(Kokkos::PerTeam(m), [&] { Kokkos::atomic_fetch_add(s.counters + 1, 1); });
+    } else {
+      // A backend may run several league ranks on one block in turn: the
+      // next one's staging must not overwrite scratch this one still reads.
+      m.team_barrier();
     }
   }
 
