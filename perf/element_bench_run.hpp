@@ -125,6 +125,25 @@ void sweep(const BenchOptions &o, BenchRow base, int own, int scratch_doubles, d
     }
 }
 
+/// The tables' device copies (phi [q][i], dphi [q][i][c], w [q]).
+template <class Phi, class DPhi, class W>
+void upload_tables(const ElementTables &tab, const Phi &phi, const DPhi &dphi, const W &w) {
+  auto hp = Kokkos::create_mirror_view(phi);
+  auto hd = Kokkos::create_mirror_view(dphi);
+  auto hw = Kokkos::create_mirror_view(w);
+  for (int q = 0; q < tab.nq; ++q) {
+    hw(q) = tab.w[q];
+    for (int i = 0; i < tab.nn; ++i) {
+      hp(q, i) = tab.phi[q * tab.nn + i];
+      for (int c = 0; c < tab.d; ++c)
+        hd(q, i, c) = tab.dphi[(q * tab.nn + i) * tab.d + c];
+    }
+  }
+  Kokkos::deep_copy(phi, hp);
+  Kokkos::deep_copy(dphi, hd);
+  Kokkos::deep_copy(w, hw);
+}
+
 template <Shape S, int P>
 void run_case(const BenchOptions &o, double copy, std::vector<BenchRow> &rows) {
   constexpr int NN = shape_nodes(S, P), NQ = shape_qpoints(S, P), D = shape_dim(S);
@@ -138,22 +157,7 @@ void run_case(const BenchOptions &o, double copy, std::vector<BenchRow> &rows) {
   Kokkos::View<double **, Mem> phi("phi", NQ, NN);
   Kokkos::View<double ***, Mem> dphi("dphi", NQ, NN, D);
   Kokkos::View<double *, Mem> w("w", NQ);
-  {
-    auto hp = Kokkos::create_mirror_view(phi);
-    auto hd = Kokkos::create_mirror_view(dphi);
-    auto hw = Kokkos::create_mirror_view(w);
-    for (int q = 0; q < NQ; ++q) {
-      hw(q) = tab.w[q];
-      for (int i = 0; i < NN; ++i) {
-        hp(q, i) = tab.phi[q * NN + i];
-        for (int c = 0; c < D; ++c)
-          hd(q, i, c) = tab.dphi[(q * NN + i) * D + c];
-      }
-    }
-    Kokkos::deep_copy(phi, hp);
-    Kokkos::deep_copy(dphi, hd);
-    Kokkos::deep_copy(w, hw);
-  }
+  upload_tables(tab, phi, dphi, w);
   Dat<double, D * D, AoS, Mem> jinv(mesh.elements, "jinv");
   Dat<double, 1, AoS, Mem> u(mesh.nodes, "u"), r(mesh.nodes, "r"), r_ref(mesh.nodes, "r_ref");
   Dat<double, NF, AoS, Mem> out(mesh.elements, "uq"), out_ref(mesh.elements, "uq_ref"),
