@@ -13,6 +13,7 @@
 #include <umesh/decimal.hpp>
 #include <umesh/device_global.hpp>
 #include <umesh/element_args.hpp>
+#include <umesh/element_auto.hpp>
 #include <umesh/element_exec.hpp>
 #include <umesh/element_loop.hpp>
 #include <umesh/element_team.hpp>

@@ -162,6 +162,8 @@ public:
   /// Whether some element's row names a point twice (its folds are atomic).
   bool has_repeated_rows() const { return repeats_.size() > 0; }
   const exec::ElementColour &options() const { return options_; }
+  /// Launches from now on as `o` says (the colouring stays).
+  void set_options(const exec::ElementColour &o) { options_ = o; }
 
   void begin_loop() {}
   template <class MapT> const unsigned char *row_repeats(const MapT &map, const std::string &loop) {
