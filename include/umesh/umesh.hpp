@@ -12,11 +12,17 @@
 #include <umesh/dat.hpp>
 #include <umesh/decimal.hpp>
 #include <umesh/device_global.hpp>
+#include <umesh/element_args.hpp>
+#include <umesh/element_auto.hpp>
+#include <umesh/element_exec.hpp>
+#include <umesh/element_loop.hpp>
+#include <umesh/element_team.hpp>
 #include <umesh/error.hpp>
 #include <umesh/exec.hpp>
 #include <umesh/exec_auto.hpp>
 #include <umesh/exec_hierarchical.hpp>
 #include <umesh/exec_names.hpp>
+#include <umesh/extruded.hpp>
 #include <umesh/global.hpp>
 #include <umesh/gmsh.hpp>
 #include <umesh/layout.hpp>
