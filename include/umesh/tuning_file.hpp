@@ -24,7 +24,8 @@ using TuningTable = std::map<std::string, std::string>;
 TuningTable read_tuning_file(const std::string &path);
 
 /// Writes `table` to `path` (through a temporary of this process renamed
-/// into place); a failed write throws std::ios_base::failure.
+/// into place; where `path` is a link, the file it leads to, the link
+/// kept); a failed write throws std::ios_base::failure.
 void write_tuning_file(const std::string &path, const TuningTable &table);
 
 /// Adds (or replaces) one decision in `path`, keeping the decisions other
