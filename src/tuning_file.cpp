@@ -75,6 +75,20 @@ TuningTable read_tuning_file(const std::string &path) {
   return table;
 }
 
+int tuning_file_line(const std::string &path, const std::string &key) {
+  try { // for a message about the file: its own problems are not this one's
+    check_regular(path);
+    std::ifstream in(path);
+    std::string line;
+    const std::string prefix = key + '\t';
+    for (int number = 1; in && bounded_line(in, line, path, number); ++number)
+      if (line.compare(0, prefix.size(), prefix) == 0)
+        return number;
+  } catch (const Error &) {
+  }
+  return 0;
+}
+
 namespace {
 // Held while a run reads, merges and rewrites the file: a lock on the
 // folder it is in, so that no lock file is left behind (and the file itself
