@@ -11,6 +11,7 @@
 
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
+#include "common/kokkos_scope.hpp"
 #include "common/output.hpp"
 #include "common/ranks.hpp"
 #include "common/run_main.hpp"
@@ -355,7 +356,7 @@ int run(int argc, char **argv) {
   const int rank = ranks.rank, size = ranks.size;
   int failures = 0, status = umesh::apps::exit_ok;
   {
-    Kokkos::ScopeGuard guard(argc, argv);
+    umesh::apps::KokkosScope kokkos(argc, argv);
     const std::string program = "umesh_dist_res_calc rank " + std::to_string(rank);
     std::unique_ptr<umesh::apps::ResultFile> csv; // rank 0 writes; fails now, not after the run
     try {

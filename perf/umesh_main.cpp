@@ -18,6 +18,7 @@
 //              [--repeats N] [--warmup N]
 //              [--out DIR] [--csv FILE] [--kokkos-...]
 #include "common/bandwidth.hpp"
+#include "common/kokkos_scope.hpp"
 #include "common/output.hpp"
 #include "common/run_main.hpp"
 #include "main_cases.hpp"
@@ -58,7 +59,7 @@ int run(int &argc, char **argv) {
   const Passes passes = parse(argc, argv);
   const Options &o = passes.timed;
   check_sizes(o);
-  Kokkos::ScopeGuard guard(argc, argv);
+  umesh::apps::KokkosScope kokkos(argc, argv);
   // A results path that cannot be written fails now, not after the run; the
   // file is locked until the run ends, and the previous results stay until
   // the new ones are complete.

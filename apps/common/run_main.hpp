@@ -12,7 +12,8 @@
 //      --expect-cycles/--expect-energy, or nothing was validated at all
 //   2  bad input: the command line, an input, mesh, plan or tuning file, an
 //      output path that cannot be a file
-//   3  resources: out of memory, disk full or another read or write error
+//   3  resources: out of memory, disk full or another read or write error,
+//      a GPU runtime that could not start (kokkos_scope.hpp)
 //   4  internal error: a bug in umesh (please report it with the command line)
 
 #include <umesh/error.hpp>

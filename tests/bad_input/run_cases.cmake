@@ -19,7 +19,11 @@
 #                            be unchanged after the run); its path
 #   {memory:MB}              no argument: the run's address space is limited
 #                            to MB megabytes (ulimit -v), so that memory runs
-#                            out as on a machine that small
+#                            out as on a machine that small. In a GPU build
+#                            (-DGPU=ON) the limit may stop the GPU runtime
+#                            from starting before the run's own check: the
+#                            output may then say so instead (with the same
+#                            status: memory is the cause either way)
 #   {env:NAME=VALUE}         no argument: the run's environment has NAME=VALUE
 #   {folder:NAME}            no argument: a folder NAME in the case's folder
 #   {symlink:NAME}           no argument: a symbolic link NAME in the case's
@@ -74,6 +78,9 @@ foreach(_line IN LISTS _lines)
     if(_a MATCHES "^{memory:([0-9]+)}$")
       math(EXPR _kb "${CMAKE_MATCH_1} * 1024")
       set(_command "ulimit -v ${_kb} && ${_command}")
+      if(GPU)
+        set(_regex "(${_regex})|the GPU runtime could not start .*ulimit -v")
+      endif()
       continue()
     endif()
     if(_a MATCHES "^{folder:([^}]+)}$")
