@@ -75,21 +75,6 @@ struct FileMeshes {
   std::optional<QuadNodeMesh> quads;
 };
 
-/// A block's cells, each once: a 2.2 file writes a cell once per physical
-/// group it is in, one copy after the other (check_gmsh allows that and
-/// refuses other repeats), and the kernels run over each cell once.
-inline std::vector<int> cells_once(const GmshMesh::Block &b) {
-  const std::size_t k = b.nodes_per_element;
-  std::vector<int> out;
-  out.reserve(b.nodes.size());
-  for (std::size_t e = 0; e < b.physical.size(); ++e) {
-    const auto cell = b.nodes.begin() + e * k;
-    if (e == 0 || !std::equal(cell, cell + k, cell - k))
-      out.insert(out.end(), cell, cell + k);
-  }
-  return out;
-}
-
 /// f(), its umesh::Error naming `path` (with --skip-mesh-checks a bad cell
 /// is first met here, and the library's message names only the set).
 template <class F> auto naming_file(const std::string &path, F &&f) {
@@ -108,11 +93,12 @@ inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &o
   FileMeshes out;
   out.name = path.substr(path.find_last_of('/') + 1);
   out.name = out.name.substr(0, out.name.rfind('.'));
+  // A 2.2 file writes a cell once per physical group it is in (check_gmsh
+  // allows those copies and refuses other repeats); the kernels run over
+  // each cell once.
   for (auto &b : g.blocks)
-    if (b.type != "point" && b.type != "line") {
-      b.nodes = cells_once(b);
-      b.set = Set(b.set.name(), std::int64_t(b.nodes.size() / b.nodes_per_element));
-    }
+    if (b.type != "point" && b.type != "line")
+      b = elements_once(b, g.format_version);
   // Cells of the wanted types, one block after another.
   auto gather = [&](std::initializer_list<const char *> types, std::string &what) {
     std::vector<CellBlock> blocks;

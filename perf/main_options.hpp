@@ -320,7 +320,8 @@ inline Passes parse(int argc, char **argv) {
   if (!app.count("--csv"))
     o.csv = (std::filesystem::path(o.out) / "results.csv").string();
   if (const std::string why = apps::clashing_files(
-          {{"--csv", o.csv}, {"its plans table", plans_csv(o.csv)}}, {{"--mesh", o.mesh}});
+          {{"--csv", o.csv}, {"its plans table", plans_csv(o.csv)}, apps::tuning_file_output("")},
+          {{"--mesh", o.mesh}});
       !why.empty())
     refuse(why);
   if (o.full)

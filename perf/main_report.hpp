@@ -35,15 +35,15 @@ struct PlanRow {
   double reorder_seconds;
 };
 
-/// Prints the tables, writes both CSVs (`csv` was opened when the run
-/// began), and last the headline (best per kernel against atomics), the
-/// `closing` lines, where the tables are and whether every row validated;
-/// returns the exit status: 1 when an executor failed validation or
-/// when nothing was validated (then no CSV is written and the previous ones
-/// stay). Throws ResourceError when a write fails.
+/// Prints the tables, writes both CSVs (`csv` and `plans` were opened when
+/// the run began; `plans` is null where `csv` is written in place), and last the headline (best per
+/// kernel against atomics), the `closing` lines, where the tables are and whether every row
+/// validated; returns the exit status: 1 when an executor failed validation or when nothing was
+/// validated (then no CSV is written and the previous ones stay). Throws ResourceError when a write
+/// fails.
 inline int report(const Options &o, const std::vector<Row> &rows,
                   const std::vector<PlanRow> &plan_rows, double copy_gbps, apps::ResultFile &csv,
-                  const std::vector<std::string> &closing = {}) {
+                  apps::ResultFile *plans, const std::vector<std::string> &closing = {}) {
   // Speedup against the atomic executor of the same kernel, layout and
   // reordering.
   auto atomic_ms = [&](const Row &r) {
@@ -101,12 +101,11 @@ inline int report(const Options &o, const std::vector<Row> &rows,
                 apps::absolute_path(o.csv).c_str());
     return apps::exit_check_failed;
   }
-  if (!plan_rows.empty() && plans_csv(o.csv).empty())
+  if (!plan_rows.empty() && !plans)
     std::printf("\nhierarchical plans' table not written: --csv %s is written in place\n",
                 o.csv.c_str());
-  if (!plan_rows.empty() && !plans_csv(o.csv).empty()) {
-    const std::string metrics = plans_csv(o.csv);
-    apps::ResultFile pcsv(metrics);
+  if (!plan_rows.empty() && plans) {
+    apps::ResultFile &pcsv = *plans;
     pcsv << "kernel,reorder,block_size,blocks,block_colours,thread_colours_mean,thread_colours_max,"
             "reuse,staged_points_per_block,cache_lines_per_block,reorder_seconds,plan_seconds,"
             "plan_phases\n";
@@ -127,8 +126,14 @@ inline int report(const Options &o, const std::vector<Row> &rows,
            << ',' << p.reuse << ',' << p.mean_staged_points << ',' << p.mean_cache_lines << ','
            << pr.reorder_seconds << ',' << p.build_seconds << ",\"" << format(p.phases) << "\"\n";
     }
-    pcsv.commit();
-    std::printf("wrote %s\n", apps::absolute_path(metrics).c_str());
+    pcsv.flush();
+  }
+  // Both written out before either is moved into place: a failed write
+  // replaces neither.
+  csv.flush();
+  if (!plan_rows.empty() && plans) {
+    plans->commit();
+    std::printf("wrote %s\n", apps::absolute_path(plans->path()).c_str());
   }
   csv.commit();
   if (skipped)

@@ -11,7 +11,9 @@
 
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
+#include "common/kokkos_scope.hpp"
 #include "common/output.hpp"
+#include "common/ranks.hpp"
 #include "common/run_main.hpp"
 #include "common/sizes.hpp"
 #include "dist_report.hpp"
@@ -23,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <string>
@@ -56,6 +59,17 @@ struct Options {
   bool check = true;
   bool breakdown = false; // also time the step's parts apart, fenced, per rank
 };
+
+// The failure policy's test (perf.dist_res_calc.one_rank_fails): the rank
+// that UMESH_TEST_FAIL_RANK names fails here, alone, once the edges are
+// dealt, as a rank that runs out of memory would while the others go on
+// into the partition's collectives.
+void fail_here_if_asked(int rank) {
+  const char *asked = std::getenv("UMESH_TEST_FAIL_RANK");
+  if (asked && std::to_string(rank) == asked)
+    throw Error(std::string("failing here, alone, as UMESH_TEST_FAIL_RANK=") + asked +
+                " asks (a test of the failure policy)");
+}
 
 // Median of timed runs of f, each fenced, in ms.
 template <class F> double median_ms(int runs, F &&f) {
@@ -339,13 +353,14 @@ int run(int argc, char **argv) {
     umesh::apps::check_interior_edges(given, x, y, "res_calc");
     umesh::apps::set_size_options(given);
   }
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // MPI's lifetime and the failure policy of every multi-rank program
+  // (apps/common/ranks.hpp): rank 0 prints, and a rank that fails alone ends
+  // the job with its own status and message.
+  const umesh::apps::Ranks ranks(argc, argv, /*distributed=*/true);
+  const int rank = ranks.rank, size = ranks.size;
   int failures = 0, status = umesh::apps::exit_ok;
   {
-    Kokkos::ScopeGuard guard(argc, argv);
+    umesh::apps::KokkosScope kokkos(argc, argv);
     const std::string program = "umesh_dist_res_calc rank " + std::to_string(rank);
     std::unique_ptr<umesh::apps::ResultFile> csv; // rank 0 writes; fails now, not after the run
     try {
@@ -377,6 +392,7 @@ int run(int argc, char **argv) {
         if (rank == 0)
           std::printf("edges dealt by %s\n",
                       umesh::dist::owners_label(how, MPI_COMM_WORLD).c_str());
+        fail_here_if_asked(rank);
         bool described = false; // each rank's share, once
         std::vector<double> q0(4 * std::size_t(m.cells.size())), adt0(m.cells.size());
         std::mt19937_64 rng(42);
@@ -447,10 +463,10 @@ int run(int argc, char **argv) {
   }
   if (status == umesh::apps::exit_ok && failures > 0)
     status = umesh::apps::exit_check_failed;
-  int worst = status; // every rank exits alike
-  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return worst;
+  // Every rank exits alike; a rank that failed (an exception) while the
+  // others wait for it in the run's collectives gives them 10 s to stop
+  // with it, then ends the job with its status.
+  return ranks.agree(status, size > 1 && status >= umesh::apps::exit_bad_input);
 }
 
 } // namespace

@@ -18,6 +18,7 @@
 //              [--repeats N] [--warmup N]
 //              [--out DIR] [--csv FILE] [--kokkos-...]
 #include "common/bandwidth.hpp"
+#include "common/kokkos_scope.hpp"
 #include "common/output.hpp"
 #include "common/run_main.hpp"
 #include "main_cases.hpp"
@@ -58,11 +59,16 @@ int run(int &argc, char **argv) {
   const Passes passes = parse(argc, argv);
   const Options &o = passes.timed;
   check_sizes(o);
-  Kokkos::ScopeGuard guard(argc, argv);
+  umesh::apps::KokkosScope kokkos(argc, argv);
   // A results path that cannot be written fails now, not after the run; the
   // file is locked until the run ends, and the previous results stay until
   // the new ones are complete.
   apps::ResultFile csv(o.csv);
+  // Its plans table too: one that cannot be written fails now, not after the
+  // run (when it also lost results.csv).
+  std::optional<apps::ResultFile> plans;
+  if (!plans_csv(o.csv).empty())
+    plans.emplace(plans_csv(o.csv));
   std::printf("umesh main job (git %s, Kokkos %d, execution space %s, C++%ld)\n", UMESH_GIT_HASH,
               KOKKOS_VERSION, Space::name(), __cplusplus / 100 - 2000);
   std::ostringstream config;
@@ -194,7 +200,7 @@ int run(int &argc, char **argv) {
         main_elapsed());
     closing.push_back(line);
   }
-  const int status = report(o, rows, plan_rows, copy_gbps, csv, closing);
+  const int status = report(o, rows, plan_rows, copy_gbps, csv, plans ? &*plans : nullptr, closing);
   return status == apps::exit_ok && check_failed ? apps::exit_check_failed : status;
 }
 

@@ -7,6 +7,7 @@
 //   umesh_plan [--elements 1000000,10000000] [--methods metis,builtin,...]
 //              [--kernel res_calc,face_flux] [--block 256] [--csv FILE]
 #include "common/cli.hpp"
+#include "common/kokkos_scope.hpp"
 #include "common/output.hpp"
 #include "common/run_main.hpp"
 #include "common/sizes.hpp"
@@ -137,7 +138,7 @@ int run(int &argc, char **argv) {
   // Kokkos 3 would print its own help for --help).
   const Options o = parse(argc, argv);
   check_sizes(o);
-  Kokkos::ScopeGuard guard(argc, argv);
+  umesh::apps::KokkosScope kokkos(argc, argv);
   // Opened before the work, so that a bad path fails at once; the previous
   // results stay until the new ones are complete.
   apps::ResultFile csv(o.csv);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <limits>
@@ -210,12 +211,16 @@ const AutoCandidate &AutoTuner::choose(const std::string &name, const std::strin
         if (candidates_[c].name == found->second)
           d.winner = int(c);
       if (d.winner < 0)
-        fail("tuning file '", options_.tuning_file, "' chose '", found->second, "' for loop '",
-             name,
+        fail("tuning file '", options_.tuning_file, "' line ",
+             tuning_file_line(options_.tuning_file, key), ": chose '", found->second,
+             "' for loop '", name,
              "', which is not a candidate of this plan: delete the line or the file "
              "to tune again");
-      d.from_file = true;
-      return candidates_[decisions_.emplace(name, d).first->second.winner];
+      if (runs_here(found->second, name, key, warm_up, restore)) {
+        d.from_file = true;
+        return candidates_[decisions_.emplace(name, d).first->second.winner];
+      }
+      d.winner = -1; // tuned again below, and the line replaced
     }
   }
   if (recording)
@@ -232,6 +237,37 @@ const AutoCandidate &AutoTuner::choose(const std::string &name, const std::strin
   if (!key.empty())
     table_ = record_tuning_decision(options_.tuning_file, key, candidates_[d.winner].name);
   return candidates_[decisions_.emplace(name, d).first->second.winner];
+}
+
+// A choice read from the tuning file runs once on the loop's first call
+// (its outputs then restored): one that does not run here (a hierarchical
+// candidate whose scratch does not fit this device's teams: a file copied
+// from another machine, or another Kokkos) failed on every later call with
+// the executor's message, naming neither the file nor a remedy for auto.
+// It is tuned again instead, with a warning naming the file and line.
+bool AutoTuner::runs_here(const std::string &choice, const std::string &loop,
+                          const std::string &key, const std::function<void(std::size_t)> &warm_up,
+                          const std::function<void()> &restore) const {
+  std::size_t c = 0;
+  while (candidates_[c].name != choice)
+    ++c;
+  try {
+    warm_up(c);
+    restore();
+    return true;
+  } catch (const Error &e) {
+    restore();
+    std::string why = e.what();
+    if (why.rfind("umesh: ", 0) == 0)
+      why.erase(0, 7);
+    std::fprintf(stderr,
+                 "[umesh] warning: tuning file '%s' line %d chose '%s' for loop '%s', which does "
+                 "not run here (%s): tuning the loop again (its line is replaced)\n",
+                 options_.tuning_file.c_str(), tuning_file_line(options_.tuning_file, key),
+                 choice.c_str(), loop.c_str(), why.c_str());
+    std::fflush(stderr);
+    return false;
+  }
 }
 
 std::string AutoTuner::summary() const {

@@ -3,6 +3,7 @@
 
 #include "gmsh_tokens.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cmath>
@@ -316,6 +317,25 @@ const GmshMesh::Block &GmshMesh::block(const std::string &type) const {
   }
   detail::fail("gmsh mesh has no ", type, " elements (it has: ", present.empty() ? "none" : present,
                ")");
+}
+
+GmshMesh::Block elements_once(const GmshMesh::Block &block, const std::string &format_version) {
+  if (format_version != "2.2")
+    return block;
+  const std::size_t k = std::size_t(block.nodes_per_element);
+  GmshMesh::Block out{block.type, block.nodes_per_element, block.set, {}, {}, {}};
+  out.nodes.reserve(block.nodes.size());
+  for (std::size_t e = 0; e < block.physical.size(); ++e) {
+    const auto element = block.nodes.begin() + std::ptrdiff_t(e * k);
+    if (e > 0 && std::equal(element, element + std::ptrdiff_t(k), element - std::ptrdiff_t(k)))
+      continue; // the copy of the one before, for another physical group
+    out.nodes.insert(out.nodes.end(), element, element + std::ptrdiff_t(k));
+    out.physical.push_back(block.physical[e]);
+    if (e < block.tags.size())
+      out.tags.push_back(block.tags[e]);
+  }
+  out.set = Set(block.set.name(), std::int64_t(out.physical.size()));
+  return out;
 }
 
 GmshMesh parse_gmsh(std::istream &in, const std::string &source, const GmshOptions &options) {

@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <istream>
 #include <string>
@@ -44,19 +45,32 @@ public:
         error("unterminated quoted name");
       return true;
     }
-    do
-      grow(tok, c);
-    while ((c = in_.peek()) != EOF && !std::isspace(c) && in_.get());
+    // (Taken with get() after the test: `&& in_.get()` ended a word at a NUL,
+    // which get() returns as 0.)
+    for (grow(tok, c); (c = in_.peek()) != EOF && !std::isspace(c);)
+      grow(tok, in_.get());
     return true;
   }
   // Words are short (numbers, section and physical names): a longer one is
   // not a .msh file, and a pipe that never ends a word would take all
   // memory (and a whole file's worth of text would go into the message).
+  // A control byte (NUL, ESC, DEL...) is no part of a .msh text: read as
+  // part of a word, a NUL ended the number before it ("12<NUL>34" read as
+  // 12), as a separator would.
   void grow(std::string &tok, int c) {
+    if ((c >= 0 && c < 0x20 && c != '\t') || c == 0x7f) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", unsigned(c));
+      error(std::string(c == 0 ? "a NUL byte" : "a control byte") + " (" + code + ") in a field" +
+            (tok.empty() ? "" : " after '" + printable(tok) + "'") + ": not a text .msh file?");
+    }
     if (tok.size() == 4096)
       error("a word longer than 4096 characters ('" + tok.substr(0, 32) +
             "...'): not a .msh file?");
     tok.push_back(char(c));
+  }
+  static std::string printable(const std::string &t) {
+    return t.size() > 32 ? t.substr(0, 32) + "..." : t;
   }
   std::string word(const char *what) {
     std::string t;

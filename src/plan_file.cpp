@@ -1,7 +1,6 @@
+#include <umesh/detail/output_file.hpp>
 #include <umesh/detail/plan_file.hpp>
 #include <umesh/error.hpp>
-
-#include "file_write.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -87,7 +86,7 @@ void PlanWriter::save(const std::string &path) {
   const std::size_t size = bytes_.size();
   raw(&f.h, sizeof f.h); // appended for the write only: the writer stays as it was
   // Runs sharing a plan folder may save one plan at once: each through a
-  // temporary of its own (file_write.hpp), the same bytes renamed in turn.
+  // temporary of its own (detail/output_file.hpp), the same bytes renamed in turn.
   try {
     write_whole_file(path, bytes_.data(), bytes_.size(), "plan file '" + path + "'");
   } catch (...) {

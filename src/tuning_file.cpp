@@ -1,7 +1,6 @@
+#include <umesh/detail/output_file.hpp>
 #include <umesh/error.hpp>
 #include <umesh/tuning_file.hpp>
-
-#include "file_write.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -76,6 +75,20 @@ TuningTable read_tuning_file(const std::string &path) {
   return table;
 }
 
+int tuning_file_line(const std::string &path, const std::string &key) {
+  try { // for a message about the file: its own problems are not this one's
+    check_regular(path);
+    std::ifstream in(path);
+    std::string line;
+    const std::string prefix = key + '\t';
+    for (int number = 1; in && bounded_line(in, line, path, number); ++number)
+      if (line.compare(0, prefix.size(), prefix) == 0)
+        return number;
+  } catch (const Error &) {
+  }
+  return 0;
+}
+
 namespace {
 // Held while a run reads, merges and rewrites the file: a lock on the
 // folder it is in, so that no lock file is left behind (and the file itself
@@ -112,9 +125,10 @@ void write_tuning_file(const std::string &path, const TuningTable &table) {
   std::string text = std::string(header) + '\n';
   for (const auto &[key, candidate] : table)
     text += key + '\t' + candidate + '\n';
-  // Through a temporary of this write's own (file_write.hpp): two runs
-  // writing one name at once interleaved their lines into a file neither
-  // wrote.
+  // Through a temporary of this write's own (detail/output_file.hpp): two
+  // runs writing one name at once interleaved their lines into a file
+  // neither wrote. A file named through a link is written where the link
+  // leads, and the link kept.
   detail::write_whole_file(path, text.data(), text.size(), "tuning file '" + path + "'");
 }
 
@@ -122,7 +136,9 @@ TuningTable record_tuning_decision(const std::string &path, const std::string &k
                                    const std::string &candidate) {
   // Read, merged and written under the lock: runs that tune at the same
   // time each keep the others' decisions.
-  const FileLock lock(path);
+  // The folder of the file itself, where links lead: runs that name it
+  // through different links still meet.
+  const FileLock lock(detail::output_target(path));
   TuningTable table = read_tuning_file(path);
   table[key] = candidate;
   write_tuning_file(path, table);

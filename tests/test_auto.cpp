@@ -230,6 +230,54 @@ TEST(AutoTuningFile, CorruptOrStaleFilesAreClearErrors) {
   in.close();
   const std::string key = line.substr(0, line.find('\t'));
   expect_error("umesh-tuning 1\n" + key + "\thier-warp/b7\n", "not a candidate", true);
+  expect_error("umesh-tuning 1\n\n" + key + "\thier-warp/b7\n", "line 3: chose 'hier-warp/b7'",
+               true);
+  std::remove(path.c_str());
+}
+
+// A decision in the file that is a candidate of the plan but does not run
+// here (a hierarchical block whose scratch no team of this device holds: a
+// file from another machine): the loop tunes again, with a warning naming
+// the file and line, the results are right, and the line is replaced.
+TEST(AutoTuningFile, AChoiceThatDoesNotFitIsTunedAgain) {
+  using S = Kokkos::DefaultHostExecutionSpace;
+  const std::string path = "test_auto_unfit.txt";
+  std::remove(path.c_str());
+  const auto opts = Full{}
+                        .with_block_sizes({4096})
+                        .with_trials(1)
+                        .with_candidates({"atomic", "hier-all/b4096"})
+                        .with_tuning_file(path);
+  Global<double> g("g"), g_ref("g");
+  std::string key;
+  {
+    Mesh<S, SoA> mesh;
+    auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+    mesh.run(Full{}, plan, g);
+    ASSERT_EQ(plan.choice("edge"), "atomic");
+    std::ifstream in(path);
+    std::string header, line;
+    std::getline(in, header);
+    std::getline(in, line);
+    key = line.substr(0, line.find('\t'));
+  }
+  std::ofstream(path) << "umesh-tuning 1\n\n" << key << "\thier-all/b4096\n";
+  Mesh<S, SoA> mesh, ref;
+  auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
+  ::testing::internal::CaptureStderr();
+  mesh.run(Full{}, plan, g);
+  const std::string warning = ::testing::internal::GetCapturedStderr();
+  for (const std::string &words :
+       {"warning: tuning file '" + path + "' line 3 chose 'hier-all/b4096' for loop 'edge'",
+        std::string("does not run here"), std::string("tuning the loop again")})
+    EXPECT_NE(warning.find(words), std::string::npos) << warning << "\nmissing: " << words;
+  EXPECT_FALSE(plan.from_tuning_file("edge"));
+  EXPECT_EQ(plan.choice("edge"), "atomic");
+  auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
+  ref.run(exec::Serial{}, serial, g_ref);
+  EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "a failed try changed the outputs";
+  EXPECT_LT(test::max_rel_err(mesh.n, ref.n), 1e-12);
+  EXPECT_EQ(read_tuning_file(path).at(key), "atomic");
   std::remove(path.c_str());
 }
 

@@ -118,8 +118,14 @@ TEST(Dat, FillSetsEveryValueOfTheView) {
       ASSERT_EQ(h.data()[i], -2.5) << "value " << i << " of " << h.span();
     EXPECT_EQ(host_points(next), values(n, 1)); // its neighbour untouched
   }
-  Kokkos::View<double **, Mem> strided("strided", 4, 4);
-  EXPECT_THROW(fill(Kokkos::DefaultExecutionSpace(), Kokkos::subview(strided, Kokkos::ALL, 1), 1.0),
+  // A strided subview is refused: a column of a LayoutRight view and a row
+  // of a LayoutLeft one, whatever the backend's default layout (a column
+  // of CUDA's default, LayoutLeft, is contiguous).
+  Kokkos::View<double **, Kokkos::LayoutRight, Mem> right("right", 4, 4);
+  Kokkos::View<double **, Kokkos::LayoutLeft, Mem> left("left", 4, 4);
+  EXPECT_THROW(fill(Kokkos::DefaultExecutionSpace(), Kokkos::subview(right, Kokkos::ALL, 1), 1.0),
+               Error);
+  EXPECT_THROW(fill(Kokkos::DefaultExecutionSpace(), Kokkos::subview(left, 1, Kokkos::ALL), 1.0),
                Error);
 }
 

@@ -20,8 +20,9 @@ using namespace dist_support;
 // A box of nx*ny*nz hexes written by rank 0 as Gmsh 2.2, the hexes in a
 // shuffled order (so slabs of the file are not slabs of the box), the
 // quads of its bottom face (physical 5 "bottom") and a point element on a
-// node no hex reaches; every rank gets the file's path.
-std::string write_box(int nx, int ny, int nz) {
+// node no hex reaches; every rank gets the file's path. With `groups`, each
+// hex is in physical groups 7 and 8, and Gmsh 2.2 writes it once per group.
+std::string write_box(int nx, int ny, int nz, bool groups = false) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   long long pid = (long long)getpid();
@@ -42,16 +43,18 @@ std::string write_box(int nx, int ny, int nz) {
     std::vector<int> order(std::size_t(nx * ny * nz));
     std::iota(order.begin(), order.end(), 0);
     std::shuffle(order.begin(), order.end(), std::mt19937(5));
-    out << order.size() + std::size_t(nx * ny) + 1 << '\n';
+    const int copies = groups ? 2 : 1;
+    out << std::size_t(copies) * order.size() + std::size_t(nx * ny) + 1 << '\n';
     int id = 1;
-    for (int c : order) {
-      const int i = c % nx, j = c / nx % ny, k = c / (nx * ny);
-      out << id++ << " 5 2 7 1";
-      for (int kk : {k, k + 1})
-        out << ' ' << node(i, j, kk) << ' ' << node(i + 1, j, kk) << ' ' << node(i + 1, j + 1, kk)
-            << ' ' << node(i, j + 1, kk);
-      out << '\n';
-    }
+    for (int c : order)
+      for (int group = 7; group < 7 + copies; ++group) {
+        const int i = c % nx, j = c / nx % ny, k = c / (nx * ny);
+        out << id++ << " 5 2 " << group << " 1";
+        for (int kk : {k, k + 1})
+          out << ' ' << node(i, j, kk) << ' ' << node(i + 1, j, kk) << ' ' << node(i + 1, j + 1, kk)
+              << ' ' << node(i, j + 1, kk);
+        out << '\n';
+      }
     for (int j = 0; j < ny; ++j)
       for (int i = 0; i < nx; ++i)
         out << id++ << " 3 2 5 2 " << node(i, j, 0) << ' ' << node(i + 1, j, 0) << ' '
@@ -138,6 +141,33 @@ TEST_P(DistGmshPart, PartsAreTheFilesAndPartitionAsFromGlobalData) {
 INSTANTIATE_TEST_SUITE_P(Owners, DistGmshPart,
                          ::testing::Values(dist::Owners::slabs, dist::Owners::metis),
                          [](const auto &info) { return std::string(dist::to_string(info.param)); });
+
+// Gmsh 2.2 writes an element once per physical group it is in: every hex
+// is dealt once, as the one-process reader counts it (elements_once: what
+// the main job's --mesh runs over), not once per group.
+TEST(DistGmshPartGroups, EachElementOnceAsTheOneProcessReader) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string path = write_box(4, 3, 2, /*groups=*/true);
+  const dist::GmshPart part = dist::read_gmsh_part(MPI_COMM_WORLD, path, "hex");
+  const GmshMesh g = read_gmsh(path);
+  ASSERT_EQ(g.block("hex").set.size(), 2 * 24) << "the file writes each hex twice";
+  const GmshMesh::Block once = elements_once(g.block("hex"), g.format_version);
+  ASSERT_EQ(once.set.size(), 24);
+  EXPECT_EQ(part.elements.size(), once.set.size());
+  long long dealt = (long long)part.element_ids.size();
+  MPI_Allreduce(MPI_IN_PLACE, &dealt, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(dealt, 24);
+  for (std::size_t i = 0; i < part.element_ids.size(); ++i) {
+    const std::size_t e = std::size_t(part.element_ids[i]);
+    for (int k = 0; k < 8; ++k)
+      ASSERT_EQ(part.element_nodes[8 * i + k], once.nodes[8 * e + k]) << e;
+    EXPECT_EQ(part.physical[i], 7) << "the first copy's group";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0)
+    std::remove(path.c_str());
+}
 
 // What rank 0 cannot read is an error on every rank, naming the file.
 TEST(DistGmshPartErrors, BadInputIsAnErrorOnEveryRank) {

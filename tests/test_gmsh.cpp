@@ -150,6 +150,52 @@ TEST(Gmsh, TagsSectionsAndDecimalNumbers) {
   EXPECT_EQ(m.coords[7], 1.0);
 }
 
+// Control bytes are no part of a text .msh file: a NUL inside a number
+// ended it ("1<NUL>5" read as 1), as a separator would; each is refused at
+// its line, naming the byte.
+TEST(Gmsh, ControlBytesAreRefused) {
+  const std::string fmt2 = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n";
+  const std::string nul(1, '\0');
+  expect_parse_error(fmt2 + "$Nodes\n2\n1 0 0 0\n2 1" + nul + "5 0 0\n$EndNodes\n",
+                     {"line 7", "a NUL byte (0x00) in a field after '1'"});
+  expect_parse_error(fmt2 + "$Nodes\n2\n1 0 0 0\n2 1 " + nul + " 0 0\n$EndNodes\n",
+                     {"line 7", "a NUL byte (0x00) in a field: not a text .msh file?"});
+  expect_parse_error(fmt2 + "$Nodes\n1\n1 0\x1b[2J 0 0\n$EndNodes\n",
+                     {"line 6", "a control byte (0x1b) in a field after '0'"});
+  expect_parse_error(fmt2 + "$PhysicalNames\n1\n2 5 \"bot" + nul + "tom\"\n$EndPhysicalNames\n",
+                     {"line 6", "a NUL byte (0x00) in a field after 'bot'"});
+  expect_parse_error(fmt2 + "$Nodes\n1\n1 0 0 0\x7f\n$EndNodes\n",
+                     {"line 6", "a control byte (0x7f)"});
+  // Tabs and CRLF line ends are whitespace, as before.
+  std::istringstream ok(fmt2 + "$Nodes\r\n3\r\n1\t0 0 0\r\n2 1 0 0\n3 0 1 0\n$EndNodes\n" +
+                        "$Elements\n1\n1 2 0 1 2 3\n$EndElements\n");
+  EXPECT_EQ(parse_gmsh(ok, "ok.msh").nodes.size(), 3);
+}
+
+// A 2.2 file writes an element once per physical group it is in, each copy
+// right after the one before: elements_once keeps the first (its group and
+// tag). A 4.1 file has no such copies, and repeats further apart are not
+// copies (check_gmsh refuses them): both come back as they are.
+TEST(Gmsh, ElementsOnceDropsGroupCopies) {
+  const std::string nodes = "$Nodes\n4\n1 0 0 0\n2 1 0 0\n3 0 1 0\n4 1 1 0\n$EndNodes\n";
+  std::istringstream in("$MeshFormat\n2.2 0 8\n$EndMeshFormat\n" + nodes +
+                        "$Elements\n5\n1 2 2 7 1 1 2 3\n2 2 2 8 1 1 2 3\n3 2 2 9 1 1 2 3\n"
+                        "4 2 2 7 1 2 4 3\n5 2 2 8 1 2 4 3\n$EndElements\n");
+  const GmshMesh m = parse_gmsh(in, "groups.msh");
+  const GmshMesh::Block &b = m.block("triangle");
+  ASSERT_EQ(b.set.size(), 5);
+  const GmshMesh::Block once = elements_once(b, m.format_version);
+  EXPECT_EQ(once.set.size(), 2);
+  EXPECT_EQ(once.set.name(), b.set.name());
+  EXPECT_EQ(once.nodes, (std::vector<int>{0, 1, 2, 1, 3, 2}));
+  EXPECT_EQ(once.physical, (std::vector<int>{7, 7}));
+  EXPECT_EQ(once.tags, (std::vector<long long>{1, 4}));
+  EXPECT_EQ(elements_once(b, "4.1").set.size(), 5);
+  GmshMesh::Block apart = b; // the same cell, not right after itself
+  apart.nodes = {0, 1, 2, 1, 3, 2, 0, 1, 2, 1, 3, 2, 0, 1, 2};
+  EXPECT_EQ(elements_once(apart, "2.2").set.size(), 5);
+}
+
 TEST(Gmsh, BadFixtureFiles) {
   EXPECT_THROW(read_gmsh(data + "no_such_file.msh"), Error);
   try {

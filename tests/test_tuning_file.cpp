@@ -57,4 +57,27 @@ TEST(TuningFile, MissingFolderIsNamed) {
   }
 }
 
+// A tuning file named through a link (kept in a shared folder, say) is
+// updated where the link leads; the link stays a link, and nothing is left
+// beside either.
+TEST(TuningFile, ALinkedFileKeepsItsLink) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::absolute("test_tuning_file.link");
+  fs::remove_all(dir);
+  fs::create_directories(dir / "shared");
+  fs::create_directories(dir / "run");
+  const fs::path link = dir / "run" / "tuning.txt", real = dir / "shared" / "tuning.txt";
+  fs::create_symlink("../shared/tuning.txt", link);
+  record_tuning_decision(link.string(), "first", "atomic"); // creates the file the link names
+  record_tuning_decision(link.string(), "second", "gather");
+  EXPECT_TRUE(fs::is_symlink(link)) << "the link was replaced by a plain file";
+  const TuningTable table = read_tuning_file(real.string());
+  EXPECT_EQ(table.size(), 2u);
+  EXPECT_EQ(table.at("second"), "gather");
+  for (const auto *folder : {"run", "shared"})
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir / folder), fs::directory_iterator{}), 1)
+        << folder;
+  fs::remove_all(dir);
+}
+
 } // namespace

@@ -4,12 +4,12 @@
 // Command-line helpers shared by the perf programs and the apps: CLI11
 // (Debian's libcli11-dev) parses; these add umesh's conventions.
 
-#include "common/kokkos_args.hpp"
 #include "common/output.hpp"
 #include "common/run_main.hpp"
 
 #include <umesh/decimal.hpp>
 #include <umesh/error.hpp>
+#include <umesh/kokkos_args.hpp>
 #include <umesh/partition.hpp>
 
 #include <CLI/CLI.hpp>
@@ -129,7 +129,7 @@ inline void strict_numbers(CLI::App &app) {
 }
 
 /// Parses `argv` but Kokkos' own --kokkos-* arguments (Kokkos reads them;
-/// they are checked here, kokkos_args.hpp):
+/// they are checked here, umesh/kokkos_args.hpp):
 /// --help and --version print to stdout and exit 0; a bad command line
 /// (CLI11's error, or a umesh::Error from a value's check) prints
 /// "<name>: <why>" and a pointer to --help on stderr and exits 2.
@@ -137,24 +137,13 @@ inline void parse_or_exit(CLI::App &app, int argc, char **argv) {
   strict_numbers(app);
   app.footer(app.get_footer() + (app.get_footer().empty() ? "" : "\n") + exit_status_help());
   std::vector<char *> args{argv[0]};
-  std::vector<std::string> kokkos_args;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]).rfind("--kokkos", 0) != 0)
       args.push_back(argv[i]);
-    else
-      kokkos_args.push_back(argv[i]);
   try {
     // Kokkos' arguments first: Kokkos reads them later, and fails badly.
-    bool threads_given = false;
-    for (const std::string &a : kokkos_args) {
-      if (const std::string why = kokkos_argument_problem(a); !why.empty())
-        throw Error(why);
-      threads_given = threads_given || a.rfind("--kokkos-threads=", 0) == 0 ||
-                      a.rfind("--kokkos-num-threads=", 0) == 0;
-    }
-    if (!threads_given)
-      if (const std::string why = kokkos_default_threads_problem(); !why.empty())
-        throw Error(why);
+    if (const std::string why = kokkos_arguments_problem(argc, argv); !why.empty())
+      throw Error(why);
     app.parse(int(args.size()), args.data());
   } catch (const CLI::Success &e) {
     std::exit(app.exit(e));

@@ -4,29 +4,32 @@
 // Result files of the perf programs and apps. A result file appears complete
 // or not at all: it is written to a hidden temporary in its own folder and
 // renamed onto its path once complete, so that an interrupted run keeps the
-// previous results and a cut-off file never looks complete. The temporary is
+// previous results and a cut-off file never looks complete. The file is
 // locked while it is written, so that a second run writing the same file
 // refuses at once instead of replacing rows under the first. Every write is
-// checked: a full disk is an error (exit status 3), not a short file.
+// checked: a full disk is an error (exit status 3), not a short file. The
+// names beside the file are opened as umesh/detail/output_file.hpp says:
+// nothing planted there is followed.
 
 #include "common/cleanup.hpp"
 #include "common/run_main.hpp"
 
+#include <umesh/detail/output_file.hpp>
 #include <umesh/error.hpp>
 
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <functional>
+#include <optional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -136,23 +139,14 @@ inline std::string clashing_files(const std::vector<std::pair<std::string, std::
   return {};
 }
 
-/// The hidden file beside `target` that a run writes or locks:
-/// "out/r.csv", ".partial" -> "out/.r.csv.partial".
-inline std::string hidden_sibling(const std::filesystem::path &target, const char *suffix) {
-  // Appended, not '"." + name': g++ 12 in C++20 warns (wrongly, -Wrestrict)
-  // about the memcpy of operator+(const char *, string &&).
-  std::string name(".");
-  name += target.filename().string();
-  name += suffix;
-  // A valid name near the 255-byte limit would give a sibling past it: a
-  // hash of the name instead (the same in every run, so that runs writing
-  // one file still meet at its lock).
-  if (name.size() > 255) {
-    name = ".";
-    name += std::to_string(std::hash<std::string>{}(target.filename().string()));
-    name += suffix;
-  }
-  return (target.parent_path() / name).string();
+/// The tuning file exec::Auto writes in a run, with what named it, for
+/// clashing_files: `given` (the program's --tuning-file), else
+/// $UMESH_TUNING_FILE (read by the library when no file is given), else none.
+inline std::pair<std::string, std::string> tuning_file_output(const std::string &given) {
+  if (!given.empty())
+    return {"--tuning-file", given};
+  const char *env = std::getenv("UMESH_TUNING_FILE");
+  return {"UMESH_TUNING_FILE", env ? env : ""};
 }
 
 /// `path` with its file name's extension (not a folder's) replaced by
@@ -163,184 +157,15 @@ inline std::string sibling_path(const std::string &path, const std::string &suff
   return (p.parent_path() / (stem + suffix)).string();
 }
 
-/// Opens (creating it) and locks `lock`, a hidden file beside the result
-/// `path`, and returns its descriptor. A run that finds it locked refuses
-/// (umesh::Error: another run is writing `path`); one that locked a name
-/// another run had just renamed or removed (the name now names another
-/// file, or none) tries again. `what` names the lock in errors.
-inline int lock_beside(const std::string &lock, const std::string &path, const char *what) {
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    const int fd = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0)
-      throw Error("cannot write '" + path + "': cannot create '" + lock +
-                  "': " + std::strerror(errno));
-    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-      const int err = errno;
-      ::close(fd);
-      if (err == EWOULDBLOCK)
-        throw Error("cannot write '" + path + "': another run is writing it now (its " + what +
-                    " '" + lock + "' is locked); wait for it or give another path");
-      throw Error("cannot write '" + path + "': cannot lock '" + lock + "': " + std::strerror(err));
-    }
-    struct stat mine {
-    }, named{};
-    if (::fstat(fd, &mine) == 0 && ::stat(lock.c_str(), &named) == 0 &&
-        mine.st_dev == named.st_dev && mine.st_ino == named.st_ino)
-      return fd;
-    ::close(fd);
-  }
-  throw Error("cannot write '" + path + "': its " + what + " '" + lock +
-              "' keeps changing (other runs writing the same file?)");
-}
-
-/// A result file written to a locked temporary beside `path` and renamed
-/// onto it by commit(). Not committed (an error, an exception), the
-/// temporary is removed and `path` keeps what it held. Paths that are not
-/// regular files (/dev/stdout, a pipe) are written in place, every write
-/// checked. Errors: umesh::Error for a path that cannot be a file or is being
-/// written by another run, ResourceError for a failed write.
-class ResultFile {
-public:
-  /// Checks the path, creates its folder, opens and locks the temporary:
-  /// a bad path fails here, before any long work.
-  explicit ResultFile(std::string path) : path_(std::move(path)) {
-    if (const std::string why = output_path_problem(path_); !why.empty())
-      throw Error("cannot write: " + why);
-    // A device, a pipe, or a name under /dev or /proc (/dev/stdout names the
-    // file the output is redirected to: renaming onto it would replace that
-    // file): no temporary, no rename; appended, so as not to cut earlier output.
-    const std::filesystem::path target = result_target(path_);
-    if (target.empty()) {
-      direct_ = true;
-      refuse_pipe_without_reader();
-      out_.open(path_, std::ios::binary | std::ios::app);
-      if (!out_)
-        throw Error("cannot write '" + path_ + "': " + std::strerror(errno));
-      return;
-    }
-    if (!target.parent_path().empty())
-      make_folder(target.parent_path().string(), "output");
-    final_ = target.string();
-    temp_ = hidden_sibling(target, ".partial");
-    lock_temp();
-    out_.open(temp_, std::ios::binary | std::ios::trunc);
-    if (!out_) {
-      const int err = errno;
-      discard();
-      throw ResourceError("cannot write '" + temp_ + "': " + std::strerror(err));
-    }
-  }
-  ResultFile(const ResultFile &) = delete;
-  ResultFile &operator=(const ResultFile &) = delete;
-  ~ResultFile() { discard(); }
-
-  /// Where the rows go.
-  std::ostream &stream() { return out_; }
-  template <class T> ResultFile &operator<<(const T &v) {
-    out_ << v;
-    return *this;
-  }
-  const std::string &path() const { return path_; }
-  /// Bytes in the file once flush()ed (0 where its size cannot be read).
-  std::uintmax_t bytes() const {
-    std::error_code ec;
-    const std::uintmax_t n = std::filesystem::file_size(direct_ || committed_ ? path_ : temp_, ec);
-    return ec ? 0 : n;
-  }
-
-  /// Writes everything out to disk and checks it, without moving it into
-  /// place: throws ResourceError when anything written was lost (disk full,
-  /// I/O error). A run that writes several files flushes them all before it
-  /// commits any, so that a failed write replaces none of them.
-  void flush() {
-    if (flushed_)
-      return;
-    errno = 0;
-    out_.flush();
-    const bool written = out_.good();
-    const int err = errno;
-    out_.close();
-    if (!written || out_.fail())
-      fail_write(err ? err : errno);
-    if (!direct_ && ::fsync(fd_) != 0)
-      fail_write(errno);
-    flushed_ = true;
-  }
-
-  /// flush(), then renames the temporary onto the path.
-  void commit() {
-    if (committed_)
-      return;
-    flush();
-    if (!direct_) {
-      // Forgotten first: a signal after the rename must not remove the
-      // temporary of another run that took the name since.
-      forget_on_signal(slot_);
-      slot_ = -1;
-      if (std::rename(temp_.c_str(), final_.c_str()) != 0) {
-        const int err = errno;
-        discard();
-        throw ResourceError("cannot move '" + temp_ + "' onto '" + path_ +
-                            "': " + std::strerror(err));
-      }
-      ::close(fd_); // after the rename: the lock holds until the file is in place
-      fd_ = -1;
-    }
-    committed_ = true;
-  }
-
-private:
-  [[noreturn]] void fail_write(int err) {
-    discard();
-    throw ResourceError("writing '" + path_ + "' failed" +
-                        (err ? std::string(": ") + std::strerror(err) : std::string()) +
-                        (direct_ ? "" : "; its previous content is kept"));
-  }
-
-  void lock_temp() {
-    fd_ = lock_beside(temp_, path_, "temporary");
-    slot_ = remove_on_signal(temp_.c_str());
-  }
-
-  // Opening a named pipe for writing waits for a reader: a run would hang
-  // before doing anything. One with a reader is written.
-  void refuse_pipe_without_reader() const {
-    std::error_code ec;
-    if (!std::filesystem::is_fifo(path_, ec))
-      return;
-    const int fd = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0 && errno == ENXIO)
-      throw Error("cannot write '" + path_ +
-                  "': a named pipe with no reader (the run would wait for one for ever)");
-    if (fd >= 0)
-      ::close(fd);
-  }
-
-  void discard() noexcept {
-    if (out_.is_open())
-      out_.close();
-    forget_on_signal(slot_);
-    slot_ = -1;
-    if (fd_ >= 0) { // removed while still locked: no other run is using this name
-      ::unlink(temp_.c_str());
-      ::close(fd_);
-      fd_ = -1;
-    }
-  }
-
-  std::string path_, final_, temp_;
-  std::ofstream out_;
-  int fd_ = -1, slot_ = -1;
-  bool direct_ = false, flushed_ = false, committed_ = false;
-};
-
 /// Held by a run that writes one result file several times over (a table
 /// rewritten whole, through a ResultFile, as each row is measured, so that
 /// a run cut short keeps its rows): a second run writing the same file
 /// refuses at once, instead of each one's rewrites replacing the other's
 /// rows while both say they wrote them. Its lock is a hidden file beside the
-/// result, `.<name>.lock`, removed when the run ends (one a killed run
-/// leaves is unlocked, and taken over by the next run).
+/// result, `.<name>.lock` (detail::OutputLock: a link, pipe or folder put at
+/// that name is refused, never followed), removed when the run ends (one a
+/// killed run leaves is unlocked, and taken over by the next run). A
+/// ResultFile of the same path takes it as held.
 class RunLock {
 public:
   explicit RunLock(const std::string &path) {
@@ -351,23 +176,148 @@ public:
       return;
     if (!target.parent_path().empty())
       make_folder(target.parent_path().string(), "output");
-    lock_ = hidden_sibling(target, ".lock");
-    fd_ = lock_beside(lock_, path, "run lock");
-    slot_ = remove_on_signal(lock_.c_str());
+    lock_.emplace(target.string(), path);
+    slot_ = remove_on_signal(lock_->path().c_str());
   }
   RunLock(const RunLock &) = delete;
   RunLock &operator=(const RunLock &) = delete;
-  ~RunLock() {
-    forget_on_signal(slot_);
-    if (fd_ >= 0) { // removed while still locked, as ResultFile's temporary
-      ::unlink(lock_.c_str());
-      ::close(fd_);
+  ~RunLock() { forget_on_signal(slot_); }
+  /// The file it locks (empty: written in place).
+  std::string target() const { return lock_ ? lock_->target() : std::string(); }
+
+private:
+  std::optional<detail::OutputLock> lock_;
+  int slot_ = -1;
+};
+
+/// A result file written to a temporary beside `path` and renamed onto it
+/// by commit(). The file is locked for the writer (a second run into it
+/// refuses), the temporary created exclusively under a random name, and the
+/// temporaries of interrupted runs removed (detail/output_file.hpp). Not
+/// committed (an error, an exception), the temporary is removed and `path`
+/// keeps what it held. Paths that are not regular files (/dev/stdout, a
+/// pipe) are opened once and written in place, every write checked; a pipe
+/// with no reader is refused. Errors: umesh::Error for a path that cannot be
+/// a file or is being written by another run, ResourceError for a failed
+/// write.
+class ResultFile {
+public:
+  /// Checks the path, creates its folder, locks it and creates the
+  /// temporary: a bad path fails here, before any long work. `held`: the
+  /// run's own RunLock of this path, when it holds one.
+  explicit ResultFile(std::string path, const RunLock *held = nullptr)
+      : path_(std::move(path)), out_(&buf_) {
+    if (const std::string why = output_path_problem(path_); !why.empty())
+      throw Error("cannot write: " + why);
+    // A device, a pipe, or a name under /dev or /proc (/dev/stdout names the
+    // file the output is redirected to: renaming onto it would replace that
+    // file): no temporary, no rename; appended, so as not to cut earlier output.
+    const std::filesystem::path target = result_target(path_);
+    if (target.empty()) {
+      direct_fd_ = detail::open_in_place(path_);
+      buf_.reset(direct_fd_);
+      return;
     }
+    if (!target.parent_path().empty())
+      make_folder(target.parent_path().string(), "output");
+    if (!held || held->target() != target.string()) {
+      lock_.emplace(target.string(), path_);
+      lock_slot_ = remove_on_signal(lock_->path().c_str());
+    }
+    detail::remove_stale_temporaries(target.string());
+    temp_.emplace(target.string(), "cannot write '" + path_ + "'");
+    temp_slot_ = remove_on_signal(temp_->path().c_str());
+    buf_.reset(temp_->fd());
+  }
+  ResultFile(const ResultFile &) = delete;
+  ResultFile &operator=(const ResultFile &) = delete;
+  ~ResultFile() {
+    discard();
+    forget_on_signal(lock_slot_);
+    if (direct_fd_ >= 0)
+      ::close(direct_fd_);
+  }
+
+  /// Where the rows go.
+  std::ostream &stream() { return out_; }
+  template <class T> ResultFile &operator<<(const T &v) {
+    out_ << v;
+    return *this;
+  }
+  const std::string &path() const { return path_; }
+  /// Bytes in the file once flush()ed (0 where its size cannot be read).
+  std::uintmax_t bytes() const {
+    if (temp_ && temp_->fd() >= 0) {
+      struct stat st {};
+      return ::fstat(temp_->fd(), &st) == 0 ? std::uintmax_t(st.st_size) : 0;
+    }
+    std::error_code ec;
+    const std::uintmax_t n = std::filesystem::file_size(path_, ec);
+    return ec ? 0 : n;
+  }
+
+  /// Writes everything out to disk and checks it, without moving it into
+  /// place: throws ResourceError when anything written was lost (disk full,
+  /// I/O error). A run that writes several files flushes them all before it
+  /// commits any, so that a failed write replaces none of them.
+  void flush() {
+    if (flushed_)
+      return;
+    out_.flush();
+    if (!out_.good() || buf_.error())
+      fail_write(buf_.error());
+    if (temp_) {
+      try {
+        temp_->sync();
+      } catch (const std::ios_base::failure &e) {
+        discard();
+        throw ResourceError(std::string(e.what()) + "; its previous content is kept");
+      }
+    }
+    flushed_ = true;
+  }
+
+  /// flush(), then renames the temporary onto the path.
+  void commit() {
+    if (committed_)
+      return;
+    flush();
+    if (temp_) {
+      // Forgotten first: a signal after the rename must not remove the
+      // temporary of another run that took the name since.
+      forget_on_signal(temp_slot_);
+      temp_slot_ = -1;
+      try {
+        temp_->commit();
+      } catch (const std::exception &e) {
+        throw ResourceError(without_program_prefix(e.what(), ""));
+      }
+    }
+    committed_ = true;
   }
 
 private:
-  std::string lock_;
-  int fd_ = -1, slot_ = -1;
+  [[noreturn]] void fail_write(int err) {
+    discard();
+    throw ResourceError("writing '" + path_ + "' failed" +
+                        (err ? std::string(": ") + std::strerror(err) : std::string()) +
+                        (temp_ ? "; its previous content is kept" : ""));
+  }
+
+  void discard() noexcept {
+    forget_on_signal(temp_slot_);
+    temp_slot_ = -1;
+    if (temp_)
+      temp_->discard();
+  }
+
+  std::string path_;
+  detail::FdOutBuf buf_;
+  std::ostream out_;
+  std::optional<detail::OutputLock> lock_; // declared before temp_: released after it
+  std::optional<detail::OutputTemp> temp_;
+  int direct_fd_ = -1, lock_slot_ = -1, temp_slot_ = -1;
+  bool flushed_ = false, committed_ = false;
 };
 
 } // namespace umesh::apps

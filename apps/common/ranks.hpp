@@ -5,6 +5,7 @@
 // (UMESH_APP_MPI): rank 0 prints and writes files, every rank computes, and
 // every rank exits with the worst status of all. Without MPI: one rank.
 
+#include "common/kokkos_scope.hpp"
 #include "common/run_main.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -204,7 +205,7 @@ int run_on_ranks(int &argc, char **&argv, Options opt, Run run) {
   opt.distributed = opt.distributed || ranks.size > 1;
   int status = 0;
   {
-    Kokkos::ScopeGuard guard(argc, argv);
+    KokkosScope kokkos(argc, argv);
     if (ranks.size > 1)
       ranks.report_shared_devices();
     status = run(opt, ranks.rank, ranks.size);

@@ -12,7 +12,8 @@
 //      --expect-cycles/--expect-energy, or nothing was validated at all
 //   2  bad input: the command line, an input, mesh, plan or tuning file, an
 //      output path that cannot be a file
-//   3  resources: out of memory, disk full or another read or write error
+//   3  resources: out of memory, disk full or another read or write error,
+//      a GPU runtime that could not start (kokkos_scope.hpp)
 //   4  internal error: a bug in umesh (please report it with the command line)
 
 #include <umesh/error.hpp>
@@ -121,6 +122,28 @@ inline bool is_kokkos_allocation_failure(const std::string &what) {
           what.find(" space failed to allocate ") != std::string::npos);
 }
 
+/// A byte as "0x1b", for messages about bytes that cannot be shown.
+inline std::string control_code(int c) {
+  char code[8];
+  std::snprintf(code, sizeof code, "0x%02x", unsigned(c) & 0xffu);
+  return code;
+}
+
+/// `why` with its control bytes but tabs and line breaks written as "\x00":
+/// a NUL from an input file ended the message there (printed as a C
+/// string), and an escape sequence would drive the terminal.
+inline std::string printable(const std::string &why) {
+  std::string out;
+  for (const char ch : why) {
+    const unsigned c = static_cast<unsigned char>(ch);
+    if ((c < 0x20 && ch != '\t' && ch != '\n') || c == 0x7f)
+      out += "\\x" + control_code(int(c)).substr(2);
+    else
+      out.push_back(ch);
+  }
+  return out;
+}
+
 /// `why` without the "umesh: " or "<program>: " that library and app errors
 /// start with, so that the line names the program once.
 inline std::string without_program_prefix(std::string why, const std::string &program) {
@@ -167,7 +190,7 @@ inline int report_exception(const std::string &program) noexcept {
     } catch (...) {
       why = "internal error: an exception of unknown type";
     }
-    why = without_program_prefix(why, program);
+    why = printable(without_program_prefix(why, program));
   } catch (...) { // building the message ran out of memory: say what we can
     why = "out of memory";
     status = exit_resources;

@@ -184,8 +184,8 @@ Options parse(int argc, char **argv) {
           app.count("--layout") ? o.layouts : std::vector<std::string>{});
       !why.empty())
     refuse(why);
-  if (const std::string why =
-          umesh::apps::clashing_files({{"--csv", o.csv}, {"--tuning-file", o.tuning_file}}, {});
+  if (const std::string why = umesh::apps::clashing_files(
+          {{"--csv", o.csv}, umesh::apps::tuning_file_output(o.tuning_file)}, {});
       !why.empty())
     refuse(why);
   return o;

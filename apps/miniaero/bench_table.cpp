@@ -40,8 +40,9 @@ Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows) {
   return x;
 }
 
-void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps) {
-  umesh::apps::ResultFile csv(path); // the whole table again, in place when complete
+void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps,
+               const umesh::apps::RunLock &held) {
+  umesh::apps::ResultFile csv(path, &held); // the whole table again, in place when complete
   csv << "variant,layout,reorder,face_flux_ms,face_flux_gbps,face_flux_pct_copy,"
          "stage_ms,gradient_ms,stencil_minmax_ms,limiter_ms,apply_cell_flux_ms,"
          "face_flux_speedup_vs_miniaero_atomic,face_flux_speedup_vs_miniaero_cellflux,"

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+namespace umesh::apps {
+class RunLock;
+} // namespace umesh::apps
+
 namespace miniaero {
 
 /// Compulsory bytes of one face-flux call: every face's geometry and cell
@@ -31,8 +35,9 @@ struct Ratios {
 Ratios ratios(const BenchRow &r, const std::vector<BenchRow> &rows);
 
 /// Writes the whole table; called after every row, so that a run cut short
-/// keeps what it measured.
-void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps);
+/// keeps what it measured. `held`: the run's lock of `path`.
+void write_csv(const std::string &path, const std::vector<BenchRow> &rows, double copy_gbps,
+               const umesh::apps::RunLock &held);
 
 } // namespace miniaero
 

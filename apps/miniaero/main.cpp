@@ -144,7 +144,7 @@ int run(const Options &opt, int rank, int ranks) {
     std::optional<umesh::apps::RunLock> csv_lock;
     if (opt.bench > 0) {
       csv_lock.emplace(opt.csv);
-      umesh::apps::ResultFile check(opt.csv); // checked (temporary locked), not yet written
+      umesh::apps::ResultFile check(opt.csv, &*csv_lock); // checked, not yet written
     }
     // Benchmark runs time steps into --csv and write no results file: a
     // --results beside --bench was dropped without a word.
@@ -171,7 +171,7 @@ int run(const Options &opt, int rank, int ranks) {
         umesh::apps::make_folder(folder.string(), "results");
     }
     outputs.push_back({"--csv", opt.bench > 0 ? opt.csv : ""});
-    outputs.push_back({"--tuning-file", opt.tuning_file});
+    outputs.push_back(umesh::apps::tuning_file_output(opt.tuning_file));
     if (const std::string why = umesh::apps::clashing_files(
             outputs, {{"--input", opt.input}, {"--compare", opt.compare}});
         !why.empty())
@@ -346,7 +346,7 @@ int run(const Options &opt, int rank, int ranks) {
             row.gbps = face_flux_bytes(in, mesh) / (row.face_flux_ms * 1e-3) / 1e9;
             row.note = solver->summary();
             rows.push_back(row);
-            write_csv(opt.csv, rows, copy_gbps);
+            write_csv(opt.csv, rows, copy_gbps, *csv_lock);
             const Ratios x = ratios(row, rows);
             std::printf("  %-32s face_flux %8.3f ms (x%.2f atomic, x%.2f cell-flux)  stage %8.3f "
                         "ms (x%.2f, x%.2f)  setup %.1f s\n",

@@ -54,6 +54,11 @@ std::vector<std::vector<double>> read_reference(const std::string &path, std::si
       if (line.size() == longest)
         umesh::fail("reference file '", path, "' line ", number + 1, ": longer than ", longest,
                     " characters (not miniAero's results?)");
+      else if ((c < 0x20 && c != '\t' && c != '\r') || c == 0x7f)
+        // A NUL inside a field ended the field in the message that named it.
+        umesh::fail("reference file '", path, "' line ", number + 1, ": ",
+                    c == 0 ? "a NUL byte" : "a control byte", " (", umesh::apps::control_code(c),
+                    ") at column ", line.size() + 1, " (not miniAero's results, a text file?)");
       else
         line.push_back(char(c));
     if (c == EOF && line.empty())

@@ -1,10 +1,12 @@
 // The smallest complete umesh program: an edge loop on a quad mesh that
 // increments both cells of every edge, run under the atomic and colouring
 // executors and checked against the serial reference.
+#include <umesh/kokkos_args.hpp>
 #include <umesh/umesh.hpp>
 
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 // Written once; every executor and layout runs it unchanged.
 struct EdgeFlux {
@@ -18,6 +20,12 @@ struct EdgeFlux {
 };
 
 int main(int argc, char **argv) {
+  // Kokkos' own arguments and thread count, checked before Kokkos reads
+  // them: it aborts on some and crashes on others (umesh/kokkos_args.hpp).
+  if (const std::string why = umesh::kokkos_arguments_problem(argc, argv); !why.empty()) {
+    std::fprintf(stderr, "umesh_quickstart: %s\n", why.c_str());
+    return 2;
+  }
   Kokkos::ScopeGuard guard(argc, argv);
   using Space = Kokkos::DefaultExecutionSpace;
   using Mem = Space::memory_space;

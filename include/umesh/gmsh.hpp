@@ -54,6 +54,14 @@ GmshMesh read_gmsh(const std::string &path, const GmshOptions &options = {});
 /// The same from a stream; `source` names it in error messages.
 GmshMesh parse_gmsh(std::istream &in, const std::string &source, const GmshOptions &options = {});
 
+/// The elements of `block`, each once: a 2.2 file (`format_version`) writes
+/// an element once per physical group it belongs to, each copy right after
+/// the one before (check_gmsh allows exactly that); the first copy is kept,
+/// with its physical group and tag. A 4.1 file's block comes back as it is.
+/// What a program that runs over cells reads (every reader of umesh's:
+/// dist::read_gmsh_part, the main job's --mesh).
+GmshMesh::Block elements_once(const GmshMesh::Block &block, const std::string &format_version);
+
 /// Throws umesh::Error, naming `source`, the element (its type, tag and
 /// place in its block) and the value, unless every element is a valid cell:
 /// - no element repeats a node, and no two elements of one type have the

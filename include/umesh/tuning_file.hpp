@@ -23,8 +23,13 @@ using TuningTable = std::map<std::string, std::string>;
 /// (and the line).
 TuningTable read_tuning_file(const std::string &path);
 
+/// The line of `path` that holds the decision for `key` (0 when none does,
+/// or the file cannot be read): what messages about a decision name.
+int tuning_file_line(const std::string &path, const std::string &key);
+
 /// Writes `table` to `path` (through a temporary of this process renamed
-/// into place); a failed write throws std::ios_base::failure.
+/// into place; where `path` is a link, the file it leads to, the link
+/// kept); a failed write throws std::ios_base::failure.
 void write_tuning_file(const std::string &path, const TuningTable &table);
 
 /// Adds (or replaces) one decision in `path`, keeping the decisions other

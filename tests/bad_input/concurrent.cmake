@@ -13,6 +13,11 @@
 # 5. A named pipe with no reader as the output is refused, not waited on.
 # 6. A valid 250-byte output name is written.
 # 7. A run stopped by SIGTERM leaves the previous results and no temporary.
+# 8. The temporaries an interrupted run left (regular files of ours, older
+#    than the run) are removed by the next run into the same file; a link
+#    at such a name is left alone, and its target unchanged.
+# 9. A named pipe with a reader (`cat pipe`) as the output gets every row:
+#    the reader is not sent away by a probe that opens and closes the pipe.
 cmake_minimum_required(VERSION 3.22)
 foreach(_v EXE WORK)
   if(NOT DEFINED ${_v})
@@ -22,7 +27,9 @@ endforeach()
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(_csv "${WORK}/results.csv")
-set(_temp "${WORK}/.results.csv.partial")
+# The lock a run holds while it writes results.csv (its temporary has a
+# random name: .results.csv.tmp.XXXXXXXXXXXX).
+set(_temp "${WORK}/.results.csv.lock")
 file(WRITE "${_csv}" "previous results\n")
 set(_long --elements 1000000 --methods builtin --kernel res_calc --csv ${_csv})
 set(_tiny --elements 100 --methods none --kernel res_calc)
@@ -45,8 +52,9 @@ file(READ "${_csv}" _results)
 if(NOT _results MATCHES "^kernel,elements,")
   message(FATAL_ERROR "results.csv is not the first run's table: ${_results}")
 endif()
-if(EXISTS "${_temp}")
-  message(FATAL_ERROR "the first run left its temporary behind")
+file(GLOB _left "${WORK}/.results.csv.*")
+if(_left)
+  message(FATAL_ERROR "the first run left its lock or temporary behind: ${_left}")
 endif()
 
 # 2. Killed halfway: the previous results stay; the next run writes.
@@ -112,8 +120,48 @@ file(READ "${_csv}" _results)
 if(NOT _results STREQUAL "previous results\n")
   message(FATAL_ERROR "a stopped run changed results.csv: ${_results}")
 endif()
-if(EXISTS "${_temp}")
-  message(FATAL_ERROR "a run stopped by SIGTERM left its temporary behind")
+file(GLOB _left "${WORK}/.results.csv.*")
+if(_left)
+  message(FATAL_ERROR "a run stopped by SIGTERM left its lock or temporary behind: ${_left}")
+endif()
+
+# 8. What a SIGKILLed run leaves (its temporary, under this version's name
+#    or an older one's) goes with the next run into the same file; a link
+#    planted at such a name stays, and the file it names is not touched.
+file(WRITE "${WORK}/victim" "not yours\n")
+foreach(_name .results.csv.tmp.k1LLedRun0ab .results.csv.partial results.csv.tmp.Ab12Cd)
+  file(WRITE "${WORK}/${_name}" "cut short\n")
+endforeach()
+file(CREATE_LINK "${WORK}/victim" "${WORK}/.results.csv.tmp.plantedL1nk" SYMBOLIC)
+execute_process(COMMAND ${EXE} ${_short} WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc
+                OUTPUT_VARIABLE _out ERROR_VARIABLE _err TIMEOUT 120)
+if(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "the run after interrupted ones failed (${_rc}): ${_out}${_err}")
+endif()
+foreach(_name .results.csv.tmp.k1LLedRun0ab .results.csv.partial results.csv.tmp.Ab12Cd)
+  if(EXISTS "${WORK}/${_name}")
+    message(FATAL_ERROR "the next run left an interrupted run's ${_name}")
+  endif()
+endforeach()
+file(READ "${WORK}/victim" _victim)
+if(NOT IS_SYMLINK "${WORK}/.results.csv.tmp.plantedL1nk" OR NOT _victim STREQUAL "not yours\n")
+  message(FATAL_ERROR "a link planted at a temporary's name was followed or removed")
+endif()
+file(REMOVE "${WORK}/.results.csv.tmp.plantedL1nk" "${WORK}/victim")
+
+# 9. A pipe with a reader: the run retries while the reader is not there
+#    yet (it refuses at once then), and must not hang once it is.
+execute_process(COMMAND mkfifo "${WORK}/read_pipe" RESULT_VARIABLE _rc)
+if(_rc EQUAL 0)
+  execute_process(
+    COMMAND sh -c "cat read_pipe > got.csv & for i in $(seq 200); do \"$0\" \"$@\" > run.log 2>&1; rc=$?; [ $rc = 2 ] && grep -q 'no reader' run.log || break; sleep 0.05; done; wait; exit $rc"
+            ${EXE} ${_tiny} --csv read_pipe
+    WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _rc TIMEOUT 60)
+  file(READ "${WORK}/got.csv" _got)
+  file(READ "${WORK}/run.log" _log)
+  if(NOT _rc EQUAL 0 OR NOT _got MATCHES "^kernel,elements,.*\n[a-z_]+,[0-9]+,")
+    message(FATAL_ERROR "--csv naming a pipe with a reader (${_rc}): read '${_got}'\n${_log}")
+  endif()
 endif()
 
 # 3. miniAero's benchmark table: the second run starts between the first

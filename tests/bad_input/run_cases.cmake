@@ -19,9 +19,19 @@
 #                            be unchanged after the run); its path
 #   {memory:MB}              no argument: the run's address space is limited
 #                            to MB megabytes (ulimit -v), so that memory runs
-#                            out as on a machine that small
+#                            out as on a machine that small. In a GPU build
+#                            (-DGPU=ON) the limit may stop the GPU runtime
+#                            from starting before the run's own check: the
+#                            output may then say so instead (with the same
+#                            status: memory is the cause either way)
 #   {env:NAME=VALUE}         no argument: the run's environment has NAME=VALUE
 #   {folder:NAME}            no argument: a folder NAME in the case's folder
+#   {symlink:NAME}           no argument: a symbolic link NAME in the case's
+#                            folder to a file "victim" (of "previous results")
+#                            beside it: the link and the victim must be
+#                            unchanged after the run
+#   {fifo:NAME}              no argument: a named pipe NAME in the case's
+#                            folder, which must still be there after the run
 # Lines that are empty or start with '#' are comments.
 cmake_minimum_required(VERSION 3.22) # policies: IN_LIST, empty list elements kept
 foreach(_v CASES PROGRAM EXE DATA WORK)
@@ -53,6 +63,8 @@ foreach(_line IN LISTS _lines)
   math(EXPR _count "${_count} + 1")
 
   set(_dir "${WORK}/${_name}")
+  set(_planted) # links and pipes: checked to be there, never read
+  set(_links)
   file(REMOVE_RECURSE "${_dir}")
   file(MAKE_DIRECTORY "${_dir}")
   # Run through sh, every argument quoted: a CMake list cannot carry an
@@ -66,10 +78,30 @@ foreach(_line IN LISTS _lines)
     if(_a MATCHES "^{memory:([0-9]+)}$")
       math(EXPR _kb "${CMAKE_MATCH_1} * 1024")
       set(_command "ulimit -v ${_kb} && ${_command}")
+      if(GPU)
+        set(_regex "(${_regex})|the GPU runtime could not start .*ulimit -v")
+      endif()
       continue()
     endif()
     if(_a MATCHES "^{folder:([^}]+)}$")
       file(MAKE_DIRECTORY "${_dir}/${CMAKE_MATCH_1}")
+      continue()
+    endif()
+    if(_a MATCHES "^{(symlink|fifo):([^}]+)}$")
+      set(_path "${_dir}/${CMAKE_MATCH_2}")
+      get_filename_component(_parent "${_path}" DIRECTORY)
+      file(MAKE_DIRECTORY "${_parent}")
+      if(CMAKE_MATCH_1 STREQUAL "symlink")
+        file(WRITE "${_dir}/victim" "previous results\n")
+        file(CREATE_LINK "${_dir}/victim" "${_path}" SYMBOLIC)
+        list(APPEND _links "${_path}")
+      else()
+        execute_process(COMMAND mkfifo "${_path}" RESULT_VARIABLE _mkfifo)
+        if(NOT _mkfifo EQUAL 0)
+          message(FATAL_ERROR "${_name}: mkfifo ${_path} failed")
+        endif()
+      endif()
+      list(APPEND _planted "${_path}")
       continue()
     endif()
     if(_a MATCHES "^{env:([A-Za-z_][A-Za-z0-9_]*)=([^}']*)}$")
@@ -99,8 +131,10 @@ foreach(_line IN LISTS _lines)
   file(GLOB_RECURSE _before LIST_DIRECTORIES false "${_dir}/*")
   set(_hashes)
   foreach(_f IN LISTS _before)
-    file(SHA1 "${_f}" _h)
-    list(APPEND _hashes "${_f}=${_h}")
+    if(NOT _f IN_LIST _planted)
+      file(SHA1 "${_f}" _h)
+      list(APPEND _hashes "${_f}=${_h}")
+    endif()
   endforeach()
 
   execute_process(COMMAND sh -c "${_command}" WORKING_DIRECTORY "${_dir}" TIMEOUT 60
@@ -118,6 +152,9 @@ foreach(_line IN LISTS _lines)
         set(_why "it left a new file behind: ${_rel}")
         break()
       endif()
+      if(_f IN_LIST _planted)
+        continue()
+      endif()
       file(SHA1 "${_f}" _h)
       if(NOT "${_f}=${_h}" IN_LIST _hashes)
         file(RELATIVE_PATH _rel "${_dir}" "${_f}")
@@ -125,8 +162,23 @@ foreach(_line IN LISTS _lines)
         break()
       endif()
     endforeach()
+    foreach(_f IN LISTS _planted)
+      file(RELATIVE_PATH _rel "${_dir}" "${_f}")
+      if(_f IN_LIST _links)
+        if(NOT IS_SYMLINK "${_f}")
+          set(_why "it replaced or removed the link ${_rel}")
+        else()
+          file(READ_SYMLINK "${_f}" _to)
+          if(NOT _to STREQUAL "${_dir}/victim")
+            set(_why "it changed the link ${_rel}")
+          endif()
+        endif()
+      elseif(IS_SYMLINK "${_f}" OR NOT EXISTS "${_f}" OR IS_DIRECTORY "${_f}")
+        set(_why "it replaced or removed the pipe ${_rel}")
+      endif()
+    endforeach()
     foreach(_f IN LISTS _before)
-      if(NOT EXISTS "${_f}")
+      if(NOT IS_SYMLINK "${_f}" AND NOT EXISTS "${_f}")
         file(RELATIVE_PATH _rel "${_dir}" "${_f}")
         set(_why "it removed ${_rel}")
       endif()

@@ -72,6 +72,9 @@ public:
 
 private:
   std::string list_key() const;
+  bool runs_here(const std::string &choice, const std::string &loop, const std::string &key,
+                 const std::function<void(std::size_t)> &warm_up,
+                 const std::function<void()> &restore) const;
 
   exec::AutoOptions options_;
   std::vector<AutoCandidate::Kind> all_kinds_; // the list's executors

@@ -27,7 +27,8 @@ namespace umesh::dist {
 /// One rank's part of a Gmsh mesh (read_gmsh_part).
 struct GmshPart {
   std::string type;            ///< the element type dealt ("hex", "tet", "triangle", ...)
-  Set elements{"elements", 0}; ///< the whole mesh's elements of that type (file order)
+  Set elements{"elements", 0}; ///< the whole mesh's elements of that type, each once
+                               ///< (elements_once), in file order
   Set nodes{"nodes", 0};       ///< the whole mesh's nodes
   int nodes_per_element = 0;
   std::vector<int> element_ids;   ///< this rank's elements, ascending
@@ -81,7 +82,7 @@ template <class T> std::vector<T> receive_part(MPI_Comm comm) {
 } // namespace detail
 
 /// Rank 0 reads `path` (read_gmsh; checked unless `options` say not) and
-/// deals its elements of `type` to the ranks of `comm`: `how` is slabs
+/// deals its elements of `type`, each once (elements_once), to the ranks of `comm`: `how` is slabs
 /// (contiguous runs of the file's order) or METIS k-way over the elements
 /// sharing nodes (on rank 0); each rank receives only its part
 /// (GmshPart). Collective. A file rank 0 cannot read, a bad mesh, a type
@@ -111,6 +112,11 @@ inline GmshPart read_gmsh_part(MPI_Comm comm, const std::string &path, const std
   if (rank == 0) {
     try {
       mesh = read_gmsh(path, options);
+      // A 2.2 file's copies of an element (one per physical group) dealt
+      // once: every cell twice, the one-process readers' cells once.
+      for (auto &block : mesh.blocks)
+        if (block.type == type)
+          block = elements_once(block, mesh.format_version);
       const GmshMesh::Block &b = mesh.block(type);
       const int n = b.set.size(), a = b.nodes_per_element, nodes = mesh.nodes.size();
       if (std::size_t(n) * std::size_t(a) > std::size_t(INT_MAX) ||

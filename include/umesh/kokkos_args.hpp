@@ -1,12 +1,15 @@
-#ifndef UMESH_APPS_COMMON_KOKKOS_ARGS_HPP
-#define UMESH_APPS_COMMON_KOKKOS_ARGS_HPP
+#ifndef UMESH_KOKKOS_ARGS_HPP
+#define UMESH_KOKKOS_ARGS_HPP
 
-// Kokkos' own --kokkos-* arguments, checked before Kokkos reads them. Kokkos
-// 3.4 reads their numbers with std::stoi ("--kokkos-threads=abc" escaped as
-// an internal error that said only "stoi"), ignores names it does not know
-// (a typo ran with the defaults, without a word), and its OpenMP backend
-// holds at most 512 threads: --kokkos-threads=600, or OMP_NUM_THREADS=600,
-// crashed with a segmentation fault.
+// Kokkos' own --kokkos-* arguments and its host thread count, checked
+// before Kokkos reads them (every umesh program does, and so should a
+// program built on umesh: call kokkos_arguments_problem before
+// Kokkos::ScopeGuard). Kokkos 3.4 reads their numbers with std::stoi
+// ("--kokkos-threads=abc" escaped as an internal error that said only
+// "stoi", or aborted), ignores names it does not know (a typo ran with the
+// defaults, without a word), and its OpenMP backend holds at most 512
+// threads: --kokkos-threads=600, or OMP_NUM_THREADS=600, crashed with a
+// segmentation fault or corrupted the heap.
 
 #include <Kokkos_Macros.hpp>
 #if defined(KOKKOS_ENABLE_OPENMP)
@@ -19,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace umesh::apps {
+namespace umesh {
 
 /// Threads Kokkos' OpenMP backend can hold (OpenMPExec::MAX_THREAD_COUNT in
 /// Kokkos 3.4, OpenMPInternal's in 4.x; not public).
@@ -120,6 +123,26 @@ inline std::string kokkos_default_threads_problem() {
   return {};
 }
 
-} // namespace umesh::apps
+/// Why Kokkos would not start as the command line `argv` and the
+/// environment ask, or empty: a --kokkos-* argument that is not one of
+/// this build's Kokkos or whose value it would misread
+/// (kokkos_argument_problem), or, without --kokkos-threads, more default
+/// threads than its OpenMP backend holds (kokkos_default_threads_problem).
+/// Arguments that do not start with "--kokkos" are the program's own.
+inline std::string kokkos_arguments_problem(int argc, const char *const *argv) {
+  bool threads_given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.rfind("--kokkos", 0) != 0)
+      continue;
+    if (std::string why = kokkos_argument_problem(a); !why.empty())
+      return why;
+    threads_given = threads_given || a.rfind("--kokkos-threads=", 0) == 0 ||
+                    a.rfind("--kokkos-num-threads=", 0) == 0;
+  }
+  return threads_given ? std::string() : kokkos_default_threads_problem();
+}
+
+} // namespace umesh
 
 #endif

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The one device driver: steps named on the command line run in order on the lent GPU machine,
+# in the repository root, each with a time limit, writing into $OUT (see env.sh); a step that
+# fails is recorded and the next one runs. Carry .bundle for `build` and `suite`, .device/port for
+# `lulesh-curve`.
+#   perf/device/run.sh STEP[=ARG] ...
+# Steps:
+#   build=T1,T2,...   the CUDA build of those CMake targets from the bundle (Kokkos 3.4.01 patched)
+#   gtest=PROGRAM     a test program of that build (tests/PROGRAM), its log and pass/fail line
+#   memcheck=PROGRAM  compute-sanitizer memcheck on PROGRAM's Cuda suites
+#   apps              the one-process app.lulesh.* and app.miniaero.* ctest cases of that build
+#   lulesh-curve      LULESH -s 5..150 with and without graphs beside LLNL's port (CURVE=1
+#                     perf/lulesh_port/run.sh; RUNS default atomic:soa)
+#   miniaero-stage    miniAero's RK stage at 64^3 and 128^3 (atomic, auto) with and without graphs
+#   element-bench=ARGS  umesh_element_bench with ARGS ('+' for spaces), CSV kept
+#   suite             the whole CUDA test suite: ./setup.sh --backend cuda test (its count kept)
+# Environment: JOBS (build jobs, default the cores), STEP_LIMIT (seconds a step may take, default
+# 560).
+. perf/device/env.sh
+export LD_LIBRARY_PATH=$HOME/.cache/umesh/deps/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
+export OMP_NUM_THREADS=${OMP_NUM_THREADS:-4} OMP_PROC_BIND=false
+jobs=${JOBS:-$(nproc)}
+limit=${STEP_LIMIT:-560}
+cuda_build() { ls -d "$HOME"/.cache/umesh/build/umesh-*-cuda-cxx17 2>/dev/null | head -1; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv >"$R/gpu.txt" 2>&1
+{ git log -1 --format='%H %s'; git status --short | head -50; } >"$R/tree.txt"
+note "device: $(tail -1 "$R/gpu.txt")"
+
+step_build() {
+  timeout "$limit" ./setup.sh --bundle "$PWD/.bundle" --backend cuda --jobs "$jobs" \
+    --targets "$1" build >"$R/build.log" 2>&1
+  local rc=$?
+  tail -3 "$R/build.log" >>"$R/summary.txt"
+  grep -m5 -E 'error' "$R/build.log" >>"$R/summary.txt"
+  return $rc
+}
+step_gtest() {
+  local b; b=$(cuda_build)
+  timeout "$limit" "$b/tests/$1" >"$R/$1.log" 2>&1
+  local rc=$?
+  grep -E '^\[  (PASSED|FAILED) |^\[  SKIPPED \] [0-9]' "$R/$1.log" >>"$R/summary.txt"
+  grep -E '^\[  FAILED  \] [A-Z]' "$R/$1.log" | head -20 >>"$R/summary.txt"
+  return $rc
+}
+step_memcheck() {
+  local b f; b=$(cuda_build)
+  f="$("$b/tests/$1" --gtest_list_tests | awk '/^[A-Za-z]/ && /Cuda/ {sub(/\.$/, "", $1); printf "%s.*:", $1}')"
+  timeout "$limit" compute-sanitizer --tool memcheck --print-limit 20 "$b/tests/$1" \
+    --gtest_filter="$f" >"$R/memcheck-$1.log" 2>&1
+  local rc=$?
+  grep -E 'ERROR SUMMARY|^\[  (PASSED|FAILED) ' "$R/memcheck-$1.log" >>"$R/summary.txt"
+  return $rc
+}
+step_apps() {
+  local b; b=$(cuda_build)
+  (cd "$b" && timeout "$limit" ctest -j 3 -R '^app[.](miniaero|lulesh)[.]' \
+    -E '[.]np[0-9]|one_rank_fails|blocks_' --output-on-failure) >"$R/ctest-apps.log" 2>&1
+  local rc=$?
+  grep -E 'tests passed|tests failed|\(Failed\)' "$R/ctest-apps.log" >>"$R/summary.txt"
+  return $rc
+}
+step_lulesh_curve() {
+  local b; b=$(cuda_build)
+  CURVE=1 RUNS="${RUNS:-atomic:soa}" timeout "$limit" perf/lulesh_port/run.sh .device/port/cuda/src \
+    "$b/apps/lulesh/umesh_lulesh" "$R/curve" >"$R/curve.log" 2>&1
+  local rc=$?
+  cat "$R/curve/lulesh_port_curve.csv" >>"$R/summary.txt" 2>/dev/null || tail -5 "$R/curve.log" >>"$R/summary.txt"
+  return $rc
+}
+step_miniaero_stage() {
+  local b m n g rc=0; b=$(cuda_build)
+  m=$b/apps/miniaero/umesh_miniaero
+  for n in 64 128; do
+    for g in off on; do
+      timeout 90 "$m" --input perf/miniaero/sod128_o2_visc.inp --mesh $n,$n,$n --exec atomic,auto \
+        --layout soa --reorder rcm --bench 5 --graph $g --csv "$R/stage-$n-graph-$g.csv" \
+        >"$R/stage-$n-graph-$g.log" 2>&1 || rc=$?
+      grep -H "copy bandwidth\|RK stage\|stage " "$R/stage-$n-graph-$g.log" | head -8 >>"$R/summary.txt"
+    done
+  done
+  return $rc
+}
+step_element_bench() {
+  local b; b=$(cuda_build)
+  local args=${1//+/ } tag=${1//[^a-z0-9]/_}
+  # shellcheck disable=SC2086
+  timeout "$limit" "$b/perf/umesh_element_bench" $args --csv "$R/element-$tag.csv" \
+    >"$R/element-$tag.log" 2>&1
+  local rc=$?
+  tail -25 "$R/element-$tag.log" >>"$R/summary.txt"
+  return $rc
+}
+step_suite() {
+  timeout "$limit" ./setup.sh --bundle "$PWD/.bundle" --backend cuda --jobs "$jobs" test \
+    >"$R/suite.log" 2>&1
+  local rc=$?
+  grep -E 'tests passed|tests failed|The following tests FAILED' -A40 "$R/suite.log" |
+    grep -E 'tests passed|tests failed|^\s+[0-9]+ - ' >>"$R/summary.txt"
+  return $rc
+}
+
+for s in "$@"; do
+  name=${s%%=*} arg=
+  [[ $s == *=* ]] && arg=${s#*=}
+  fn=step_${name//-/_}
+  if ! declare -F "$fn" >/dev/null; then
+    note "unknown step '$name'"
+    continue
+  fi
+  "$fn" "$arg"
+  note "step $s: rc=$?"
+done
+finish run
