@@ -253,7 +253,7 @@ TEST(AutoTuningFile, AChoiceThatDoesNotFitIsTunedAgain) {
   {
     Mesh<S, SoA> mesh;
     auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
-    mesh.run(Full{}, plan, g);
+    mesh.run(plan, g);
     ASSERT_EQ(plan.choice("edge"), "atomic");
     std::ifstream in(path);
     std::string header, line;
@@ -265,7 +265,7 @@ TEST(AutoTuningFile, AChoiceThatDoesNotFitIsTunedAgain) {
   Mesh<S, SoA> mesh, ref;
   auto plan = make_plan(S(), opts, mesh.m.edges, mesh.pecell, read_only(mesh.pedge));
   ::testing::internal::CaptureStderr();
-  mesh.run(Full{}, plan, g);
+  mesh.run(plan, g);
   const std::string warning = ::testing::internal::GetCapturedStderr();
   for (const std::string &words :
        {"warning: tuning file '" + path + "' line 3 chose 'hier-all/b4096' for loop 'edge'",
@@ -274,7 +274,7 @@ TEST(AutoTuningFile, AChoiceThatDoesNotFitIsTunedAgain) {
   EXPECT_FALSE(plan.from_tuning_file("edge"));
   EXPECT_EQ(plan.choice("edge"), "atomic");
   auto serial = make_plan(S(), exec::Serial{}, ref.m.edges);
-  ref.run(exec::Serial{}, serial, g_ref);
+  ref.run(serial, g_ref);
   EXPECT_LT(test::max_rel_err(mesh.f, ref.f), 1e-12) << "a failed try changed the outputs";
   EXPECT_LT(test::max_rel_err(mesh.n, ref.n), 1e-12);
   EXPECT_EQ(read_tuning_file(path).at(key), "atomic");
