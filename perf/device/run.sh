@@ -109,5 +109,6 @@ for s in "$@"; do
   fi
   "$fn" "$arg"
   note "step $s: rc=$?"
+  cp "$R/summary.txt" "$OUT/summary.txt" # back even if a later step runs past the call's limit
 done
 finish run
