@@ -121,18 +121,15 @@ void *find_sink(void *found, std::size_t bytes, const DeviceGlobalArg<R, T, D, S
   return found ? found : DeviceGlobalAccess::sink(a.global, bytes);
 }
 
-// Writes a loop's reduction result into the Global objects.
+// Writes a loop's reduction result into the Global objects: it replaces
+// the values held, or folds into them where the user asked
+// (combine_with_held).
 template <class Arg, class Value> void store_reduction(const Arg &, const Value &) {}
 template <Reduction R, class T, int D>
 void store_reduction(const GlobalArg<R, T, D> &a, const Array<T, D> &result) {
   for (int k = 0; k < D; ++k) {
     T &g = (*a.global)[k];
-    if constexpr (R == Reduction::sum)
-      g += result.v[k];
-    else if constexpr (R == Reduction::min)
-      g = result.v[k] < g ? result.v[k] : g;
-    else
-      g = result.v[k] > g ? result.v[k] : g;
+    g = a.combine_held ? reduction_fold<R>(g, result.v[k]) : result.v[k];
   }
 }
 
