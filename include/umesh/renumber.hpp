@@ -266,9 +266,9 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
     }
   }
   r.entries_.push_back(
-      {elements, Set(elements.name(), elements.size()), Permutation(std::move(result.elements))});
+      {elements, Set::renumbering_of(elements), Permutation(std::move(result.elements))});
   for (std::size_t t = 0; t < host.targets.size(); ++t)
-    r.entries_.push_back({host.targets[t], Set(host.targets[t].name(), host.targets[t].size()),
+    r.entries_.push_back({host.targets[t], Set::renumbering_of(host.targets[t]),
                           Permutation(std::move(result.targets[t]))});
   if (!result.blocks.empty())
     r.blocks_ = std::make_shared<const std::vector<int>>(std::move(result.blocks));
