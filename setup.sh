@@ -23,8 +23,13 @@ commands
   build          set everything up and build, run nothing
   cuda-check     build the library, tests and main job with the CUDA Kokkos
                  (compile only: works without a GPU)
-  install-check  install umesh into the cache, then build and run
-                 apps/quickstart against the installed package
+  install        build and install the library only (umesh, and umesh::dist
+                 where MPI is found) into --prefix DIR (default
+                 CACHE/install/umesh-...); prints umesh's and Kokkos' prefixes.
+                 find_package(umesh) then needs umesh's prefix only
+  install-check  install, then build and run apps/quickstart from a folder of
+                 its own against the installed package, with umesh's prefix
+                 only, and check find_package(umesh COMPONENTS dist)
   fuzz [SECONDS] fuzz the file readers (Gmsh, plan, tuning, miniaero.inp) with
                  libFuzzer under ASan+UBSan, SECONDS per reader (default 60);
                  installs Debian's clang when missing (fuzz/run.sh)
@@ -57,6 +62,7 @@ options
                        (kokkos-<version>-cuda13.patch) is copied and patched first
   --sanitize           build with AddressSanitizer and UndefinedBehaviorSanitizer
                        (host; its own build folder); `test` then fails on any report
+  --prefix DIR         install: where umesh goes (default CACHE/install/umesh-...)
   --targets A,B        build only these CMake targets (e.g. umesh_main,test_hierarchical),
                        or object files by their path in the build folder: a GPU run
                        that needs two programs need not compile twenty
@@ -88,6 +94,8 @@ NO_PARTITIONERS=0
 SANITIZE=0
 FUZZ_SECONDS=60
 TARGETS=""
+PREFIX=""
+LIBRARY_ONLY=0 # install, install-check: a build folder of the library alone
 KOKKOS_SOURCE=""
 KOKKOS_DEBIAN="" # --kokkos 5.2.2: Debian's binary packages
 JOBS="$(nproc 2>/dev/null || echo 2)"
@@ -104,6 +112,7 @@ while [[ $# -gt 0 ]]; do
     --no-partitioners) NO_PARTITIONERS=1; shift ;;
     --sanitize) SANITIZE=1; shift ;;
     --targets) TARGETS="$2"; shift 2 ;;
+    --prefix) PREFIX="${2:-}"; [[ -n "$PREFIX" ]] || die "--prefix needs a folder"; shift 2 ;;
     --kokkos-source) KOKKOS_SOURCE="$2"; shift 2 ;;
     --kokkos) case "${2:-}" in
                 3.4.01) ;;
@@ -113,7 +122,7 @@ while [[ $# -gt 0 ]]; do
               shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; EXTRA_ARGS=("$@"); break ;;
-    main|test|build|cuda-check|install-check) COMMAND="$1"; shift ;;
+    main|test|build|cuda-check|install|install-check) COMMAND="$1"; shift ;;
     fuzz) COMMAND=fuzz; shift
           if [[ "${1:-}" =~ ^[0-9]+$ ]]; then FUZZ_SECONDS="$1"; shift; fi ;;
     bundle) COMMAND=bundle; BUNDLE_OUT="${2:-}"; [[ -n "$BUNDLE_OUT" ]] || die "bundle needs a folder: ./setup.sh bundle DIR"; shift 2 ;;
@@ -121,6 +130,10 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 [[ -n "$COMMAND" ]] || { usage >&2; die "no command given"; }
+if [[ -n "$PREFIX" ]]; then
+  [[ "$COMMAND" == install || "$COMMAND" == install-check ]] || die "--prefix is for install and install-check"
+  mkdir -p "$PREFIX" && PREFIX="$(cd "$PREFIX" && pwd)" || die "--prefix: cannot make folder '$PREFIX'"
+fi
 [[ "$COMMAND" == cuda-check ]] && BACKEND=cuda
 case "$BACKEND" in host|cuda) ;; *) die "--backend must be host or cuda, not '$BACKEND'" ;; esac
 case "$CXX_STD" in 17|20) ;; *) die "--cxx-std must be 17 or 20, not '$CXX_STD'" ;; esac
@@ -410,7 +423,7 @@ generator_args() { have_cmd ninja && echo "-G Ninja" || true; }
 umesh_build_dir() {
   # One build folder per source checkout and flavour, outside the source tree.
   local key; key="$(printf '%s' "$UMESH_SRC" | cksum | cut -d' ' -f1)"
-  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ $SANITIZE == 1 ]] && echo -sanitize)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")$([[ -n $KOKKOS_DEBIAN ]] && echo "-kokkos$KOKKOS_DEBIAN-debian")"
+  echo "$CACHE/build/umesh-$key-$BACKEND-cxx$CXX_STD$([[ $LIBRARY_ONLY == 1 ]] && echo -lib)$([[ $NO_PARTITIONERS == 1 ]] && echo -nopart)$([[ $SANITIZE == 1 ]] && echo -sanitize)$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")$([[ -n $KOKKOS_DEBIAN ]] && echo "-kokkos$KOKKOS_DEBIAN-debian")"
 }
 
 install_prefix() { echo "$CACHE/install/umesh-$BACKEND-cxx$CXX_STD$([[ -n $KOKKOS_SOURCE ]] && echo "-kokkos$(kokkos_source_version)")"; }
@@ -469,6 +482,9 @@ configure_and_build() {
   # Warnings fail the host build in CI (nvcc's own warnings are not ours to fix).
   if [[ "${UMESH_WARNINGS_AS_ERRORS:-OFF}" == ON && "$BACKEND" == host ]]; then
     args+=(-DUMESH_WARNINGS_AS_ERRORS=ON)
+  fi
+  if [[ $LIBRARY_ONLY == 1 ]]; then # (no GoogleTest, CLI11 or apps to configure)
+    args+=(-DUMESH_ENABLE_TESTS=OFF -DUMESH_ENABLE_APPS=OFF -DUMESH_ENABLE_PERF=OFF)
   fi
   if [[ $NO_PARTITIONERS == 1 ]]; then
     args+=(-DUMESH_ENABLE_METIS=OFF -DUMESH_ENABLE_SCOTCH=OFF -DUMESH_ENABLE_PTSCOTCH=OFF)
@@ -563,6 +579,74 @@ case "$COMMAND" in
     exec "$UMESH_SRC/fuzz/run.sh" "$FUZZ_SECONDS" ;;
 esac
 
+# install: the library alone (its own build folder, target umesh; umesh::dist
+# is header-only) into PREFIX; says where umesh and Kokkos are (stderr, as
+# every log line) and echoes umesh's prefix for the caller.
+install_library() {
+  LIBRARY_ONLY=1
+  TARGETS=umesh
+  local build prefix kokkos_dir kokkos_prefix start=$SECONDS
+  build="$(configure_and_build)"
+  prefix="${PREFIX:-$(install_prefix)}"
+  cmake --install "$build" --prefix "$prefix" >/dev/null || die "umesh install into $prefix failed"
+  kokkos_dir="$(sed -n 's/^Kokkos_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")"
+  kokkos_prefix="${kokkos_dir%/cmake/Kokkos}"
+  kokkos_prefix="${kokkos_prefix%/lib*}"
+  log "installed in $((SECONDS - start)) s"
+  {
+    echo "umesh installed in: $prefix"
+    echo "Kokkos (as umesh was built against it): $kokkos_prefix"
+    echo "use: find_package(umesh REQUIRED) with -DCMAKE_PREFIX_PATH=$prefix (umesh's prefix alone:"
+    echo "     Kokkos, METIS and Scotch are found where umesh's build found them);"
+    echo "     find_package(umesh REQUIRED COMPONENTS dist) for umesh::dist (MPI)"
+  } >&2
+  echo "$prefix"
+}
+
+# install-check: apps/quickstart copied to a folder of its own (outside the
+# source tree and the build folders), built and run against the package in
+# $1 with umesh's prefix only; then find_package(umesh COMPONENTS dist)
+# configured, and umesh without MPI (CMAKE_DISABLE_FIND_PACKAGE_MPI) found
+# while its dist component is not.
+install_check() {
+  local prefix="$1" ex="$CACHE/install-check"
+  rm -rf "$ex"
+  mkdir -p "$ex/quickstart" "$ex/dist"
+  cp "$UMESH_SRC/apps/quickstart/CMakeLists.txt" "$UMESH_SRC/apps/quickstart/quickstart.cpp" \
+     "$ex/quickstart/"
+  # Only umesh's prefix: no Kokkos_ROOT or prefix path from the environment.
+  local cm=(env -u Kokkos_ROOT -u Kokkos_DIR -u CMAKE_PREFIX_PATH cmake)
+  "${cm[@]}" -S "$ex/quickstart" -B "$ex/quickstart/build" -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_BUILD_TYPE="$BUILD_TYPE" $(generator_args) >"$ex/quickstart.log" 2>&1 \
+    || { tail -20 "$ex/quickstart.log" >&2; die "quickstart configure against the installed umesh failed"; }
+  cmake --build "$ex/quickstart/build" -j "$JOBS" >>"$ex/quickstart.log" 2>&1 \
+    || { tail -20 "$ex/quickstart.log" >&2; die "quickstart build against the installed umesh failed"; }
+  "$ex/quickstart/build/umesh_quickstart"
+  local config
+  config="$(find "$prefix" -name umeshConfig.cmake -path '*/cmake/umesh/*' | head -1)"
+  if [[ -e "$(dirname "$config")/umeshDistTargets.cmake" ]]; then
+    cat >"$ex/dist/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.22)
+project(umesh_dist_check LANGUAGES CXX)
+find_package(umesh REQUIRED COMPONENTS dist)
+file(WRITE ${CMAKE_BINARY_DIR}/main.cpp "int main() { return 0; }\n")
+add_executable(dist_check ${CMAKE_BINARY_DIR}/main.cpp)
+target_link_libraries(dist_check PRIVATE umesh::dist)
+CMAKE
+    "${cm[@]}" -S "$ex/dist" -B "$ex/dist/build" -DCMAKE_PREFIX_PATH="$prefix" \
+      >"$ex/dist.log" 2>&1 || { tail -20 "$ex/dist.log" >&2; die "find_package(umesh COMPONENTS dist) failed"; }
+    "${cm[@]}" -S "$ex/dist" -B "$ex/dist/no-mpi" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON >"$ex/no-mpi.log" 2>&1 \
+      && die "find_package(umesh COMPONENTS dist) succeeded without MPI"
+    grep -q "needs MPI" "$ex/no-mpi.log" || { tail -20 "$ex/no-mpi.log" >&2; die "find_package(umesh COMPONENTS dist) without MPI failed without saying why"; }
+    "${cm[@]}" -S "$ex/quickstart" -B "$ex/quickstart/no-mpi" -DCMAKE_PREFIX_PATH="$prefix" \
+      -DCMAKE_DISABLE_FIND_PACKAGE_MPI=ON $(generator_args) >>"$ex/no-mpi.log" 2>&1 \
+      || { tail -20 "$ex/no-mpi.log" >&2; die "find_package(umesh) without MPI failed: only the dist component needs it"; }
+    log "install check: find_package(umesh COMPONENTS dist) configured; without MPI umesh is found and its dist component is not"
+  fi
+  log "install check passed: apps/quickstart built and ran in $ex against $prefix (umesh's prefix only)"
+}
+
 ensure_packages
 ensure_kokkos
 case "$COMMAND" in
@@ -634,16 +718,11 @@ case "$COMMAND" in
     configure_and_build >/dev/null
     log "CUDA compile check passed: the targets asked for built with nvcc (not run)"
     ;;
+  install)
+    install_library >/dev/null
+    ;;
   install-check)
-    build="$(configure_and_build)"
-    cmake --install "$build" >/dev/null
-    prefix="$(install_prefix)"
-    ex="$build-quickstart"
-    prefix_path="$prefix;$(IFS=';'; echo "${CMAKE_PREFIXES[*]}")"
-    cmake -S "$UMESH_SRC/apps/quickstart" -B "$ex" -DCMAKE_PREFIX_PATH="$prefix_path" \
-          -DCMAKE_BUILD_TYPE="$BUILD_TYPE" $(generator_args) >/dev/null || die "quickstart configure against the installed umesh failed"
-    cmake --build "$ex" -j "$JOBS" >/dev/null || die "quickstart build against the installed umesh failed"
-    "$ex/umesh_quickstart"
-    log "install check passed: apps/quickstart built and ran against $prefix"
+    prefix="$(install_library)"
+    install_check "$prefix"
     ;;
 esac

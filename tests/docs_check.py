@@ -13,6 +13,10 @@ Two checks over every span in backticks (inline `code` and fenced ``` blocks):
            own arguments count where a help text says it passes
            --kokkos-* through; a family written --expect-* in the docs
            needs one listed option that starts with --expect-.
+  excerpts a fenced block whose first line is `// excerpt: PATH` must be
+           PATH's code: its other lines (blank ones and `// ...` aside,
+           compared without their indentation) appear in PATH in order, so
+           the docs' copy of a tested example cannot drift from it.
 
 Usage:
   python3 tests/docs_check.py --root SOURCE_DIR [--program EXE]...
@@ -48,6 +52,44 @@ def backtick_spans(text):
             continue
         for match in INLINE.finditer(line):
             yield number, match.group(2)
+
+
+EXCERPT = re.compile(r"^\s*//\s*excerpt:\s*(\S+)\s*$")
+
+
+def excerpts(text):
+    """Yields (line number, path, lines) for every fenced block marked as an excerpt."""
+    block, start = None, 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if FENCE.match(line):
+            if block is None:
+                block, start = [], number
+            else:
+                if block and EXCERPT.match(block[0]):
+                    yield start, EXCERPT.match(block[0]).group(1), block[1:]
+                block = None
+        elif block is not None:
+            block.append(line)
+
+
+def excerpt_missing(root, path, lines):
+    """The first line of an excerpt not found (in order) in the file, or None."""
+    try:
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            source = [l.strip() for l in f.read().splitlines()]
+    except OSError:
+        return "the file %s cannot be read" % path
+    at = 0
+    for line in lines:
+        wanted = line.strip()
+        if not wanted or wanted == "// ...":
+            continue
+        while at < len(source) and source[at] != wanted:
+            at += 1
+        if at == len(source):
+            return wanted
+        at += 1
+    return None
 
 
 def path_tokens(span):
@@ -95,11 +137,17 @@ def main():
         families.update(PREFIX_FAMILY.findall(text))
 
     failures = []
-    checked_paths = checked_options = 0
+    checked_paths = checked_options = checked_excerpts = 0
     for document in documents:
         name = os.path.relpath(document, root)
         with open(document, encoding="utf-8") as f:
             text = f.read()
+        for number, path, lines in excerpts(text):
+            checked_excerpts += 1
+            missing = excerpt_missing(root, path, lines)
+            if missing is not None:
+                failures.append("%s:%d: excerpt of %s: `%s` is not in it (in this order)"
+                                % (name, number, path, missing))
         for number, span in backtick_spans(text):
             for token in path_tokens(span):
                 checked_paths += 1
@@ -116,8 +164,9 @@ def main():
 
     for failure in failures:
         print(failure)
-    print("docs_check: %d documents, %d path references, %d option references, %d programs' --help: %s"
-          % (len(documents), checked_paths, checked_options, len(args.program),
+    print("docs_check: %d documents, %d path references, %d option references, %d excerpts, "
+          "%d programs' --help: %s"
+          % (len(documents), checked_paths, checked_options, checked_excerpts, len(args.program),
              "%d failures" % len(failures) if failures else "all found"))
     return 1 if failures else 0
 

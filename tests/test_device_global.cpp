@@ -16,7 +16,8 @@ TYPED_TEST_SUITE_P(DeviceGlobalReductions);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(Executors);
 
 // The edge kernel reduces a sum of two components, a minimum and a maximum;
-// run twice so that each run folds into what the last one left.
+// run twice so that each run folds into what the last one left (the host
+// Globals combine_with_held, as device globals fold until a reset).
 TYPED_TEST_P(DeviceGlobalReductions, ReductionsMatchSerialHostGlobals) {
   using Space = typename TestFixture::Space;
   using Mem = typename TestFixture::Mem;
@@ -50,8 +51,9 @@ TYPED_TEST_P(DeviceGlobalReductions, ReductionsMatchSerialHostGlobals) {
   for (int run = 0; run < 2; ++run) {
     std::apply(
         [&](const auto &...a) {
-          par_loop(serial, "edge", EdgeKernel{}, a..., reduce_sum(sum_ref), reduce_min(mn_ref),
-                   reduce_max(mx_ref));
+          par_loop(serial, "edge", EdgeKernel{}, a...,
+                   reduce_sum(sum_ref, combine_with_held), reduce_min(mn_ref, combine_with_held),
+                   reduce_max(mx_ref, combine_with_held));
         },
         args(ref));
     std::apply(
@@ -115,8 +117,8 @@ TYPED_TEST(MixedGlobals, HostAndDeviceGlobalsInOneLoop) {
   Global<double> s("s", 0.5);
   umesh::DeviceGlobalStore<double, Space> store("mixed");
   auto dmx = store.max("max", -2);
-  par_loop(Space(), exec::Atomic{}, cells, "mixed", SumAndMax{}, read(x), reduce_sum(s),
-           reduce_max(dmx));
+  par_loop(Space(), exec::Atomic{}, cells, "mixed", SumAndMax{}, read(x),
+           reduce_sum(s, combine_with_held), reduce_max(dmx));
   EXPECT_NEAR(s.value(), sum, 1e-12 * cells.size());
   store.fetch();
   EXPECT_EQ(dmx.value(), mx);

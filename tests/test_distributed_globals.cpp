@@ -23,11 +23,12 @@ TEST(DistDeviceGlobals, SharesCombineToTheSerialValues) {
   umesh::Dat<double, 3, SoA, H> hq(m.cells, "q"), hr(m.cells, "res");
   copy_from_host(hx, m.node_coords);
   copy_from_host(hq, q0);
+  // From the device globals' initial values, as they fold.
   Global<double> sum_ref("sum", 2.5), min_ref("min", 0.5);
   auto serial = make_plan(Kokkos::DefaultHostExecutionSpace(), exec::Serial{}, m.edges);
   par_loop(serial, "edges", EdgeKernel{}, read(hx, pedge, 0), read(hx, pedge, 1),
            read(hq, pecell, 0), read(hq, pecell, 1), inc(hr, pecell, 0), inc(hr, pecell, 1),
-           reduce_sum(sum_ref), reduce_min(min_ref));
+           reduce_sum(sum_ref, combine_with_held), reduce_min(min_ref, combine_with_held));
 
   const std::vector<int> owner = dist::contiguous_owners(m.edges.size(), size);
   const dist::Partition<Mem> part(

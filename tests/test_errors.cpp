@@ -121,14 +121,14 @@ TEST(Errors, DatOnWrongSetForItsMap) {
         par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(q, pedge, 0),
                  inc(x, pedge, 1));
       },
-      {"loop 'loop'", "argument 0", "dat 'q'", "cells", "pedge", "nodes"});
+      {"loop 'loop'", "argument 1", "dat 'q'", "cells", "pedge", "nodes"});
   // An increment through a map whose to-set is not the dat's set.
   expect_error(
       [&] {
         par_loop(Space(), exec::Atomic{}, e, "loop", ReadInc{}, read(x, pedge, 0),
                  inc(q, pedge, 1));
       },
-      {"argument 1", "inc", "dat 'q'", "cells", "pedge", "nodes"});
+      {"argument 2", "inc", "dat 'q'", "cells", "pedge", "nodes"});
 }
 
 TEST(Errors, DirectDatOnOtherSetAndMapFromOtherSet) {
@@ -183,8 +183,56 @@ TEST(Errors, OneDatCombinedUnderTwoAccessesInOneLoop) {
   Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
   Dat<double, 1, AoS, Mem> d(n, "dnode");
   auto plan = make_plan(Space(), exec::Atomic{}, e, pedge);
-  expect_error([&] { par_loop(plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1)); },
-               {"loop 'mixed'", "argument 1", "dnode", "min", "inc", "argument 0"});
+  expect_error(
+      [&] {
+        par_loop(plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1));
+      },
+      {"loop 'mixed'", "argument 2", "dnode", "min", "inc", "argument 1"});
+}
+
+// A dat of the original numbering in a loop of the renumbered one (and the
+// reverse): the two sets share a name, so the message says which is which
+// and what to do, not "set 'cells' ... set 'cells'".
+TEST(Errors, DatsOfTheOtherNumberingSayWhatToDo) {
+  const QuadMesh m = make_quad_mesh(6, 5, {true, 2});
+  Map<Mem> pecell("pecell", m.edges, m.cells, 2, m.edge_cells);
+  Dat<double, 1, AoS, Mem> q(m.cells, "q"), w(m.edges, "w");
+  const Renumbering r = reorder(ReorderOptions{}.with_method(Reorder::rcm), m.edges, pecell);
+  const auto pc = r.apply(pecell);
+  auto plan = make_plan(Space(), exec::Atomic{}, pc.from(), pc);
+  EXPECT_TRUE(pc.from().renumbers(m.edges));
+  EXPECT_FALSE(m.edges.renumbers(pc.from()));
+  expect_error([&] { par_loop(plan, "flux", ReadInc{}, read(q, pc, 0), inc(w)); },
+               {"loop 'flux' argument 1 (read through map 'pecell'): dat 'q' belongs to set "
+                "'cells' before renumbering, but map 'pecell' maps to set 'cells' as renumbered: "
+                "pass r.apply(q), its copy in the new numbering, or make it on r.set(cells)"});
+  const auto q2 = r.apply(q);
+  expect_error([&] { par_loop(plan, "flux", ReadInc{}, read(q2, pc, 0), inc(w)); },
+               {"loop 'flux' argument 2 (inc): dat 'w' belongs to set 'edges' before "
+                "renumbering, but the loop runs over set 'edges' as renumbered: pass r.apply(w)"});
+  // The map left in the original numbering.
+  const auto w2 = r.apply(w);
+  expect_error(
+      [&] { par_loop(plan, "flux", ReadInc{}, read(q2, pecell, 0), inc(w2)); },
+      {"argument 1 (read through map 'pecell'): map 'pecell' (its from-set) belongs to set "
+       "'edges' before renumbering",
+       "pass r.apply(pecell)"});
+  // The reverse: renumbered data in a loop of the original numbering.
+  expect_error(
+      [&] {
+        par_loop(Space(), exec::Atomic{}, m.edges, "old", ReadInc{}, read(q, pecell, 0), inc(w2));
+      },
+      {"argument 2 (inc): dat 'w' belongs to set 'edges' as renumbered, but the loop runs over "
+       "set 'edges' before renumbering",
+       "r.to_original"});
+  // Two unrelated sets of one name.
+  const Set other("edges", m.edges.size());
+  Dat<double, 1, AoS, Mem> v(other, "v");
+  expect_error(
+      [&] {
+        par_loop(Space(), exec::Atomic{}, m.edges, "old", ReadInc{}, read(q, pecell, 0), inc(v));
+      },
+      {"dat 'v' is on a set named 'edges', but the loop runs over another set of that name"});
 }
 
 } // namespace

@@ -11,7 +11,6 @@
 namespace umesh {
 
 enum class Access { read, write, rw, inc, min, max };
-enum class Reduction { sum, min, max };
 
 inline const char *access_name(Access a) {
   switch (a) {
@@ -50,6 +49,9 @@ template <Access A, class DatT, class MapT> struct IndirectArg {
 template <Reduction R, class T, int Dim> struct GlobalArg {
   static constexpr Reduction reduction = R;
   Global<T, Dim> *global;
+  // Fold the loop's result into the values held (combine_with_held)
+  // rather than replace them.
+  bool combine_held = false;
 };
 
 /// Direct read of the loop element's own data.
@@ -99,17 +101,31 @@ constexpr bool is_combining(Access a) {
   return a == Access::inc || a == Access::min || a == Access::max;
 }
 
-/// Global sum: the kernel adds to `g(k)`; the loop adds its total to `g`.
+/// Global sum: the kernel adds to `g(k)`, which starts at 0; the loop's
+/// total replaces the values `g` held (global.hpp).
 template <class T, int D> auto reduce_sum(Global<T, D> &g) {
   return GlobalArg<Reduction::sum, T, D>{&g};
 }
-/// Global minimum: the kernel does `g(k) = min(g(k), v)`.
+/// Global minimum: the kernel does `g(k) = min(g(k), v)` from the largest
+/// value of T; the loop's minimum replaces the values `g` held.
 template <class T, int D> auto reduce_min(Global<T, D> &g) {
   return GlobalArg<Reduction::min, T, D>{&g};
 }
-/// Global maximum: the kernel does `g(k) = max(g(k), v)`.
+/// Global maximum: the kernel does `g(k) = max(g(k), v)` from the lowest
+/// value of T; the loop's maximum replaces the values `g` held.
 template <class T, int D> auto reduce_max(Global<T, D> &g) {
   return GlobalArg<Reduction::max, T, D>{&g};
+}
+/// The same, the loop's result folded into the values `g` held (a running
+/// sum, minimum or maximum over several loops).
+template <class T, int D> auto reduce_sum(Global<T, D> &g, CombineWithHeld) {
+  return GlobalArg<Reduction::sum, T, D>{&g, true};
+}
+template <class T, int D> auto reduce_min(Global<T, D> &g, CombineWithHeld) {
+  return GlobalArg<Reduction::min, T, D>{&g, true};
+}
+template <class T, int D> auto reduce_max(Global<T, D> &g, CombineWithHeld) {
+  return GlobalArg<Reduction::max, T, D>{&g, true};
 }
 
 } // namespace umesh

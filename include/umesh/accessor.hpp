@@ -5,6 +5,16 @@
 // component k; `res(k) += v` increments it; `lo(k).update(v)` folds v into a
 // min or max argument. The layout (and, for increments,
 // the strategy: plain, atomic, buffered or ScatterView) is hidden here.
+//
+// Every accessor knows its argument's component count at compile time,
+// `X::components`, so a kernel can check the dats it is given:
+//
+//   template <class Q, class R> KOKKOS_INLINE_FUNCTION void operator()(Q q, R res) const {
+//     static_assert(Q::components == 4 && R::components == 4, "q and res: 4 components");
+//
+// Debug builds (UMESH_DEBUG defined, or NDEBUG not defined) also check every
+// index k against it and abort the kernel with a message naming both;
+// release builds compile no check.
 
 #include <umesh/access.hpp>
 #include <umesh/detail/global_atomic.hpp>
@@ -12,21 +22,57 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdio>
+
+#if defined(UMESH_DEBUG) || !defined(NDEBUG)
+#define UMESH_CHECK_COMPONENTS 1
+#endif
+
 namespace umesh {
 
-/// Read-only access to the components of one point.
-template <class T, class Layout> struct ReadAccessor {
+namespace detail {
+// Component k of an argument of D components: checked in debug builds only.
+template <int D> KOKKOS_INLINE_FUNCTION void check_component(int k) {
+#ifdef UMESH_CHECK_COMPONENTS
+  if (k < 0 || k >= D) {
+#define UMESH_COMPONENT_MESSAGE                                                                    \
+  "umesh: a kernel used component %d of a loop argument with %d components (pass a dat of the "    \
+  "width the kernel reads)\n"
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__) || defined(__SYCL_DEVICE_ONLY__)
+    printf(UMESH_COMPONENT_MESSAGE, k, D);
+#else
+    std::fprintf(stderr, UMESH_COMPONENT_MESSAGE, k, D); // where Kokkos::abort writes too
+#endif
+#undef UMESH_COMPONENT_MESSAGE
+    Kokkos::abort("umesh: component index out of range");
+  }
+#else
+  (void)k;
+#endif
+}
+} // namespace detail
+
+/// Read-only access to the D components of one point.
+template <class T, class Layout, int D> struct ReadAccessor {
+  static constexpr int components = D;
   const T *ptr;
   detail::ComponentStride<Layout> stride;
-  KOKKOS_INLINE_FUNCTION const T &operator()(int k) const { return ptr[k * stride()]; }
+  KOKKOS_INLINE_FUNCTION const T &operator()(int k) const {
+    detail::check_component<D>(k);
+    return ptr[k * stride()];
+  }
 };
 
-/// Read-write access to the components of the loop's own element, or to a
-/// global reduction's thread-private value.
-template <class T, class Layout> struct RwAccessor {
+/// Read-write access to the D components of the loop's own element, or to
+/// a global reduction's thread-private value.
+template <class T, class Layout, int D> struct RwAccessor {
+  static constexpr int components = D;
   T *ptr;
   detail::ComponentStride<Layout> stride;
-  KOKKOS_INLINE_FUNCTION T &operator()(int k) const { return ptr[k * stride()]; }
+  KOKKOS_INLINE_FUNCTION T &operator()(int k) const {
+    detail::check_component<D>(k);
+    return ptr[k * stride()];
+  }
 };
 
 namespace detail {
@@ -93,25 +139,31 @@ template <class T, Access A, bool Atomic> struct CombineRef {
 };
 template <class T, bool Atomic> using IncRef = CombineRef<T, Access::inc, Atomic>;
 
-/// Combining access (inc, min or max) to the components of one point.
-template <class T, class Layout, Access A, bool Atomic> struct CombineAccessor {
+/// Combining access (inc, min or max) to the D components of one point.
+template <class T, class Layout, Access A, bool Atomic, int D> struct CombineAccessor {
+  static constexpr int components = D;
   T *ptr;
   detail::ComponentStride<Layout> stride;
   KOKKOS_INLINE_FUNCTION CombineRef<T, A, Atomic> operator()(int k) const {
+    detail::check_component<D>(k);
     return {ptr + k * stride()};
   }
 };
-/// Increment access to the components of one point.
-template <class T, class Layout, bool Atomic>
-using IncAccessor = CombineAccessor<T, Layout, Access::inc, Atomic>;
+/// Increment access to the D components of one point.
+template <class T, class Layout, bool Atomic, int D>
+using IncAccessor = CombineAccessor<T, Layout, Access::inc, Atomic, D>;
 
 /// Combining access through a Kokkos ScatterView (whose values offer
 /// update(v), and += for sums). Its access objects cannot
 /// be copied (duplicated strategy), so one is made per increment.
 template <class ScatterViewT> struct ScatterIncAccessor {
+  static constexpr int components = int(ScatterViewT::original_view_type::static_extent(1));
   ScatterViewT scatter;
   int point;
-  KOKKOS_INLINE_FUNCTION auto operator()(int k) const { return scatter.access()(point, k); }
+  KOKKOS_INLINE_FUNCTION auto operator()(int k) const {
+    detail::check_component<components>(k);
+    return scatter.access()(point, k);
+  }
 };
 
 } // namespace umesh

@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -66,6 +67,25 @@ public:
       detail::fail("dat '", name_, "' wraps a non-contiguous View");
   }
 
+  /// Wraps a rank-1 View (`Kokkos::View<T*>`, any layout, unit stride) as
+  /// the dat's one component, without a copy: the dat shares the View's
+  /// memory and keeps it alive. One row per set element.
+  template <class... P, int D = Dim, std::enable_if_t<D == 1, int> = 0>
+  Dat(Set set, std::string name, const Kokkos::View<T *, P...> &view)
+      : set_(std::move(set)), name_(std::move(name)) {
+    static_assert(std::is_same<typename Kokkos::View<T *, P...>::memory_space, MemorySpace>::value,
+                  "umesh::Dat: the wrapped View lives in another memory space than the dat's "
+                  "(Dat<T, 1, Layout, View::memory_space> wraps it)");
+    if (view.extent(0) != std::size_t(set_.size()))
+      detail::fail("dat '", name_, "' wraps a View of ", view.extent(0), " values but set '",
+                   set_.name(), "' has size ", set_.size());
+    if (view.extent(0) > 1 && view.stride(0) != 1)
+      detail::fail("dat '", name_, "' wraps a View of stride ", view.stride(0),
+                   "; a dat needs its values adjacent");
+    view_ = view_type(view.data(), view.extent(0));
+    owner_ = std::make_shared<const Kokkos::View<T *, P...>>(view);
+  }
+
   const Set &set() const { return set_; }
   const std::string &name() const { return name_; }
   const view_type &view() const { return view_; }
@@ -77,6 +97,8 @@ private:
   Set set_;
   std::string name_;
   view_type view_;
+  // A wrapped rank-1 View, which view_ (unmanaged) does not keep alive.
+  std::shared_ptr<const void> owner_;
 };
 
 namespace detail {

@@ -14,6 +14,13 @@
 //   step.fetch();                      // one wait for all of the store's globals
 //   double limit = dt.value();
 //
+// Unlike a umesh::Global, whose every loop starts from the reduction's
+// identity (global.hpp), a device global folds every loop into its value
+// until the store's next reset(): several loops of a time step make one
+// minimum. reset() starts each global from its initial value, by default
+// the reduction's identity (0, the largest value for min, the lowest for
+// max), as Kokkos' reducers start.
+//
 // A store and its globals are handles to shared state (copies share it); a
 // store is not for several host threads at once. Its reset() and fetch() are
 // ordered with loops on the store's execution space instance: run the loops
@@ -152,12 +159,18 @@ public:
   template <int Dim = 1> DeviceGlobal<T, Dim, Space> sum(std::string name, T initial = T(0)) {
     return add<Dim>(std::move(name), Reduction::sum, initial);
   }
-  /// A global that loops reduce into with reduce_min.
-  template <int Dim = 1> DeviceGlobal<T, Dim, Space> min(std::string name, T initial) {
+  /// A global that loops reduce into with reduce_min; by default it starts
+  /// from the largest value of T.
+  template <int Dim = 1>
+  DeviceGlobal<T, Dim, Space> min(std::string name,
+                                  T initial = detail::reduction_identity<Reduction::min, T>()) {
     return add<Dim>(std::move(name), Reduction::min, initial);
   }
-  /// A global that loops reduce into with reduce_max.
-  template <int Dim = 1> DeviceGlobal<T, Dim, Space> max(std::string name, T initial) {
+  /// A global that loops reduce into with reduce_max; by default it starts
+  /// from the lowest value of T.
+  template <int Dim = 1>
+  DeviceGlobal<T, Dim, Space> max(std::string name,
+                                  T initial = detail::reduction_identity<Reduction::max, T>()) {
     return add<Dim>(std::move(name), Reduction::max, initial);
   }
 
@@ -270,8 +283,9 @@ template <Reduction R, class T, int Dim, class Space> struct DeviceGlobalArg {
   DeviceGlobal<T, Dim, Space> global;
 };
 
-/// Global sum, minimum and maximum into device globals (as for Global): the
-/// kernel's accessor is the same, the result stays on the device.
+/// Global sum, minimum and maximum into device globals: the kernel's
+/// accessor is the same as for a Global, the result stays on the device and
+/// folds into the global's value since the store's last reset().
 template <class T, int D, class S> auto reduce_sum(const DeviceGlobal<T, D, S> &g) {
   return DeviceGlobalArg<Reduction::sum, T, D, S>{g};
 }

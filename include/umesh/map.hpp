@@ -14,8 +14,18 @@
 
 namespace umesh {
 
+/// How a map marks "no neighbour" (a boundary edge's missing cell): entries
+/// equal to `value`, a negative number. A map made with it accepts those
+/// entries (and counts them, missing_count()); plans, loops and reorderings
+/// do not take such a map yet (see Map::view()): loop over the elements
+/// that have every neighbour, through a map of their own (docs/porting.md).
+struct MapMissing {
+  int value = -1;
+};
+
 /// A mapping from every element of `from` to `arity` elements of `to`,
-/// stored as a `[from.size()][arity]` View. Validated on creation.
+/// stored as a `[from.size()][arity]` View. Validated on creation: every
+/// entry a point of `to`, or the MapMissing value where one is given.
 template <class MemorySpace = Kokkos::DefaultExecutionSpace::memory_space> class Map {
 public:
   using memory_space = MemorySpace;
@@ -26,10 +36,52 @@ public:
         indices_(std::move(indices)) {
     validate();
   }
+  /// The same, with entries equal to `missing.value` meaning "no neighbour".
+  Map(std::string name, Set from, Set to, int arity, view_type indices, MapMissing missing)
+      : name_(std::move(name)), from_(std::move(from)), to_(std::move(to)), arity_(arity),
+        indices_(std::move(indices)) {
+    set_missing(missing);
+    validate();
+  }
 
   /// Builds the View from host data laid out `[from][arity]`.
   Map(std::string name, Set from, Set to, int arity, const std::vector<int> &indices)
+      : Map(std::move(name), std::move(from), std::move(to), arity, indices, nullptr) {}
+  /// The same, with entries equal to `missing.value` meaning "no neighbour".
+  Map(std::string name, Set from, Set to, int arity, const std::vector<int> &indices,
+      MapMissing missing)
+      : Map(std::move(name), std::move(from), std::move(to), arity, indices, &missing) {}
+
+  const std::string &name() const { return name_; }
+  const Set &from() const { return from_; }
+  const Set &to() const { return to_; }
+  int arity() const { return arity_; }
+  /// The indices, for plans, loops and everything that reads a map's
+  /// entries as points: an Error for a map with "no neighbour" entries,
+  /// which none of them handles yet (entries() has them).
+  const view_type &view() const {
+    if (missing_count_ > 0)
+      detail::fail("map '", name_, "' has ", missing_count_, " entries marked 'no neighbour' (",
+                   missing_,
+                   "), which plans, loops and reorderings do not take: loop over the elements "
+                   "that have every neighbour through a map of their own (docs/porting.md, "
+                   "boundary sets)");
+    return indices_;
+  }
+  /// Every entry, "no neighbour" ones included.
+  const view_type &entries() const { return indices_; }
+  /// Whether the map was made with a MapMissing value, that value, and how
+  /// many entries hold it.
+  bool allows_missing() const { return allows_missing_; }
+  int missing_value() const { return missing_; }
+  std::int64_t missing_count() const { return missing_count_; }
+
+private:
+  Map(std::string name, Set from, Set to, int arity, const std::vector<int> &indices,
+      const MapMissing *missing)
       : name_(std::move(name)), from_(std::move(from)), to_(std::move(to)), arity_(arity) {
+    if (missing)
+      set_missing(*missing);
     if (arity_ < 1)
       detail::fail("map '", name_, "' has arity ", arity_, " (must be >= 1)");
     if (indices.size() != std::size_t(from_.size()) * std::size_t(arity_))
@@ -52,14 +104,15 @@ public:
     Kokkos::deep_copy(indices_, host);
   }
 
-  const std::string &name() const { return name_; }
-  const Set &from() const { return from_; }
-  const Set &to() const { return to_; }
-  int arity() const { return arity_; }
-  const view_type &view() const { return indices_; }
+  void set_missing(MapMissing missing) {
+    if (missing.value >= 0)
+      detail::fail("map '", name_, "': its 'no neighbour' value must be negative, not ",
+                   missing.value, ", which could be a point of set '", to_.name(), "'");
+    allows_missing_ = true;
+    missing_ = missing.value;
+  }
 
-private:
-  void validate() const {
+  void validate() {
     if (arity_ < 1)
       detail::fail("map '", name_, "' has arity ", arity_, " (must be >= 1)");
     if (int(indices_.extent(1)) != arity_)
@@ -71,9 +124,12 @@ private:
     check_entries(Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), indices_));
   }
 
-  template <class HostView> void check_entries(const HostView &host) const {
+  // Every entry a point of to_ (or the missing value, counted, where the
+  // map allows it).
+  template <class HostView> void check_entries(const HostView &host) {
     // Checked on the host's threads first; the serial pass below, which
-    // names the first bad entry, runs only when there is one.
+    // names the first bad entry and counts the missing ones, runs only when
+    // there is one.
     if (host.span_is_contiguous()) { // (else a strided View: the serial pass)
       const int *at = host.data(), size = to_.size();
       if (detail::first_where(std::int64_t(host.size()), [=](std::int64_t i) {
@@ -81,12 +137,17 @@ private:
           }) == std::int64_t(host.size()))
         return;
     }
+    missing_count_ = 0;
     for (int e = 0; e < from_.size(); ++e)
       for (int s = 0; s < arity_; ++s) {
         const int v = host(e, s);
-        if (v < 0 || v >= to_.size())
+        if (allows_missing_ && v == missing_)
+          ++missing_count_;
+        else if (v < 0 || v >= to_.size())
           detail::fail("map '", name_, "': element ", e, " slot ", s, " points at ", v,
-                       ", outside to-set '", to_.name(), "' of size ", to_.size());
+                       ", outside to-set '", to_.name(), "' of size ", to_.size(),
+                       allows_missing_ ? " (and not its 'no neighbour' value " : "",
+                       allows_missing_ ? std::to_string(missing_) + ")" : "");
       }
   }
 
@@ -94,14 +155,20 @@ private:
   Set from_, to_;
   int arity_;
   view_type indices_;
+  bool allows_missing_ = false;
+  int missing_ = -1;
+  std::int64_t missing_count_ = 0;
 };
 
 /// Copies a map into another memory space (e.g. host -> device).
 template <class DstSpace, class SrcSpace> Map<DstSpace> clone_to(const Map<SrcSpace> &map) {
   typename Map<DstSpace>::view_type dst(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "umesh::Map::" + map.name()),
-      map.view().extent(0), map.view().extent(1));
-  Kokkos::deep_copy(dst, map.view());
+      map.entries().extent(0), map.entries().extent(1));
+  Kokkos::deep_copy(dst, map.entries());
+  if (map.allows_missing())
+    return Map<DstSpace>(map.name(), map.from(), map.to(), map.arity(), dst,
+                         MapMissing{map.missing_value()});
   return Map<DstSpace>(map.name(), map.from(), map.to(), map.arity(), dst);
 }
 

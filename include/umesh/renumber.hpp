@@ -128,18 +128,26 @@ public:
   }
 
   /// The map in the new numbering: rows of a renumbered from-set move, and
-  /// entries pointing into a renumbered to-set are renumbered.
+  /// entries pointing into a renumbered to-set are renumbered ("no
+  /// neighbour" entries stay as they are).
   template <class M> Map<M> apply(const Map<M> &map) const {
     const Entry *rows = original_entry(map.from(), "map '" + map.name() + "'");
     const Entry *cols = original_entry(map.to(), "map '" + map.name() + "'");
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.view());
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), map.entries());
     const int a = map.arity();
+    const bool missing = map.allows_missing();
     std::vector<int> out(h.size());
     for (int e = 0; e < int(h.extent(0)); ++e) {
       const int row = rows ? rows->perm.new_index(e) : e;
-      for (int s = 0; s < a; ++s)
-        out[std::size_t(row) * a + s] = cols ? cols->perm.new_index(h(e, s)) : h(e, s);
+      for (int s = 0; s < a; ++s) {
+        const int v = h(e, s);
+        const bool point = !(missing && v == map.missing_value());
+        out[std::size_t(row) * a + s] = cols && point ? cols->perm.new_index(v) : v;
+      }
     }
+    if (missing)
+      return Map<M>(map.name(), set(map.from()), set(map.to()), a, out,
+                    MapMissing{map.missing_value()});
     return Map<M>(map.name(), set(map.from()), set(map.to()), a, out);
   }
 
@@ -258,9 +266,9 @@ Renumbering reorder(const ReorderOptions &options, const Set &elements, const Ma
     }
   }
   r.entries_.push_back(
-      {elements, Set(elements.name(), elements.size()), Permutation(std::move(result.elements))});
+      {elements, Set::renumbering_of(elements), Permutation(std::move(result.elements))});
   for (std::size_t t = 0; t < host.targets.size(); ++t)
-    r.entries_.push_back({host.targets[t], Set(host.targets[t].name(), host.targets[t].size()),
+    r.entries_.push_back({host.targets[t], Set::renumbering_of(host.targets[t]),
                           Permutation(std::move(result.targets[t]))});
   if (!result.blocks.empty())
     r.blocks_ = std::make_shared<const std::vector<int>>(std::move(result.blocks));

@@ -15,9 +15,25 @@ namespace umesh {
 class Set {
 public:
   Set(std::string name, std::int64_t size)
-      : info_(std::make_shared<const Info>(Info{std::move(name), size})) {
+      : info_(std::make_shared<const Info>(Info{std::move(name), size, nullptr})) {
     if (size < 0 || size > INT_MAX)
       detail::fail("set '", info_->name, "' has size ", size, " (must be in [0, ", INT_MAX, "])");
+  }
+
+  /// A new set standing for `original` in another numbering (what
+  /// umesh::reorder makes): the same name and size, an identity of its own.
+  /// It remembers `original`, so that errors can tell the two apart.
+  static Set renumbering_of(const Set &original) {
+    Set s(original.name(), original.size());
+    s.info_ = std::make_shared<const Info>(Info{original.name(), original.size(), original.info_});
+    return s;
+  }
+  /// Whether this set is `s` renumbered (once or more).
+  bool renumbers(const Set &s) const {
+    for (const Info *i = info_->original.get(); i; i = i->original.get())
+      if (i == s.info_.get())
+        return true;
+    return false;
   }
 
   const std::string &name() const { return info_->name; }
@@ -30,6 +46,7 @@ private:
   struct Info {
     std::string name;
     std::int64_t size;
+    std::shared_ptr<const Info> original; // renumbering_of: the set renumbered
   };
   std::shared_ptr<const Info> info_;
 };

@@ -8,6 +8,7 @@
 #include <umesh/access.hpp>
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/loop_body.hpp>
+#include <umesh/detail/set_mismatch.hpp>
 #include <umesh/device_global.hpp>
 #include <umesh/error.hpp>
 
@@ -32,22 +33,28 @@ template <class Space, class MemSpace> constexpr void check_space() {
                 "umesh::clone_to<Space::memory_space>(...) first");
 }
 
+// Arguments are counted from 1, as a reader counts a call's arguments.
 template <Access A, class DatT>
 void validate(const LoopInfo &loop, int index, const DirectArg<A, DatT> &a) {
   if (a.dat.set() != loop.set)
-    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A), " of dat '", a.dat.name(),
-         "' on set '", a.dat.set().name(), "', but the loop runs over set '", loop.set.name(), "'");
+    fail("loop '", loop.name, "' argument ", index, " (", access_name(A), "): ",
+         set_mismatch("dat '" + a.dat.name() + "'", a.dat.set(), "the loop runs over", loop.set,
+                      "r.apply(" + a.dat.name() + ")"));
 }
 
 template <Access A, class DatT, class MapT>
 void validate(const LoopInfo &loop, int index, const IndirectArg<A, DatT, MapT> &a) {
   if (a.map.from() != loop.set)
-    fail("loop '", loop.name, "' argument ", index, ": map '", a.map.name(), "' maps from set '",
-         a.map.from().name(), "', but the loop runs over set '", loop.set.name(), "'");
+    fail("loop '", loop.name, "' argument ", index, " (", access_name(A), " through map '",
+         a.map.name(), "'): ",
+         set_mismatch("map '" + a.map.name() + "' (its from-set)", a.map.from(),
+                      "the loop runs over", loop.set, "r.apply(" + a.map.name() + ")"));
   if (a.dat.set() != a.map.to())
-    fail("loop '", loop.name, "' argument ", index, ": ", access_name(A), " of dat '", a.dat.name(),
-         "' on set '", a.dat.set().name(), "' through map '", a.map.name(),
-         "', which maps to set '", a.map.to().name(), "'");
+    fail("loop '", loop.name, "' argument ", index, " (", access_name(A), " through map '",
+         a.map.name(), "'): ",
+         set_mismatch("dat '" + a.dat.name() + "'", a.dat.set(),
+                      "map '" + a.map.name() + "' maps to", a.map.to(),
+                      "r.apply(" + a.dat.name() + ")"));
   if (std::int64_t(a.map.from().size()) * a.map.arity() > std::int64_t(0xFFFFFFFFu))
     fail("loop '", loop.name, "' argument ", index, ": map '", a.map.name(), "' has ",
          std::int64_t(a.map.from().size()) * a.map.arity(),
@@ -126,18 +133,15 @@ void *find_sink(void *found, std::size_t bytes, const DeviceGlobalArg<R, T, D, S
   return found ? found : DeviceGlobalAccess::sink(a.global, bytes);
 }
 
-// Writes a loop's reduction result into the Global objects.
+// Writes a loop's reduction result into the Global objects: it replaces
+// the values held, or folds into them where the user asked
+// (combine_with_held).
 template <class Arg, class Value> void store_reduction(const Arg &, const Value &) {}
 template <Reduction R, class T, int D>
 void store_reduction(const GlobalArg<R, T, D> &a, const Array<T, D> &result) {
   for (int k = 0; k < D; ++k) {
     T &g = (*a.global)[k];
-    if constexpr (R == Reduction::sum)
-      g += result.v[k];
-    else if constexpr (R == Reduction::min)
-      g = result.v[k] < g ? result.v[k] : g;
-    else
-      g = result.v[k] > g ? result.v[k] : g;
+    g = a.combine_held ? reduction_fold<R>(g, result.v[k]) : result.v[k];
   }
 }
 
@@ -169,10 +173,10 @@ void note_combined(const LoopInfo &loop, std::vector<CombinedDat> &seen, int ind
 }
 
 template <class... Args> void validate_all(const LoopInfo &loop, const Args &...args) {
-  int index = 0;
+  int index = 1;
   (validate(loop, index++, args), ...);
   std::vector<CombinedDat> seen;
-  index = 0;
+  index = 1;
   (note_combined(loop, seen, index++, args), ...);
 }
 

@@ -88,11 +88,11 @@ template <Access A, class T, int Dim, class Layout> struct DirectDev : NoHooks {
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int e = ctx.e;
     if constexpr (A == Access::read)
-      return ReadAccessor<T, Layout>{dat.at(e), dat.stride()};
+      return ReadAccessor<T, Layout, Dim>{dat.at(e), dat.stride()};
     else if constexpr (A == Access::inc)
-      return IncAccessor<T, Layout, false>{dat.at(e), dat.stride()};
+      return IncAccessor<T, Layout, false, Dim>{dat.at(e), dat.stride()};
     else
-      return RwAccessor<T, Layout>{dat.at(e), dat.stride()};
+      return RwAccessor<T, Layout, Dim>{dat.at(e), dat.stride()};
   }
 };
 
@@ -102,7 +102,7 @@ template <class T, int Dim, class Layout> struct IndirectReadDev : NoHooks {
   int arity, slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p = map_entry(map, ctx.e, arity, slot);
-    return ReadAccessor<T, Layout>{dat.at(p), dat.stride()};
+    return ReadAccessor<T, Layout, Dim>{dat.at(p), dat.stride()};
   }
 };
 
@@ -114,7 +114,7 @@ struct IndirectCombineDev : NoHooks {
   int arity, slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
     const int p = map_entry(map, ctx.e, arity, slot);
-    return CombineAccessor<T, Layout, A, Atomic>{dat.at(p), dat.stride()};
+    return CombineAccessor<T, Layout, A, Atomic, Dim>{dat.at(p), dat.stride()};
   }
 };
 
@@ -135,7 +135,7 @@ template <Access A, class T, int Dim> struct BufferedCombine {
   using reduce_type = Empty;
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, storage_type &buf, Empty &) const {
-    return CombineAccessor<T, AoS, A, false>{buf.v, {}};
+    return CombineAccessor<T, AoS, A, false, Dim>{buf.v, {}};
   }
   KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
   template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}
@@ -170,7 +170,7 @@ template <Reduction R, class T, int Dim> struct GlobalDev {
   using reduce_type = Array<T, Dim>;
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION auto bind(const Ctx &, Empty &, reduce_type &r) const {
-    return RwAccessor<T, AoS>{r.v, {}};
+    return RwAccessor<T, AoS, Dim>{r.v, {}};
   }
   template <class Ctx> KOKKOS_INLINE_FUNCTION void finish(const Ctx &, Empty &) const {}
   KOKKOS_INLINE_FUNCTION static void init(reduce_type &r) {

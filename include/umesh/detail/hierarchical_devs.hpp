@@ -47,10 +47,11 @@ template <class T, int Dim, class Layout> struct HierReadDev : NoHooks {
     if (offset >= 0) {
       const int local = pipe.on() ? pipe.local_index(ctx.scratch, ctx.rank, arity, slot)
                                   : map.local_index(ctx.e, slot);
-      return ReadAccessor<T, SoA>{scratch_at<T>(ctx.scratch, offset) + local, {map.max_points}};
+      return ReadAccessor<T, SoA, Dim>{scratch_at<T>(ctx.scratch, offset) + local,
+                                       {map.max_points}};
     }
     const int p = map_entry(global_map, ctx.e, arity, slot);
-    return ReadAccessor<T, SoA>{dat.at(p), {dat.stride()()}};
+    return ReadAccessor<T, SoA, Dim>{dat.at(p), {dat.stride()()}};
   }
 };
 

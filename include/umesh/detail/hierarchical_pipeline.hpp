@@ -111,7 +111,7 @@ template <Access A, class T, int Dim, class Layout> struct ReadsAtomicDev : NoHo
     const int p =
         pipe.on() ? pipe.point(ctx.scratch, pipe.local_index(ctx.scratch, ctx.rank, arity, slot))
                   : map_entry(map, ctx.e, arity, slot);
-    return CombineAccessor<T, Layout, A, true>{dat.at(p), dat.stride()};
+    return CombineAccessor<T, Layout, A, true, Dim>{dat.at(p), dat.stride()};
   }
 };
 

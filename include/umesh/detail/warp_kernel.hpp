@@ -45,7 +45,7 @@ template <class T, int Dim, class Layout, bool Compact> struct WarpReadDev : NoH
   WarpMap<Compact> map;
   int slot;
   template <class Ctx> KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, Empty &, Empty &) const {
-    return ReadAccessor<T, Layout>{dat.at(map.entry(ctx.e, slot)), dat.stride()};
+    return ReadAccessor<T, Layout, Dim>{dat.at(map.entry(ctx.e, slot)), dat.stride()};
   }
 };
 
@@ -66,7 +66,7 @@ template <Access A, class T, int Dim, class Layout, bool Compact> struct WarpCom
   template <class Ctx>
   KOKKOS_INLINE_FUNCTION auto bind(const Ctx &ctx, storage_type &buf, Empty &) const {
     prefetch_l1(link_of(ctx.e));
-    return CombineAccessor<T, AoS, A, false>{buf.v, {}};
+    return CombineAccessor<T, AoS, A, false, Dim>{buf.v, {}};
   }
   KOKKOS_INLINE_FUNCTION static void init(Empty &) {}
   template <class D, class S> KOKKOS_INLINE_FUNCTION static void join(D &, S &) {}

@@ -85,9 +85,10 @@ auto piece_arg(const IndirectArg<A, DD, MM> &a, const Piece<M> &p, const std::st
   return umesh::IndirectArg<A, typename DD::local_type, MM>{
       a.dat.local(), p.map_for(a.map, "dist::par_loop", loop), a.slot};
 }
+// The pieces fold into the identity that before_global leaves.
 template <Reduction R, class T, int D, class M>
 auto piece_arg(const GlobalArg<R, T, D> &g, const Piece<M> &, const std::string &) {
-  return g;
+  return local(g);
 }
 template <Reduction R, class T, int D, class S, class M>
 auto piece_arg(const DeviceGlobalArg<R, T, D, S> &g, const Piece<M> &, const std::string &) {

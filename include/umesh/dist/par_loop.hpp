@@ -143,8 +143,9 @@ void start_import(const IndirectArg<A, DD, MM> &a, ExchangeGroups &groups) {
 }
 
 // Before the loop: halo imports (those start_import left) and zeroing (each once per dat, and only
-// through maps that reach a halo); a global sum's value before the loop is
-// kept and the loop's own starts from zero.
+// through maps that reach a halo); a global's values before the loop are
+// kept and it holds the reduction's identity, which this rank's loop (or
+// its pieces, dist/overlap.hpp) folds into.
 template <Access A, class DD> Nothing before(const DirectArg<A, DD> &, Seen &) {
   return {};
 }
@@ -171,8 +172,7 @@ std::array<T, D> before(const GlobalArg<R, T, D> &g, Seen &) {
   std::array<T, D> saved;
   for (int k = 0; k < D; ++k)
     saved[k] = (*g.global)[k];
-  if (R == Reduction::sum)
-    g.global->fill(T(0));
+  g.global->fill(umesh::detail::reduction_identity<R, T>());
   return saved;
 }
 
@@ -190,7 +190,7 @@ template <Access A, class DD, class MM> auto local(const IndirectArg<A, DD, MM> 
   return umesh::IndirectArg<A, typename DD::local_type, MM>{a.dat.local(), a.map, a.slot};
 }
 template <Reduction R, class T, int D> auto local(const GlobalArg<R, T, D> &g) {
-  return g;
+  return GlobalArg<R, T, D>{g.global, /*combine_held=*/true}; // into the identity
 }
 template <Reduction R, class T, int D, class S> auto local(const DeviceGlobalArg<R, T, D, S> &g) {
   return g;
@@ -198,7 +198,8 @@ template <Reduction R, class T, int D, class S> auto local(const DeviceGlobalArg
 
 // After the loop: exports start (once per dat, however many slots
 // increment it; one group per set, finished after them all), stale halos,
-// reductions over the ranks.
+// reductions over the ranks (their result replaces the values held before
+// the loop, or folds into them: combine_with_held).
 template <Access A, class DD>
 void after(const DirectArg<A, DD> &a, Nothing, MPI_Comm, Seen &, ExchangeGroups &) {
   if constexpr (A != Access::read)
@@ -220,7 +221,7 @@ void after(const GlobalArg<R, T, D> &g, const Saved &saved, MPI_Comm comm, Seen 
   const MPI_Op op = R == Reduction::sum ? MPI_SUM : R == Reduction::min ? MPI_MIN : MPI_MAX;
   MPI_Allreduce(mine.data(), all.data(), D, mpi_type<T>(), op, comm);
   for (int k = 0; k < D; ++k)
-    (*g.global)[k] = R == Reduction::sum ? saved[k] + all[k] : all[k];
+    (*g.global)[k] = g.combine_held ? umesh::detail::reduction_fold<R>(saved[k], all[k]) : all[k];
 }
 
 template <Reduction R, class T, int D, class S>
