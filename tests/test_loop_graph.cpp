@@ -442,7 +442,7 @@ TEST(LoopGraphErrors, AnExceptionFromAStepNamesIt) {
              inc(c.r, c.pecell, 1));
   });
   const std::string e2 = error_message([&] { bad.launch(); });
-  EXPECT_NE(e2.find("umesh: LoopGraph 'bad', step 'wrong set': loop 'inc' argument 0"),
+  EXPECT_NE(e2.find("umesh: LoopGraph 'bad', step 'wrong set': loop 'inc' argument 1"),
             std::string::npos)
       << e2;
   // The thread is out of the graph again: a host Global works.
