@@ -352,8 +352,7 @@ TYPED_TEST_P(Executors, EmptySetDoesNothing) {
   Global<double> count("count", 5.0), held("held", 5.0);
   par_loop(plan, "nothing", CountKernel{}, inc(a, map, 1), reduce_sum(count));
   EXPECT_EQ(count.value(), 0.0); // the identity, as Kokkos gives for an empty range
-  par_loop(plan, "nothing", CountKernel{}, inc(a, map, 1),
-           reduce_sum(held, combine_with_held));
+  par_loop(plan, "nothing", CountKernel{}, inc(a, map, 1), reduce_sum(held, combine_with_held));
   EXPECT_EQ(held.value(), 5.0);
   EXPECT_EQ(test::max_rel_err(a, before), 0.0);
 }

@@ -55,8 +55,8 @@ TYPED_TEST_P(Components, EveryExecutorsAccessorsCarryTheirWidth) {
   par_loop(plan, "checked", CheckedKernel{}, read(w), read(q, pecell, 0), read(q, pecell, 1),
            inc(r, pecell, 0), inc(r, pecell, 1), reduce_sum(g));
   auto serial = this->template plan<exec::Serial>(m.edges);
-  par_loop(serial, "checked", CheckedKernel{}, read(w), read(q, pecell, 0),
-           read(q, pecell, 1), inc(ref, pecell, 0), inc(ref, pecell, 1), reduce_sum(g_ref));
+  par_loop(serial, "checked", CheckedKernel{}, read(w), read(q, pecell, 0), read(q, pecell, 1),
+           inc(ref, pecell, 0), inc(ref, pecell, 1), reduce_sum(g_ref));
   EXPECT_LT(max_rel_err(r, ref), 1e-12);
   EXPECT_NEAR(g[0], g_ref[0], 1e-12 * g_ref[0]);
 }
@@ -111,8 +111,7 @@ TYPED_TEST(WrongWidth, ReadPastTheWidthAborts) {
                         read(q, pecell, 0), inc(e)),
                past_two);
   auto hier = make_plan(Host(), exec::Hierarchical{}.with_block_size(16), m.edges, pecell);
-  EXPECT_DEATH(par_loop(hier, "staged", ReadsFour{}, read(q, pecell, 0),
-                        inc(r, pecell, 1)),
+  EXPECT_DEATH(par_loop(hier, "staged", ReadsFour{}, read(q, pecell, 0), inc(r, pecell, 1)),
                past_two);
 }
 
@@ -126,9 +125,7 @@ TYPED_TEST(WrongWidth, IncrementPastTheWidthAborts) {
       par_loop(Host(), exec::Atomic{}, m.edges, "atomic", IncsFour{}, read(w), inc(r, pecell, 0)),
       past_two);
   auto scatter = make_plan(Host(), exec::ScatterView{}, m.edges, pecell);
-  EXPECT_DEATH(
-      par_loop(scatter, "scatter", IncsFour{}, read(w), inc(r, pecell, 1)),
-      past_two);
+  EXPECT_DEATH(par_loop(scatter, "scatter", IncsFour{}, read(w), inc(r, pecell, 1)), past_two);
 }
 
 TYPED_TEST(WrongWidth, ReductionPastTheWidthAborts) {

@@ -51,9 +51,8 @@ TYPED_TEST_P(DeviceGlobalReductions, ReductionsMatchSerialHostGlobals) {
   for (int run = 0; run < 2; ++run) {
     std::apply(
         [&](const auto &...a) {
-          par_loop(serial, "edge", EdgeKernel{}, a...,
-                   reduce_sum(sum_ref, combine_with_held), reduce_min(mn_ref, combine_with_held),
-                   reduce_max(mx_ref, combine_with_held));
+          par_loop(serial, "edge", EdgeKernel{}, a..., reduce_sum(sum_ref, combine_with_held),
+                   reduce_min(mn_ref, combine_with_held), reduce_max(mx_ref, combine_with_held));
         },
         args(ref));
     std::apply(

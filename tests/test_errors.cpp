@@ -183,11 +183,8 @@ TEST(Errors, OneDatCombinedUnderTwoAccessesInOneLoop) {
   Map<Mem> pedge("pedge", e, n, 2, std::vector<int>{0, 1, 1, 2, 2, 3});
   Dat<double, 1, AoS, Mem> d(n, "dnode");
   auto plan = make_plan(Space(), exec::Atomic{}, e, pedge);
-  expect_error(
-      [&] {
-        par_loop(plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1));
-      },
-      {"loop 'mixed'", "argument 2", "dnode", "min", "inc", "argument 1"});
+  expect_error([&] { par_loop(plan, "mixed", IncAndMin{}, inc(d, pedge, 0), min(d, pedge, 1)); },
+               {"loop 'mixed'", "argument 2", "dnode", "min", "inc", "argument 1"});
 }
 
 // A dat of the original numbering in a loop of the renumbered one (and the

@@ -120,9 +120,7 @@ template <class Space, class L, class E, class Kernel = Flux> struct Sequence {
                                       Kokkos::Experimental::WorkItemProperty::HintLightWeight),
         KOKKOS_LAMBDA(int i) { s(i, 0) = 1.0 + r(i, 0) * r(i, 0); });
   }
-  void update() {
-    par_loop(cells, "update", Update{}, read(res), read(scale), rw(q));
-  }
+  void update() { par_loop(cells, "update", Update{}, read(res), read(scale), rw(q)); }
   void run_all() {
     zero();
     flux();

@@ -44,8 +44,8 @@ TEST(LoopGraphErrors, HostGlobalReductionIsRefusedNamingTheGlobal) {
   auto plan = make_plan(g.space(), exec::Atomic{}, c.m.edges);
   Global<double> total("total");
   g.add("weigh", [&] {
-    par_loop(plan, "weigh", Weigh{}, read(c.w), inc(c.r, c.pecell, 0),
-             inc(c.r, c.pecell, 1), reduce_sum(total));
+    par_loop(plan, "weigh", Weigh{}, read(c.w), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1),
+             reduce_sum(total));
   });
   const std::string e = error_message([&] { g.launch(); });
   EXPECT_NE(e.find("LoopGraph 'steps', step 'weigh'"), std::string::npos) << e;
@@ -57,8 +57,8 @@ TEST(LoopGraphErrors, HostGlobalReductionIsRefusedNamingTheGlobal) {
   auto sum = store.sum("total");
   LoopGraph<> ok("steps");
   ok.add("weigh", [&] {
-    par_loop(plan, "weigh", Weigh{}, read(c.w), inc(c.r, c.pecell, 0),
-             inc(c.r, c.pecell, 1), reduce_sum(sum));
+    par_loop(plan, "weigh", Weigh{}, read(c.w), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1),
+             reduce_sum(sum));
   });
   EXPECT_NO_THROW(ok.launch());
   EXPECT_NO_THROW(ok.launch());
@@ -92,9 +92,8 @@ TEST(LoopGraphErrors, LoopOnAnotherInstanceIsRefused) {
                                      Kokkos::Serial>;
     LoopGraph<Other> g("other");
     auto plan = make_plan(Host(), exec::Atomic{}, c.m.edges);
-    g.add("inc", [&] {
-      par_loop(plan, "inc", Inc{}, read(w), inc(r, pecell, 0), inc(r, pecell, 1));
-    });
+    g.add("inc",
+          [&] { par_loop(plan, "inc", Inc{}, read(w), inc(r, pecell, 0), inc(r, pecell, 1)); });
     const std::string e = error_message([&] { g.launch(); });
     EXPECT_NE(e.find("LoopGraph 'other', step 'inc'"), std::string::npos) << e;
     EXPECT_NE(e.find("umesh::atomic::inc"), std::string::npos) << e;
@@ -107,8 +106,7 @@ TEST(LoopGraphErrors, LoopOnAnotherInstanceIsRefused) {
     LoopGraph<Kokkos::Cuda> g("other");
     auto plan = make_plan(Kokkos::Cuda(), exec::Atomic{}, c.m.edges);
     g.add("inc", [&] {
-      par_loop(plan, "inc", Inc{}, read(c.w), inc(c.r, c.pecell, 0),
-               inc(c.r, c.pecell, 1));
+      par_loop(plan, "inc", Inc{}, read(c.w), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1));
     });
     const std::string e = error_message([&] { g.launch(); });
     EXPECT_NE(e.find("another CUDA stream"), std::string::npos) << e;
@@ -167,8 +165,7 @@ TEST(LoopGraphErrors, AnExceptionFromAStepNamesIt) {
   LoopGraph<> bad("bad");
   auto plan = make_plan(bad.space(), exec::Atomic{}, c.m.edges);
   bad.add("wrong set", [&] {
-    par_loop(plan, "inc", Inc{}, read(c.r), inc(c.r, c.pecell, 0),
-             inc(c.r, c.pecell, 1));
+    par_loop(plan, "inc", Inc{}, read(c.r), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1));
   });
   const std::string e2 = error_message([&] { bad.launch(); });
   EXPECT_NE(e2.find("umesh: LoopGraph 'bad', step 'wrong set': loop 'inc' argument 1"),
@@ -212,8 +209,7 @@ TEST(LoopGraphCuda, CaptureFailuresNameTheStep) {
     int calls = 0;
     g.add("tunes", [&] {
       const char *name = calls++ == 0 ? "first" : "second";
-      par_loop(plan, name, Inc{}, read(c.w), inc(c.r, c.pecell, 0),
-               inc(c.r, c.pecell, 1));
+      par_loop(plan, name, Inc{}, read(c.w), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1));
     });
     const std::string e = error_message([&] { g.launch(); });
     EXPECT_NE(e.find("step 'tunes'"), std::string::npos) << e;
@@ -222,8 +218,8 @@ TEST(LoopGraphCuda, CaptureFailuresNameTheStep) {
   // The thread records nothing any more: a plain launch and a fence work.
   ErrorCase c;
   auto plan = make_plan(Kokkos::Cuda(), exec::Atomic{}, c.m.edges);
-  EXPECT_NO_THROW(par_loop(plan, "inc", Inc{}, read(c.w), inc(c.r, c.pecell, 0),
-                           inc(c.r, c.pecell, 1)));
+  EXPECT_NO_THROW(
+      par_loop(plan, "inc", Inc{}, read(c.w), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1)));
   EXPECT_NO_THROW(Kokkos::fence());
 }
 
@@ -245,8 +241,8 @@ TEST(LoopGraphCuda, ReplaysAfterKokkosReplacedItsScratch) {
   auto plan = make_plan(g.space(), exec::Atomic{}, c.m.edges);
   g.add("one", [&] {
     store.reset();
-    par_loop(plan, "one", Weigh{}, read(c.w), inc(c.r, c.pecell, 0),
-             inc(c.r, c.pecell, 1), reduce_sum(one));
+    par_loop(plan, "one", Weigh{}, read(c.w), inc(c.r, c.pecell, 0), inc(c.r, c.pecell, 1),
+             reduce_sum(one));
   });
   g.launch();
   store.fetch();

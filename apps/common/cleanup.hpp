@@ -5,8 +5,8 @@
 // temporaries and locks), removed when SIGINT, SIGTERM or SIGHUP stops the
 // run: the previous results stay either way, but a stopped run left its
 // ".<name>.tmp.XXXXXXXXXXXX" behind. SIGKILL cannot be caught; the next run
-// into the same file removes such a temporary and takes the lock over. A handler may call only async-signal-safe functions, so
-// the paths live in a fixed table, not in strings.
+// into the same file removes such a temporary and takes the lock over. A handler may call only
+// async-signal-safe functions, so the paths live in a fixed table, not in strings.
 
 #include <csignal>
 #include <cstring>

@@ -127,11 +127,10 @@ public:
     umesh::par_loop(Space(), umesh::exec::Atomic{}, cells, "dt", TimeStep{cfl_}, read(p_.q),
                     read(p_.area), umesh::reduce_min(dt));
     umesh::fill(Space(), p_.res.view(), 0.0);
-    umesh::par_loop(flux_plan_, "flux", InteriorFlux{}, read(p_.normal),
-                    read(p_.q, p_.ecell, 0), read(p_.q, p_.ecell, 1), inc(p_.res, p_.ecell, 0),
-                    inc(p_.res, p_.ecell, 1));
-    umesh::par_loop(wall_plan_, "walls", WallFlux{}, read(p_.wnormal),
-                    read(p_.q, p_.wcell, 0), inc(p_.res, p_.wcell, 0));
+    umesh::par_loop(flux_plan_, "flux", InteriorFlux{}, read(p_.normal), read(p_.q, p_.ecell, 0),
+                    read(p_.q, p_.ecell, 1), inc(p_.res, p_.ecell, 0), inc(p_.res, p_.ecell, 1));
+    umesh::par_loop(wall_plan_, "walls", WallFlux{}, read(p_.wnormal), read(p_.q, p_.wcell, 0),
+                    inc(p_.res, p_.wcell, 0));
     umesh::par_loop(Space(), umesh::exec::Atomic{}, cells, "update", Update{dt.value()},
                     read(p_.area), read(p_.res), umesh::rw(p_.q));
     return dt.value();
