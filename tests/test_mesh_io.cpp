@@ -5,6 +5,7 @@
 // sets, as the libraries hand them over) is tested apart, every check.
 #include "test_main.hpp"
 
+#include "../perf/main_mesh.hpp"
 #include "../src/mesh_assembly.hpp"
 
 #include <umesh/mesh_file.hpp>
@@ -205,6 +206,51 @@ TEST(MeshIo, CgnsBadFiles) {
   std::ofstream(text) << "not a cgns file at all\n";
   EXPECT_HAS(error_of([&] { read_cgns(text); }), "cgns file '" + text + "': not a CGNS file");
   std::remove(text.c_str());
+}
+#endif
+
+#if defined(UMESH_TEST_EXODUS) && defined(UMESH_TEST_CGNS)
+// What umesh_main runs over (perf/main_mesh.hpp: edges or faces derived from
+// the cells, normals, quads) is the same bit for bit from a Gmsh file and
+// from its Exodus II and CGNS copies; with gmsh installed, on its mesh of a
+// box of tets too (tests/data/gmsh/box_tets.geo).
+TEST(MeshIo, MainJobMeshesTheSameFromEveryFormat) {
+  std::vector<std::string> files{data + "cube_v41.msh", data + "square_v22.msh"};
+#ifdef UMESH_GMSH_EXECUTABLE
+  if (std::ifstream(UMESH_GMSH_EXECUTABLE).good()) {
+    const std::string box = temp_path("box.msh");
+    const std::string cmd = std::string(UMESH_GMSH_EXECUTABLE) + " -3 -format msh41 " + data +
+                            "box_tets.geo -o " + box + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    files.push_back(box);
+  }
+#endif
+  for (const auto &msh : files) {
+    SCOPED_TRACE(msh);
+    const perf::FileMeshes want = perf::read_file_meshes(msh);
+    for (const char *ext : {".exo", ".cgns"}) {
+      const std::string copy = temp_path(std::string("copy") + ext);
+      const GmshMesh g = read_gmsh(msh);
+      std::string(ext) == ".exo" ? write_exodus_mesh(copy, g) : write_cgns_mesh(copy, g);
+      const perf::FileMeshes got = perf::read_file_meshes(copy);
+      ASSERT_EQ(bool(want.faces), bool(got.faces));
+      ASSERT_EQ(bool(want.edges), bool(got.edges));
+      ASSERT_EQ(bool(want.quads), bool(got.quads));
+      if (want.faces) {
+        EXPECT_EQ(want.faces->face_cells, got.faces->face_cells) << ext;
+        EXPECT_EQ(want.faces->face_normals, got.faces->face_normals) << ext;
+        EXPECT_EQ(want.faces->cells.size(), got.faces->cells.size());
+      }
+      if (want.edges) {
+        EXPECT_EQ(want.edges->edge_nodes, got.edges->edge_nodes) << ext;
+        EXPECT_EQ(want.edges->edge_cells, got.edges->edge_cells) << ext;
+        EXPECT_EQ(want.edges->node_coords, got.edges->node_coords) << ext;
+      }
+      if (want.quads)
+        EXPECT_EQ(want.quads->cell_nodes, got.quads->cell_nodes) << ext;
+      std::remove(copy.c_str());
+    }
+  }
 }
 #endif
 
