@@ -2,13 +2,14 @@
 #define UMESH_PERF_MAIN_MESH_HPP
 
 // The main job's meshes: generated (quads for res_calc and getacc, hexes for
-// face_flux and integrate_stress, triangles for Volna) or read from a Gmsh
-// file (--mesh). A file's triangles and quads
+// face_flux and integrate_stress, triangles for Volna) or read from a Gmsh,
+// Exodus II or CGNS file (--mesh; umesh/mesh_file.hpp). A file's triangles and quads
 // give res_calc its edges, its quads give getacc its cells, its tets and
 // hexes give face_flux its faces; when a file has 3D cells its triangles and
 // quads are their boundary, not a mesh.
 
 #include <umesh/connectivity.hpp>
+#include <umesh/mesh_file.hpp>
 #include <umesh/umesh.hpp>
 
 #include <algorithm>
@@ -67,7 +68,7 @@ inline QuadNodeMesh quad_node_mesh(QuadMesh &&m, int nx, int ny) {
           std::to_string(nx) + " x " + std::to_string(ny) + " quads"};
 }
 
-/// The kernels' meshes from one Gmsh file; any may be absent.
+/// The kernels' meshes from one mesh file; any may be absent.
 struct FileMeshes {
   std::string name; ///< the file's name without folder and extension
   std::optional<EdgeFluxMesh> edges;
@@ -89,7 +90,7 @@ template <class F> auto naming_file(const std::string &path, F &&f) {
 }
 
 inline FileMeshes read_file_meshes(const std::string &path, const GmshOptions &options = {}) {
-  GmshMesh g = read_gmsh(path, options);
+  GmshMesh g = read_mesh_file(path, options);
   FileMeshes out;
   out.name = path.substr(path.find_last_of('/') + 1);
   out.name = out.name.substr(0, out.name.rfind('.'));

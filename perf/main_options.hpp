@@ -158,7 +158,9 @@ inline Passes parse(int argc, char **argv) {
   app.add_option("--nx", o.nx, "quads along x (2D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--ny", o.ny, "quads along y (2D kernels)")->check(CLI::Range(1, 100000));
   app.add_option("--n3", o.n3, "hexes along each side (3D kernels)")->check(CLI::Range(1, 100000));
-  app.add_option("--mesh", o.mesh, "a Gmsh file (2.2 or 4.1) instead of the generated meshes")
+  app.add_option("--mesh", o.mesh,
+                 "a mesh file instead of the generated meshes: Gmsh (.msh, 2.2 or 4.1), "
+                 "Exodus II (.exo, .e, .g) or CGNS (.cgns)")
       ->check(apps::input_file());
   app.add_flag("--skip-mesh-checks", o.skip_mesh_checks,
                "trust the --mesh file: skip the checks of its cells on load (duplicate, "

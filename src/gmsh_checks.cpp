@@ -72,9 +72,9 @@ std::string element_name(const GmshMesh::Block &b, std::int64_t e) {
 
 class BlockChecker {
 public:
-  BlockChecker(const GmshMesh &m, const GmshMesh::Block &b, const std::string &source)
+  BlockChecker(const GmshMesh &m, const GmshMesh::Block &b, const std::string &source, bool sets)
       : m_(m), b_(b), source_(source), k_(b.nodes_per_element),
-        solid_(b.type == "tet" || b.type == "hex") {}
+        solid_(b.type == "tet" || b.type == "hex" || b.type == "wedge"), sets_(sets) {}
 
   void run() {
     const std::int64_t n = std::int64_t(b_.physical.size());
@@ -90,11 +90,12 @@ private:
   const GmshMesh::Block &b_;
   const std::string &source_;
   const int k_;      // nodes per element
-  const bool solid_; // tets and hexes; else (k_ > 2) triangles and quads
+  const bool solid_; // tets, hexes and wedges; else (k_ > 2) triangles and quads
+  const bool sets_;  // side or node sets of an Exodus II or CGNS file: overlap allowed
 
   std::string name(std::int64_t e) const { return element_name(b_, e); }
   template <class... Parts> [[noreturn]] void fail(std::int64_t e, Parts &&...parts) const {
-    detail::fail("gmsh file '", source_, "': ", name(e), " ", std::forward<Parts>(parts)...);
+    detail::fail(m_.format, " file '", source_, "': ", name(e), " ", std::forward<Parts>(parts)...);
   }
 
   int node(std::int64_t e, int i) const { return b_.nodes[std::size_t(e) * k_ + i]; }
@@ -199,6 +200,9 @@ private:
     static const int tet[4][4] = {{0, 1, 2, 3}, {1, 2, 0, 3}, {2, 0, 1, 3}, {3, 0, 2, 1}};
     static const int hex[8][4] = {{0, 1, 3, 4}, {1, 2, 0, 5}, {2, 3, 1, 6}, {3, 0, 2, 7},
                                   {4, 7, 5, 0}, {5, 4, 6, 1}, {6, 5, 7, 2}, {7, 6, 4, 3}};
+    // A wedge's (prism's) triangle 1-2-3 turns counter-clockwise seen from 4-5-6.
+    static const int wedge[6][4] = {{0, 1, 2, 3}, {1, 2, 0, 4}, {2, 0, 1, 5},
+                                    {3, 5, 4, 0}, {4, 3, 5, 1}, {5, 4, 3, 2}};
     if (k_ == 1) // a point has no shape
       return;
     if (k_ == 2) {
@@ -208,6 +212,8 @@ private:
       surface(e);
     else if (k_ == 4)
       solid(e, tet, 4);
+    else if (k_ == 6)
+      solid(e, wedge, 6);
     else
       solid(e, hex, 8);
   }
@@ -226,6 +232,8 @@ private:
       return duplicates<3>();
     case 4:
       return duplicates<4>();
+    case 6:
+      return duplicates<6>();
     default:
       return duplicates<8>();
     }
@@ -260,12 +268,13 @@ private:
   // A group of elements with one node set, in file order. A 2.2 file
   // writes an element once per physical group it belongs to, the copies one
   // after the other: the same node list right after it with another
-  // physical tag is that, anything else a duplicate.
+  // physical tag is that, anything else a duplicate. Side and node sets of
+  // Exodus II and CGNS files list a face or node once per set, anywhere.
   void duplicate_group(std::vector<std::int64_t>::iterator first,
                        std::vector<std::int64_t>::iterator last) const {
     const auto nodes = [&](std::int64_t e) { return b_.nodes.begin() + e * k_; };
-    const bool v22 = m_.format_version == "2.2";
-    for (auto it = first + 1; it != last; ++it)
+    const bool v22 = m_.format == "gmsh" && m_.format_version == "2.2";
+    for (auto it = first + 1; it != last && !sets_; ++it)
       if (!v22 || *it != it[-1] + 1 || !std::equal(nodes(*first), nodes(*first) + k_, nodes(*it)))
         duplicate(it[-1], *it);
     std::vector<std::pair<int, std::int64_t>> physical; // (tag, element)
@@ -293,7 +302,7 @@ private:
 void check_planar_orientation(const GmshMesh &mesh, const std::string &source) {
   std::vector<const GmshMesh::Block *> surfaces;
   for (const auto &b : mesh.blocks) {
-    if (b.type == "tet" || b.type == "hex")
+    if (b.type == "tet" || b.type == "hex" || b.type == "wedge")
       return;
     if ((b.type == "triangle" || b.type == "quad") && !b.physical.empty())
       surfaces.push_back(&b);
@@ -330,35 +339,48 @@ void check_planar_orientation(const GmshMesh &mesh, const std::string &source) {
   for (const auto *b : surfaces)
     for (std::int64_t e = 0; e < std::int64_t(b->physical.size()); ++e)
       if (turn(*b, e) != sign)
-        detail::fail("gmsh file '", source, "': ", element_name(*b, e), " turns ", way[sign < 0],
-                     " in the plane z = ", z, " where ", element_name(first, 0), " turns ",
-                     way[sign > 0],
+        detail::fail(mesh.format, " file '", source, "': ", element_name(*b, e), " turns ",
+                     way[sign < 0], " in the plane z = ", z, " where ", element_name(first, 0),
+                     " turns ", way[sign > 0],
                      ": an inverted cell (a planar mesh's cells all turn one way; in a .geo, "
                      "a surface whose curve loop runs the other way)");
+}
+
+int dimension(const std::string &type) {
+  return type == "point" ? 0 : type == "line" ? 1 : type == "triangle" || type == "quad" ? 2 : 3;
 }
 
 } // namespace
 
 void check_gmsh(const GmshMesh &mesh, const std::string &source) {
+  // Exodus II and CGNS sets live below the cells' dimension.
+  int cell_dim = 0;
+  for (const auto &b : mesh.blocks)
+    if (!b.physical.empty())
+      cell_dim = std::max(cell_dim, dimension(b.type));
+  const bool has_sets = mesh.format != "gmsh";
   for (const auto &b : mesh.blocks) {
     const int arity = b.type == "point"                     ? 1
                       : b.type == "line"                    ? 2
                       : b.type == "triangle"                ? 3
                       : b.type == "quad" || b.type == "tet" ? 4
+                      : b.type == "wedge"                   ? 6
                       : b.type == "hex"                     ? 8
                                                             : 0;
     if (arity == 0 || b.nodes_per_element != arity)
-      detail::fail("gmsh file '", source, "': a block of ", b.nodes_per_element, "-node '", b.type,
+      detail::fail(mesh.format, " file '", source, "': a block of ", b.nodes_per_element, "-node '",
+                   b.type,
                    "' elements (check_gmsh knows point 1, line 2, triangle 3, quad 4, tet 4, "
-                   "hex 8)");
+                   "wedge 6, hex 8)");
     if (b.nodes.size() != b.physical.size() * std::size_t(arity) ||
         b.tags.size() != b.physical.size())
-      detail::fail("gmsh file '", source, "': the ", b.type, " block's arrays disagree in size");
+      detail::fail(mesh.format, " file '", source, "': the ", b.type,
+                   " block's arrays disagree in size");
     for (int v : b.nodes)
       if (v < 0 || std::size_t(v) >= mesh.coords.size() / 3)
-        detail::fail("gmsh file '", source, "': a ", b.type, " uses node ", v, " of ",
+        detail::fail(mesh.format, " file '", source, "': a ", b.type, " uses node ", v, " of ",
                      mesh.coords.size() / 3);
-    BlockChecker(mesh, b, source).run();
+    BlockChecker(mesh, b, source, has_sets && dimension(b.type) < cell_dim).run();
   }
   check_planar_orientation(mesh, source);
 }

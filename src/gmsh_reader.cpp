@@ -28,7 +28,7 @@ struct ElementType {
 const ElementType *element_type(int code) {
   static const ElementType line{"line", "lines", 2}, tri{"triangle", "triangles", 3},
       quad{"quad", "quads", 4}, tet{"tet", "tets", 4}, hex{"hex", "hexes", 8},
-      point{"point", "points", 1};
+      wedge{"wedge", "wedges", 6}, point{"point", "points", 1};
   switch (code) {
   case 1:
     return &line;
@@ -40,6 +40,8 @@ const ElementType *element_type(int code) {
     return &tet;
   case 5:
     return &hex;
+  case 6: // Gmsh's prism
+    return &wedge;
   case 15:
     return &point;
   default:
@@ -96,7 +98,7 @@ struct Reader {
     const ElementType *t = code < INT_MIN || code > INT_MAX ? nullptr : element_type(int(code));
     if (!t)
       tok.error("unsupported element type " + std::to_string(code) +
-                " (supported: 1 line, 2 triangle, 3 quad, 4 tet, 5 hex, 15 point)");
+                " (supported: 1 line, 2 triangle, 3 quad, 4 tet, 5 hex, 6 prism, 15 point)");
     return *t;
   }
 
@@ -242,7 +244,7 @@ struct Reader {
   }
 
   static int type_code(const ElementType &t) {
-    for (int code : {1, 2, 3, 4, 5, 15})
+    for (int code : {1, 2, 3, 4, 5, 6, 15})
       if (element_type(code) == &t)
         return code;
     return 0;

@@ -2,10 +2,11 @@
 #define UMESH_GMSH_HPP
 
 // Gmsh .msh reader (ASCII, versions 2.2 and 4.1). Points, lines, triangles,
-// quads, tets and hexes; any other element type, a binary file, or a
-// malformed or truncated file throws umesh::Error with the line number.
-// What it reads is then checked as a mesh (check_gmsh) unless the caller
-// trusts the file and says so (GmshOptions).
+// quads, tets, hexes and prisms (wedges); any other element type, a binary
+// file, or a malformed or truncated file throws umesh::Error with the line
+// number. What it reads is then checked as a mesh (check_gmsh) unless the
+// caller trusts the file and says so (GmshOptions). GmshMesh is also what the
+// Exodus II and CGNS readers return (umesh/mesh_file.hpp).
 
 #include <umesh/set.hpp>
 
@@ -19,18 +20,25 @@ namespace umesh {
 struct GmshMesh {
   /// Elements of one type, in file order.
   struct Block {
-    std::string type;            ///< "point", "line", "triangle", "quad", "tet", "hex"
+    std::string type;            ///< "point", "line", "triangle", "quad", "tet", "hex", "wedge"
     int nodes_per_element;       ///< map arity
     Set set;                     ///< named after the type: "triangles", "hexes"...
     std::vector<int> nodes;      ///< [element][nodes_per_element], 0-based
     std::vector<int> physical;   ///< physical group tag per element (0: none)
     std::vector<long long> tags; ///< the file's element tag per element
   };
-  std::string format_version; ///< "2.2" or "4.1"
+  std::string format = "gmsh"; ///< the file's format: "gmsh", "exodus" or "cgns"
+  std::string format_version;  ///< "2.2" or "4.1"; the library's version for the others
   Set nodes{"nodes", 0};
   std::vector<double> coords; ///< [node][3]
   std::vector<Block> blocks;
-  std::map<int, std::string> physical_names; ///< tag -> name
+  std::map<int, std::string> physical_names; ///< tag -> name (Exodus II: element blocks)
+  /// Exodus II and CGNS: the side sets (boundary conditions on faces), whose
+  /// faces are elements of the blocks one dimension below the cells
+  /// (triangles and quads, or lines in 2D) with the set's tag, and the node
+  /// sets, whose nodes are "point" elements with the set's tag: tag -> name.
+  /// A face or node in several sets is there once per set.
+  std::map<int, std::string> side_set_names, node_set_names;
 
   bool has(const std::string &type) const;
   /// The block of `type`; throws naming the types present if there is none.
@@ -62,18 +70,21 @@ GmshMesh parse_gmsh(std::istream &in, const std::string &source, const GmshOptio
 /// dist::read_gmsh_part, the main job's --mesh).
 GmshMesh::Block elements_once(const GmshMesh::Block &block, const std::string &format_version);
 
-/// Throws umesh::Error, naming `source`, the element (its type, tag and
+/// Throws umesh::Error, naming the format and `source`, the element (its type, tag and
 /// place in its block) and the value, unless every element is a valid cell:
 /// - no element repeats a node, and no two elements of one type have the
-///   same nodes, in any order or orientation. One exception: a 2.2 file
+///   same nodes, in any order or orientation. Two exceptions: a 2.2 file
 ///   writes an element once per physical group it belongs to, one copy
 ///   after the other, so the same node list right after it with another
-///   physical tag is allowed there;
+///   physical tag is allowed there; and in an Exodus II or CGNS file a face
+///   or node in several side or node sets is there once per set (another
+///   tag, below the cells' dimension);
 /// - lines have a positive length; triangles a positive area; quads a
 ///   positive Jacobian at every corner (not zero-area, not bow-tied, not
 ///   concave; either orientation, as Gmsh writes surfaces); tets a positive
-///   volume and hexes a positive Jacobian at every corner in Gmsh's node
-///   order (an inverted or tangled cell is refused);
+///   volume and hexes and wedges a positive Jacobian at every corner in
+///   Gmsh's node order, which Exodus II and CGNS share (an inverted or
+///   tangled cell is refused);
 /// - every length, area and volume is a finite, nonzero double (coordinates
 ///   so far apart or so close that it overflows or underflows are refused).
 /// "Zero" allows for rounding: a corner whose scaled Jacobian (the
