@@ -5,7 +5,7 @@
 #include <umesh/error.hpp>
 #include <umesh/vtk_output.hpp>
 
-#include "file_write.hpp"
+#include <umesh/detail/output_file.hpp>
 
 #include <sstream>
 
