@@ -5,6 +5,7 @@
 // where results go. Values that cannot run are refused here, before MPI and
 // Kokkos start.
 
+#include "common/field_output.hpp"
 #include "common/hierarchical_cli.hpp"
 
 #include <cstdint>
@@ -29,6 +30,7 @@ struct Options {
   std::string partition; // empty: blocks (each rank builds its own block)
   bool timed_exchanges = false;
   std::uint64_t shuffle_seed = 1;
+  umesh::apps::FieldOutputOptions output; // --output, --output-every, --output-dir
 };
 
 /// umesh's executors, then miniAero's own two strategies ('all').
