@@ -16,9 +16,11 @@ usage: ./setup.sh [options] <command> [-- args for the main job]
 
 commands
   main           set everything up, build, run the main job (perf/umesh_main,
-                 then the miniAero app's benchmark rows): a quick run, the
-                 winners timed and everything else validated (a few minutes
-                 on 2 cores); `main -- --full` times the full sweep
+                 then the miniAero app's benchmark rows, then a picture of
+                 its ramp flow, umesh-results/miniaero_ramp_density.png): a
+                 quick run, the winners timed and everything else validated
+                 (a few minutes on 2 cores); `main -- --full` times the full
+                 sweep
   test           set everything up, build, run the whole test suite (ctest)
   build          set everything up and build, run nothing
   cuda-check     build the library, tests and main job with the CUDA Kokkos
@@ -678,7 +680,7 @@ case "$COMMAND" in
     done
     # Its output is kept for the closing lines: the headline comes last.
     main_log="$(mktemp "${TMPDIR:-/tmp}/umesh-main.XXXXXX")"
-    trap 'rm -f "$main_log" "$main_log.miniaero"' EXIT
+    trap 'rm -f "$main_log" "$main_log.miniaero" "$main_log.ramp" "$main_log.render"' EXIT
     if [[ $full == 1 ]]; then
       log "running the main job: the full sweep, every configuration timed (results in $out/)"
     else
@@ -699,8 +701,20 @@ case "$COMMAND" in
     "$build/apps/miniaero/umesh_miniaero" \
       --input "$UMESH_SRC/perf/miniaero/sod128_o2_visc.inp" --mesh "$n,$n,$n" "${ma_args[@]}" \
       --block 128 --bench 5 --csv "$out/miniaero_bench.csv" | tee "$main_log.miniaero"
-    # Charts next to the tables (Debian's python3-matplotlib).
     py=python3; [[ -x /usr/bin/python3 ]] && py=/usr/bin/python3
+    # A picture of a flow: miniAero's ramp (its regression case), the last
+    # state written as VTK (--output vtu) and its density drawn beside the
+    # charts (perf/render_field: VTK's reader, matplotlib's renderer).
+    picture="$out/miniaero_ramp_density.png"
+    log "running miniAero's ramp for a picture of its flow (--output vtu)"
+    if ! "$build/apps/miniaero/umesh_miniaero" --input "$UMESH_SRC/tests/data/miniaero/Ramp_Serial/miniaero.inp" \
+         --exec atomic --layout soa --output vtu --output-dir "$out/miniaero-ramp" >"$main_log.ramp" 2>&1; then
+      picture="not drawn: $(grep -m1 -E 'umesh_miniaero' "$main_log.ramp" || tail -1 "$main_log.ramp")"
+    elif ! "$py" "$UMESH_SRC/perf/render_field" "$out/miniaero-ramp/miniaero.pvd" \
+           --title "miniAero's ramp" --out "$picture" >"$main_log.render" 2>&1; then
+      picture="not drawn: $(tail -1 "$main_log.render")"
+    fi
+    # Charts next to the tables (Debian's python3-matplotlib).
     csv="${csv:-$out/results.csv}"
     charts="not drawn (no matplotlib for $py: apt-get install python3-matplotlib)"
     if "$py" -c "import matplotlib" 2>/dev/null; then
@@ -715,6 +729,7 @@ case "$COMMAND" in
     grep -E '^  [a-z]+[.](aos|soa)[.][a-z]+ +face_flux' "$main_log.miniaero" || true
     log "tables: $(cd "$(dirname "$csv")" && pwd)/$(basename "$csv") (plan metrics beside it), $(cd "$out" && pwd)/miniaero_bench.csv"
     log "charts: $charts"
+    log "picture: $picture (the fields: $out/miniaero-ramp/miniaero.pvd, for ParaView)"
     ;;
   test)
     build="$(configure_and_build)"

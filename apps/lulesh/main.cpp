@@ -1,6 +1,7 @@
 // LULESH 2.0's Sedov blast problem on umesh: LULESH's options and closing
 // report, every umesh executor and layout for the loops that scatter
 // element forces to nodes. `umesh_lulesh --help` lists the options (CLI11).
+#include "field_writer.hpp"
 #include "problem.hpp"
 #include "report.hpp"
 #include "solver.hpp"
@@ -26,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace {
@@ -46,6 +48,7 @@ struct Options {
   std::string transport = "host";
   std::string partition; // empty: slabs
   std::string graph;     // on, off; empty: on where a graph replays (CUDA, one process)
+  umesh::apps::FieldOutputOptions output; // --output, --output-every, --output-dir
 };
 
 // umesh executors; 'gather' is LULESH's own strategy (each element's corner
@@ -156,9 +159,14 @@ Options parse(int argc, char **argv) {
                "distributed runs: fence the device around each halo exchange, so the exchange "
                "time printed after each run counts the GPU's packing, transfers and unpacking, "
                "not only the host's part (slower: no loop overlaps an exchange)");
+  o.output.add_to(app, "lulesh-output");
   umesh::apps::parse_or_exit(app, argc, argv);
 
   if (const std::string why = params_problem(p); !why.empty())
+    refuse(why);
+  if (o.output.on() && o.execs.size() * o.layouts.size() > 1)
+    refuse("--output writes one run's fields: give one --exec and --layout");
+  if (const std::string why = o.output.problem(); !why.empty())
     refuse(why);
   // Relative to the energy expected: 0 would divide by zero, and used to
   // mean "no check" (a run asked to check would pass having checked nothing).
@@ -253,6 +261,10 @@ int run(const Options &opt, int rank, int ranks) {
         *csv << ',' << l << "_ms";
       *csv << ",note\n";
     }
+    // --output's folder and files fail now, not after the run.
+    std::optional<FieldOutput<SolverBase>> fields;
+    if (opt.output.on())
+      fields.emplace(opt.output, rank, ranks);
     if (!p.quiet)
       std::printf("Running problem size %d^3 per domain until completion (umesh, %s)\n"
                   "Total number of elements: %lld\n\n",
@@ -336,9 +348,13 @@ int run(const Options &opt, int rank, int ranks) {
           counter.start();
         const umesh::apps::ExchangeTally exchange_before = solver->exchanges();
         Kokkos::Timer run;
+        if (fields)
+          fields->after_cycle(*solver);
         while (solver->clock().time < solver->clock().stoptime &&
                solver->clock().cycle < p.iterations) {
           solver->step();
+          if (fields)
+            fields->after_cycle(*solver);
           if (p.progress && !p.quiet)
             std::printf("cycle = %d, time = %e, dt=%e\n", solver->clock().cycle,
                         solver->clock().time, solver->clock().deltatime);
@@ -346,6 +362,8 @@ int run(const Options &opt, int rank, int ranks) {
         counter.stop();
         Kokkos::fence();
         const double elapsed = run.seconds();
+        if (fields)
+          fields->finish(*solver);
         const Report r = make_report(p.size, solver->clock().cycle, solver->energy(), elapsed);
         // Collective: every rank, quiet or not.
         const std::string setup_lines = opt.distributed

@@ -19,6 +19,7 @@
 
 #include "backend.hpp"
 #include "eos.hpp"
+#include "fields.hpp"
 #include "kernels.hpp"
 #include "problem.hpp"
 #include "report.hpp"
@@ -74,6 +75,10 @@ public:
   /// The energies of plane 0's elements (the first size^2 of the mesh's
   /// numbering), all the report reads.
   virtual std::vector<double> energy() const = 0;
+  /// This rank's elements with the nodes they use (positions now) and the
+  /// result fields on them, for --output (collective over MPI ranks: the
+  /// nodes' halo copies are brought up to date).
+  virtual std::pair<umesh::OutputGrid, umesh::OutputStep> fields() const = 0;
   /// How the scatter loops ran (hierarchical and auto plans), or empty.
   virtual std::string summary() const { return {}; }
   /// Distributed runs: how the mesh was dealt to ranks (method, cut, a line
@@ -152,6 +157,15 @@ public:
 
   std::vector<double> energy() const override {
     return B::gather(*parts_, e_, params_.size * params_.size);
+  }
+
+  std::pair<umesh::OutputGrid, umesh::OutputStep> fields() const override {
+    if constexpr (B::distributed) {
+      x_.refresh_halo();
+      xd_.refresh_halo();
+    }
+    return output_fields(B::view(x_), B::view(xd_), B::view(e_), B::view(p_), elem_nodes_.view(),
+                         nodes_.size(), elems_.size());
   }
 
   std::vector<SetupPhase> setup_phases() const override {

@@ -3,6 +3,7 @@
 // strategies; writes its results file, compares with a reference, or
 // benchmarks the loops. `umesh_miniaero --help` lists the options (CLI11).
 #include "bench_table.hpp"
+#include "fields.hpp"
 #include "options.hpp"
 #include "problem.hpp"
 #include "results.hpp"
@@ -232,6 +233,10 @@ int run(const Options &opt, int rank, int ranks) {
                                 std::int64_t(in.nx) * in.ny * in.nz * 200,
                                 umesh::apps::size_options().lower);
     }
+    // --output's folder and files fail now, not after the run.
+    std::optional<FieldOutput> fields;
+    if (opt.output.on())
+      fields.emplace(opt.output, in, rank, ranks);
     std::printf("miniAero on umesh: %s\n  device: %s\n", describe(in).c_str(), Space::name());
     if (graph)
       std::printf("  umesh's RK stages as graphs (umesh::LoopGraph)%s\n",
@@ -361,8 +366,12 @@ int run(const Options &opt, int rank, int ranks) {
           // call: the first step's time apart says what that cost.
           const bool tunes = exec == "auto";
           double first_step = 0;
+          if (fields)
+            fields->after_step(0, *solver);
           for (int s = 1; s <= in.steps; ++s) {
             solver->step();
+            if (fields)
+              fields->after_step(s, *solver);
             if (tunes && s == 1) {
               Kokkos::fence();
               first_step = run.seconds();
@@ -418,6 +427,8 @@ int run(const Options &opt, int rank, int ranks) {
                                                opt.transport == "nccl",
                                                baseline ? solver->nccl_same_bytes(d) : 0.0);
           }
+          if (fields)
+            fields->finish();
           const std::string summary = solver->summary();
           if (!summary.empty())
             std::printf("    %s\n", summary.c_str());

@@ -422,4 +422,8 @@ Mesh make_mesh_part(const Input &in, std::uint64_t shuffle_seed, int threads,
   return m;
 }
 
+std::array<double, 3> mesh_node(const Input &in, int i, int j, int k) {
+  return Box(in).node(i, j, k);
+}
+
 } // namespace miniaero

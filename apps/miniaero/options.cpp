@@ -130,6 +130,7 @@ Options parse(int argc, char **argv) {
                  "save renumberings and hierarchical plans in DIR (created) and load them in "
                  "later runs of the same mesh (planning is paid once)")
       ->check(umesh::apps::output_folder());
+  o.output.add_to(app, "miniaero-output");
   umesh::apps::parse_or_exit(app, argc, argv);
 
   const auto refuse = [](const std::string &why) {
@@ -147,6 +148,12 @@ Options parse(int argc, char **argv) {
       !why.empty())
     refuse(why);
   if (const std::string why = o.hierarchical.problem(); !why.empty())
+    refuse(why);
+  if (o.output.on() && o.bench > 0)
+    refuse("--output is for plain runs; --bench runs time steps and write no fields");
+  if (o.output.on() && o.execs.size() * o.layouts.size() * o.reorders.size() > 1)
+    refuse("--output writes one run's fields: give one --exec, --layout and --reorder");
+  if (const std::string why = o.output.problem(); !why.empty())
     refuse(why);
   if (!o.mesh.empty())
     if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())

@@ -5,6 +5,7 @@
 // where results go. Values that cannot run are refused here, before MPI and
 // Kokkos start.
 
+#include "common/field_output.hpp"
 #include "common/hierarchical_cli.hpp"
 
 #include <cstdint>
@@ -30,6 +31,7 @@ struct Options {
   bool timed_exchanges = false;
   std::string graph; // on, off; empty: on where a graph replays (CUDA, one process)
   std::uint64_t shuffle_seed = 1;
+  umesh::apps::FieldOutputOptions output; // --output, --output-every, --output-dir
 };
 
 /// umesh's executors, then miniAero's own two strategies ('all').

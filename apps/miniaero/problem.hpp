@@ -90,6 +90,10 @@ constexpr double kInflow[5] = {0.5805, 503.96, 0.0, 0.0, 343750.0};
 /// else the inflow state everywhere.
 std::vector<double> initial_state(const Input &in, const Mesh &m);
 
+/// Node (i, j, k) of the mesh of `in` (i along x, 0..nx), as make_mesh
+/// places it; cell (i, j, k) has nodes i..i+1, j..j+1, k..k+1.
+std::array<double, 3> mesh_node(const Input &in, int i, int j, int k);
+
 /// miniAero's structured hex mesh in unstructured form: cells (i, j, k) with
 /// k fastest, the ramp bending nodes past lx / 2, interior faces shuffled
 /// with `shuffle_seed` (miniAero shuffles them too; 0 keeps creation order).

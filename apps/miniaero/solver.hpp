@@ -74,6 +74,16 @@ public:
   /// numbering), gathered for the results where no rank holds the whole
   /// mesh; empty in one process (the mesh has them).
   virtual std::vector<double> centroids() const { return {}; }
+  /// The cells this rank owns (original numbers) and their conservative
+  /// solution [cell][5], gathering nothing (--output): every cell in one
+  /// process.
+  virtual std::pair<std::vector<int>, std::vector<double>> own_solution() const {
+    std::vector<double> u = solution();
+    std::vector<int> ids(u.size() / 5);
+    for (std::size_t c = 0; c < ids.size(); ++c)
+      ids[c] = int(c);
+    return {std::move(ids), std::move(u)};
+  }
   /// One line on how loops ran (plans, staging, fallbacks).
   virtual std::string summary() const { return {}; }
   /// This rank's halo exchanges so far: how many, and the seconds they took
@@ -165,6 +175,21 @@ public:
       return B::gather(*parts_, un_);
     else
       return B::gather(*parts_, renumbering_ ? renumbering_->to_original(un_) : un_);
+  }
+
+  std::pair<std::vector<int>, std::vector<double>> own_solution() const override {
+    if constexpr (B::distributed) {
+      const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), un_.local().view());
+      const int owned = un_.part().owned;
+      std::vector<int> ids(un_.part().global_ids.begin(), un_.part().global_ids.begin() + owned);
+      std::vector<double> u(std::size_t(owned) * 5);
+      for (int i = 0; i < owned; ++i)
+        for (int k = 0; k < 5; ++k)
+          u[std::size_t(i) * 5 + k] = h(i, k);
+      return {std::move(ids), std::move(u)};
+    } else {
+      return SolverBase::own_solution();
+    }
   }
 
   bool finite() const override {
