@@ -1,0 +1,213 @@
+#ifndef UMESH_PERF_BP_BENCH_RUN_HPP
+#define UMESH_PERF_BP_BENCH_RUN_HPP
+
+// umesh_bp_bench's timed rows: for one order and size, the mesh and the
+// host references once, then per problem every strategy x team shape of the
+// team form, every elements per team of the one-thread-per-element form,
+// and exec::ElementAuto's pick; each row validated against the host
+// reference, then timed (median of --repeats applications, y zeroed in
+// each, as an operator's application does).
+
+#include "bp_device.hpp"
+#include "bp_export.hpp"
+#include "bp_reference.hpp"
+#include "bp_report.hpp"
+
+#include <umesh/umesh.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace umesh::perf {
+
+/// Runs `apply` once, checks it (`err()`), then times it: fills `row`.
+template <class Apply, class Err>
+void time_row(const BpOptions &o, BpRow &row, double bytes, Apply &&apply, Err &&err) {
+  try {
+    apply();
+    Kokkos::fence();
+  } catch (const Error &e) { // a shape this kernel cannot launch
+    row.status = "skipped";
+    row.note = e.what();
+    return;
+  }
+  row.max_rel_err = err();
+  row.status = row.max_rel_err < 1e-11 ? "ok" : "FAILED";
+  for (int w = 0; w < o.warmup; ++w)
+    apply();
+  std::vector<double> t;
+  for (int r = 0; r < o.repeats; ++r) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    apply();
+    Kokkos::fence();
+    t.push_back(timer.seconds());
+  }
+  std::sort(t.begin(), t.end());
+  const double median =
+      t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+  row.ms = 1e3 * median;
+  row.gdofs = row.dofs / median / 1e9;
+  row.gbps = bytes / median / 1e9;
+}
+
+template <int P, int BP> class BpRun {
+public:
+  BpRun(const BpOptions &o, const BpDevice<P> &dev, const NodeDat &x, const NodeDat &y,
+        const NodeDat &y_ref, BpRow base, std::vector<BpRow> &rows)
+      : o_(o), op_(dev), x_(x), y_(y), y_ref_(y_ref), base_(base), rows_(rows) {
+    base_.bp = BP;
+  }
+
+  void run() {
+    const std::string team = "bp" + std::to_string(BP) + "_team",
+                      thread = "bp" + std::to_string(BP) + "_thread";
+    for (const std::string &strategy : o_.strategies)
+      with_plan(strategy, [&](auto &plan, int colours) {
+        for (int lanes : o_.lanes)
+          for (int e : o_.per_team)
+            add("team", strategy, colours, e, lanes,
+                [&] { op_.apply(plan, team, op_.team_shape(e, lanes), false, x_, y_); });
+        for (int e : o_.thread_per_team)
+          add("thread", strategy, colours, e, 1, [&] {
+            op_.apply(plan, thread, ElementTeams{}.with_elements_per_team(e).with_lanes(1), true,
+                      x_, y_);
+          });
+      });
+    if (o_.tune)
+      tuned();
+  }
+
+private:
+  template <class F> void with_plan(const std::string &strategy, F &&f) {
+    const auto &m = op_.m;
+    if (strategy == "atomic") {
+      auto plan = make_element_plan(BpSpace(), exec::ElementAtomic{}, m.elements, m.element_nodes);
+      f(plan, 0);
+    } else if (strategy == "gather") {
+      auto plan = make_element_plan(BpSpace(), exec::ElementGather{}, m.elements, m.element_nodes);
+      f(plan, 0);
+    } else {
+      auto plan = make_element_plan(
+          BpSpace(), exec::ElementColour{}.with_per_colour_launches(strategy == "colour-per"),
+          m.elements, m.element_nodes);
+      f(plan, plan.num_colours());
+    }
+  }
+
+  template <class Apply>
+  void add(const char *form, const std::string &strategy, int colours, int per_team, int lanes,
+           Apply &&apply) {
+    BpRow row = base_;
+    row.form = form;
+    row.strategy = strategy;
+    row.colours = colours;
+    row.per_team = per_team;
+    row.lanes = lanes;
+    time_row(o_, row, op_.bytes(), apply, [&] { return relative_difference(y_, y_ref_); });
+    emit(row);
+  }
+
+  // exec::ElementAuto over the same shapes: tuned on the first application
+  // (validated: one execution's result), then timed.
+  void tuned() {
+    const auto &m = op_.m;
+    auto plan = make_element_plan(BpSpace(),
+                                  exec::ElementAuto{}
+                                      .with_elements_per_team(o_.per_team)
+                                      .with_lanes(o_.lanes)
+                                      .with_work(BpSizes<P, P + 1>::Q3),
+                                  m.elements, m.element_nodes);
+    const std::string name = "bp" + std::to_string(BP) + "_auto";
+    BpRow row = base_;
+    row.form = "auto";
+    time_row(
+        o_, row, op_.bytes(), [&] { op_.apply(plan, name, op_.team_shape(1, 1), false, x_, y_); },
+        [&] { return relative_difference(y_, y_ref_); });
+    if (row.status != "skipped") {
+      const ElementTeams t = plan.chosen_teams(name);
+      row.strategy = plan.chosen_strategy(name);
+      row.per_team = t.elements_per_team;
+      row.lanes = t.lanes;
+      row.note = plan.choice(name) + " tuned in " + std::to_string(plan.tuning_seconds(name)) +
+                 " s" + (plan.from_tuning_file(name) ? " (from the tuning file)" : "");
+    }
+    emit(row);
+  }
+
+  void emit(const BpRow &row) {
+    rows_.push_back(row);
+    std::printf("%s\n", format_row(row).c_str());
+    std::fflush(stdout);
+  }
+
+  const BpOptions &o_;
+  BpOperator<P, BP> op_;
+  const NodeDat &x_, &y_, &y_ref_;
+  BpRow base_;
+  std::vector<BpRow> &rows_;
+};
+
+/// Every problem of order P - 1 at about `target` nodes.
+template <int P>
+void run_size(const BpOptions &o, long target, double copy, std::vector<BpRow> &rows) {
+  constexpr int p = P - 1;
+  Kokkos::Timer timer;
+  const BpBasis basis(p);
+  const int n = bp_mesh_side(target, p);
+  const H1Mesh m = make_bp_mesh(n, p, {o.shuffle, o.rotate, o.distort, 7});
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> uni(-1, 1);
+  std::vector<double> hx(m.dofs);
+  for (double &v : hx)
+    v = uni(rng);
+  std::vector<std::vector<double>> refs;
+  for (int bp : o.bps)
+    refs.push_back(bp == 1 ? apply_reference<P, 1>(basis, m, hx)
+                           : apply_reference<P, 3>(basis, m, hx));
+  std::printf("# p%d: %d elements (%d a side), %d nodes, %d nodes and %d points an element "
+              "[setup and host references %.1f s]\n",
+              p, m.elements, n, m.dofs, P * P * P, (P + 1) * (P + 1) * (P + 1), timer.seconds());
+  if (!o.export_dir.empty())
+    std::printf("# wrote %s\n", export_bp_mesh(o.export_dir, m, hx, o.bps, refs).c_str());
+  if (o.export_only)
+    return;
+  const BpDevice<P> dev(m, basis);
+  NodeDat x(dev.nodes, "x"), y(dev.nodes, "y"), y_ref(dev.nodes, "y_ref");
+  copy_from_host(x, hx);
+  BpRow base;
+  base.p = p;
+  base.q = P + 1;
+  base.dofs = m.dofs;
+  base.elements = m.elements;
+  base.copy_gbps = copy;
+  for (std::size_t i = 0; i < o.bps.size(); ++i) {
+    copy_from_host(y_ref, refs[i]);
+    if (o.bps[i] == 1)
+      BpRun<P, 1>(o, dev, x, y, y_ref, base, rows).run();
+    else
+      BpRun<P, 3>(o, dev, x, y, y_ref, base, rows).run();
+  }
+}
+
+inline void run_order(const BpOptions &o, int p, long target, double copy,
+                      std::vector<BpRow> &rows) {
+  switch (p) {
+  case 1:
+    return run_size<2>(o, target, copy, rows);
+  case 2:
+    return run_size<3>(o, target, copy, rows);
+  case 3:
+    return run_size<4>(o, target, copy, rows);
+  default:
+    return run_size<5>(o, target, copy, rows);
+  }
+}
+
+} // namespace umesh::perf
+
+#endif
