@@ -63,6 +63,7 @@ git -C "$src" log -1 --format='   libCEED %h %cs %s' 2>/dev/null || echo "   lib
 # 2. Our driver against its public API.
 cuda_flags=()
 if [[ -n "$CUDA_DIR" ]]; then
+  # shellcheck disable=SC2054 # -Wl,-rpath,DIR is one argument
   cuda_flags=(-DBP_DRIVER_CUDA -I"$CUDA_DIR/include" -L"$CUDA_DIR/lib64" -Wl,-rpath,"$CUDA_DIR/lib64" -lcudart)
 fi
 cc -O2 -std=c11 -Wall -I"$ceed/include" "$here/libceed_bp_driver.c" -o "$out/libceed_bp_driver" \
