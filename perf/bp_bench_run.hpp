@@ -194,20 +194,6 @@ void run_size(const BpOptions &o, long target, double copy, std::vector<BpRow> &
   }
 }
 
-inline void run_order(const BpOptions &o, int p, long target, double copy,
-                      std::vector<BpRow> &rows) {
-  switch (p) {
-  case 1:
-    return run_size<2>(o, target, copy, rows);
-  case 2:
-    return run_size<3>(o, target, copy, rows);
-  case 3:
-    return run_size<4>(o, target, copy, rows);
-  default:
-    return run_size<5>(o, target, copy, rows);
-  }
-}
-
 } // namespace umesh::perf
 
 #endif

@@ -180,20 +180,6 @@ private:
   int failed_ = 0;
 };
 
-/// The checks of order p (1 to 4); returns how many failed.
-inline int check_order(int p, const BpMeshOptions &mesh) {
-  switch (p) {
-  case 1:
-    return BpChecks<2>(mesh).run();
-  case 2:
-    return BpChecks<3>(mesh).run();
-  case 3:
-    return BpChecks<4>(mesh).run();
-  default:
-    return BpChecks<5>(mesh).run();
-  }
-}
-
 } // namespace umesh::perf
 
 #endif

@@ -16,8 +16,7 @@
 //                  [--strategies atomic,colour,colour-per,gather] [--per-team 1,...,32]
 //                  [--lanes 8,16,32] [--thread-per-team 1,32,...] [--no-tune]
 //                  [--repeats 10] [--csv FILE] [--export DIR [--export-only]] [--checks-only]
-#include "bp_bench_run.hpp"
-#include "bp_checks.hpp"
+#include "bp_orders.hpp"
 #include "common/bandwidth.hpp"
 #include "common/cli.hpp"
 #include "common/output.hpp"
