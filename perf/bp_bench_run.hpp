@@ -17,7 +17,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -55,11 +57,43 @@ void time_row(const BpOptions &o, BpRow &row, double bytes, Apply &&apply, Err &
   row.gbps = bytes / median / 1e9;
 }
 
+/// The plans of one mesh, shared by its problems: colouring a large mesh
+/// takes seconds, and exec::ElementAuto keeps one colouring for its loops.
+template <int P> struct BpPlans {
+  ElementPlan<exec::ElementAtomic, BpSpace> atomic;
+  ElementPlan<exec::ElementColour, BpSpace> colour; // one launch or per colour
+  std::unique_ptr<ElementPlan<exec::ElementGather, BpSpace>> gather;
+  ElementPlan<exec::ElementAuto, BpSpace> tuned; // over the team form's shapes
+
+  BpPlans(const BpOptions &o, const BpDevice<P> &m)
+      : atomic(make_element_plan(BpSpace(), exec::ElementAtomic{}, m.elements, m.element_nodes)),
+        colour(make_element_plan(BpSpace(), exec::ElementColour{}, m.elements, m.element_nodes)),
+        tuned(make_element_plan(BpSpace(),
+                                exec::ElementAuto{}
+                                    .with_elements_per_team(o.per_team)
+                                    .with_lanes(o.lanes)
+                                    .with_work(BpSizes<P, P + 1>::Q3),
+                                m.elements, m.element_nodes)) {
+    if (std::count(o.strategies.begin(), o.strategies.end(), "gather"))
+      gather = std::make_unique<ElementPlan<exec::ElementGather, BpSpace>>(
+          make_element_plan(BpSpace(), exec::ElementGather{}, m.elements, m.element_nodes));
+  }
+  /// f(plan, colours) with the plan of `strategy`.
+  template <class F> void with(const std::string &strategy, F &&f) {
+    if (strategy == "atomic")
+      return f(atomic, 0);
+    if (strategy == "gather")
+      return f(*gather, 0);
+    colour.set_options(exec::ElementColour{}.with_per_colour_launches(strategy == "colour-per"));
+    f(colour, colour.num_colours());
+  }
+};
+
 template <int P, int BP> class BpRun {
 public:
-  BpRun(const BpOptions &o, const BpDevice<P> &dev, const NodeDat &x, const NodeDat &y,
-        const NodeDat &y_ref, BpRow base, std::vector<BpRow> &rows)
-      : o_(o), op_(dev), x_(x), y_(y), y_ref_(y_ref), base_(base), rows_(rows) {
+  BpRun(const BpOptions &o, const BpDevice<P> &dev, BpPlans<P> &plans, const NodeDat &x,
+        const NodeDat &y, const NodeDat &y_ref, BpRow base, std::vector<BpRow> &rows)
+      : o_(o), op_(dev), plans_(plans), x_(x), y_(y), y_ref_(y_ref), base_(base), rows_(rows) {
     base_.bp = BP;
   }
 
@@ -67,7 +101,7 @@ public:
     const std::string team = "bp" + std::to_string(BP) + "_team",
                       thread = "bp" + std::to_string(BP) + "_thread";
     for (const std::string &strategy : o_.strategies)
-      with_plan(strategy, [&](auto &plan, int colours) {
+      plans_.with(strategy, [&](auto &plan, int colours) {
         for (int lanes : o_.lanes)
           for (int e : o_.per_team)
             add("team", strategy, colours, e, lanes,
@@ -83,22 +117,6 @@ public:
   }
 
 private:
-  template <class F> void with_plan(const std::string &strategy, F &&f) {
-    const auto &m = op_.m;
-    if (strategy == "atomic") {
-      auto plan = make_element_plan(BpSpace(), exec::ElementAtomic{}, m.elements, m.element_nodes);
-      f(plan, 0);
-    } else if (strategy == "gather") {
-      auto plan = make_element_plan(BpSpace(), exec::ElementGather{}, m.elements, m.element_nodes);
-      f(plan, 0);
-    } else {
-      auto plan = make_element_plan(
-          BpSpace(), exec::ElementColour{}.with_per_colour_launches(strategy == "colour-per"),
-          m.elements, m.element_nodes);
-      f(plan, plan.num_colours());
-    }
-  }
-
   template <class Apply>
   void add(const char *form, const std::string &strategy, int colours, int per_team, int lanes,
            Apply &&apply) {
@@ -115,13 +133,7 @@ private:
   // exec::ElementAuto over the same shapes: tuned on the first application
   // (validated: one execution's result), then timed.
   void tuned() {
-    const auto &m = op_.m;
-    auto plan = make_element_plan(BpSpace(),
-                                  exec::ElementAuto{}
-                                      .with_elements_per_team(o_.per_team)
-                                      .with_lanes(o_.lanes)
-                                      .with_work(BpSizes<P, P + 1>::Q3),
-                                  m.elements, m.element_nodes);
+    auto &plan = plans_.tuned;
     const std::string name = "bp" + std::to_string(BP) + "_auto";
     BpRow row = base_;
     row.form = "auto";
@@ -147,6 +159,7 @@ private:
 
   const BpOptions &o_;
   BpOperator<P, BP> op_;
+  BpPlans<P> &plans_;
   const NodeDat &x_, &y_, &y_ref_;
   BpRow base_;
   std::vector<BpRow> &rows_;
@@ -185,12 +198,13 @@ void run_size(const BpOptions &o, long target, double copy, std::vector<BpRow> &
   base.dofs = m.dofs;
   base.elements = m.elements;
   base.copy_gbps = copy;
+  BpPlans<P> plans(o, dev);
   for (std::size_t i = 0; i < o.bps.size(); ++i) {
     copy_from_host(y_ref, refs[i]);
     if (o.bps[i] == 1)
-      BpRun<P, 1>(o, dev, x, y, y_ref, base, rows).run();
+      BpRun<P, 1>(o, dev, plans, x, y, y_ref, base, rows).run();
     else
-      BpRun<P, 3>(o, dev, x, y, y_ref, base, rows).run();
+      BpRun<P, 3>(o, dev, plans, x, y, y_ref, base, rows).run();
   }
 }
 

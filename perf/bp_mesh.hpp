@@ -16,8 +16,8 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <random>
+#include <unordered_map>
 #include <vector>
 
 namespace umesh::perf {
@@ -68,6 +68,15 @@ inline bool inner(int a, int p) {
   return a > 0 && a < p;
 }
 
+struct FaceHash {
+  std::size_t operator()(const std::array<int, 4> &f) const {
+    std::uint64_t h = 1469598103934665603ull;
+    for (int v : f)
+      h = (h ^ std::uint32_t(v)) * 1099511628211ull;
+    return std::size_t(h ^ (h >> 29));
+  }
+};
+
 } // namespace detail_bp
 
 /// Numbers the order-p nodes of `m` (vertex_rows given): m.rows and m.dofs.
@@ -78,8 +87,10 @@ inline bool inner(int a, int p) {
 inline void number_h1(H1Mesh &m) {
   const int p = m.p, P = p + 1, N = P * P * P;
   std::vector<int> vertex_dof(std::size_t(m.vertices), -1);
-  std::map<std::array<int, 2>, int> edges;
-  std::map<std::array<int, 4>, int> faces;
+  std::unordered_map<std::uint64_t, int> edges; // (low << 32 | high) -> first node
+  std::unordered_map<std::array<int, 4>, int, detail_bp::FaceHash> faces; // sorted vertices
+  edges.reserve(std::size_t(m.elements) * 3 + 64);
+  faces.reserve(std::size_t(m.elements) * 3 + 64);
   int next = 0;
   auto take = [&](int count) { return (next += count) - count; };
   m.rows.assign(std::size_t(m.elements) * N, -1);
@@ -103,11 +114,11 @@ inline void number_h1(H1Mesh &m) {
             dof = d >= 0 ? d : (d = take(1));
           } else if (n_in == 1) {
             const int v0 = v[bnd], v1 = v[bnd | 1 << in[0]];
-            auto it = edges.find({std::min(v0, v1), std::max(v0, v1)});
+            const std::uint64_t key =
+                std::uint64_t(std::min(v0, v1)) << 32 | std::uint32_t(std::max(v0, v1));
+            auto it = edges.find(key);
             if (it == edges.end())
-              it =
-                  edges.emplace(std::array<int, 2>{std::min(v0, v1), std::max(v0, v1)}, take(p - 1))
-                      .first;
+              it = edges.emplace(key, take(p - 1)).first;
             const int s = x[in[0]];
             dof = it->second + (v0 < v1 ? s - 1 : p - 1 - s);
           } else if (n_in == 2) {

@@ -2,9 +2,9 @@
 #define UMESH_PERF_BP_REFERENCE_HPP
 
 // Host references of the bake-off operators (umesh_bp_bench):
-// - apply_reference: y = A x matrix-free, element after element, with the
-//   kernels' own sum-factorisation steps run in order (fast enough for
-//   millions of nodes: every timed row is checked against it);
+// - apply_reference: y = A x matrix-free, with the kernels' own
+//   sum-factorisation steps run in order for each element (elements in
+//   parallel on the host backend: every timed row is checked against it);
 // - assemble_reference: the global matrix assembled in the simplest way
 //   (full 3D basis at every point, element matrices summed into rows), to
 //   check the first on small meshes, independently of sum factorisation;
@@ -22,11 +22,9 @@
 
 namespace umesh::perf {
 
-/// The geometric factors of element e at its q^3 points: [k][point].
-template <int BP>
-void host_qdata(const BpBasis &basis, const H1Mesh &m, int e, std::vector<double> &out) {
-  const int Q = basis.Q, Q3 = Q * Q * Q, K = BP == 1 ? 1 : 6;
-  out.assign(std::size_t(K) * Q3, 0);
+/// The geometric factors of element e at its q^3 points: out[k * q^3 + point].
+template <int BP> void host_qdata(const BpBasis &basis, const H1Mesh &m, int e, double *out) {
+  const int Q = basis.Q, Q3 = Q * Q * Q;
   const int *v = &m.vertex_rows[std::size_t(e) * 8];
   auto x = [&](int c, int k) { return m.coords[std::size_t(v[c]) * 3 + k]; };
   for (int q = 0; q < Q3; ++q) {
@@ -38,27 +36,47 @@ void host_qdata(const BpBasis &basis, const H1Mesh &m, int e, std::vector<double
                           [&](int k) -> double & { return out[std::size_t(k) * Q3 + q]; });
   }
 }
+template <int BP>
+void host_qdata(const BpBasis &basis, const H1Mesh &m, int e, std::vector<double> &out) {
+  out.assign(std::size_t(BP == 1 ? 1 : 6) * basis.Q * basis.Q * basis.Q, 0);
+  host_qdata<BP>(basis, m, e, out.data());
+}
 
-/// y = A x for BP (1 or 3) of order P - 1, with the kernels' steps in order.
+// The reference's r(i, 0) += v: an atomic add (elements run in parallel).
+struct HostFold {
+  double *p;
+  void operator+=(double v) const { Kokkos::atomic_add(p, v); }
+};
+
+/// y = A x for BP (1 or 3) of order P - 1, with the kernels' steps in order
+/// for each element; elements in parallel on the host backend.
 template <int P, int BP>
 std::vector<double> apply_reference(const BpBasis &basis, const H1Mesh &m,
                                     const std::vector<double> &x) {
   constexpr int Q = P + 1, P3 = P * P * P;
   using S = BpSizes<P, Q>;
-  std::vector<double> y(x.size(), 0), qd, X(3 * S::Q3), Y(3 * S::PQQ), Z(2 * S::PPQ);
-  auto b = [&](int q, int i) { return basis.b[q * P + i]; };
-  auto d = [&](int q, int i) { return basis.d[q * P + i]; };
-  for (int e = 0; e < m.elements; ++e) {
-    host_qdata<BP>(basis, m, e, qd);
-    const int *row = &m.rows[std::size_t(e) * P3];
-    auto u = [&](int i, int) { return x[row[i]]; };
-    auto r = [&](int i, int) -> double & { return y[row[i]]; };
-    auto g = [&](int k) { return qd[k]; };
-    if constexpr (BP == 1)
-      mass_steps<P, Q>(InOrder{}, X.data(), Y.data(), Z.data(), b, g, u, r);
-    else
-      diffusion_steps<P, Q>(InOrder{}, X.data(), Y.data(), Z.data(), b, d, g, u, r);
-  }
+  std::vector<double> y(x.size(), 0);
+  const BpBasis *bs = &basis;
+  const H1Mesh *mesh = &m;
+  const double *in = x.data();
+  double *out = y.data();
+  Kokkos::parallel_for("umesh_bp_bench::reference",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m.elements),
+                       [=](int e) {
+                         double qd[6 * S::Q3], X[3 * S::Q3], Y[3 * S::PQQ], Z[2 * S::PPQ];
+                         host_qdata<BP>(*bs, *mesh, e, qd);
+                         const int *row = &mesh->rows[std::size_t(e) * P3];
+                         auto b = [&](int q, int i) { return bs->b[q * P + i]; };
+                         auto d = [&](int q, int i) { return bs->d[q * P + i]; };
+                         auto u = [&](int i, int) { return in[row[i]]; };
+                         auto r = [&](int i, int) { return HostFold{out + row[i]}; };
+                         auto g = [&](int k) { return qd[k]; };
+                         if constexpr (BP == 1)
+                           mass_steps<P, Q>(InOrder{}, X, Y, Z, b, g, u, r);
+                         else
+                           diffusion_steps<P, Q>(InOrder{}, X, Y, Z, b, d, g, u, r);
+                       });
+  Kokkos::fence();
   return y;
 }
 
