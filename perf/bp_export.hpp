@@ -11,29 +11,25 @@
 // at Gauss-Lobatto points, y = A x with q = p + 2 Gauss points a direction.
 
 #include "bp_mesh.hpp"
-
-#include <umesh/error.hpp>
+#include "common/output.hpp"
 
 #include <cstdint>
-#include <filesystem>
-#include <fstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
 namespace umesh::perf {
 
 /// Writes `m`, `x` and the results `y` of problems `bps` into folder `dir`
-/// (created if missing) as bp_p<p>_<nodes>.bin; returns the path.
+/// (created if missing) as bp_p<p>_<nodes>.bin, as every result file is
+/// written (apps::ResultFile: complete or not at all); returns the path.
 inline std::string export_bp_mesh(const std::string &dir, const H1Mesh &m,
                                   const std::vector<double> &x, const std::vector<int> &bps,
                                   const std::vector<std::vector<double>> &y) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec)
-    detail::fail("umesh_bp_bench --export: cannot create the folder '", dir, "': ", ec.message());
   const std::string path =
       dir + "/bp_p" + std::to_string(m.p) + "_" + std::to_string(m.dofs) + ".bin";
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  apps::ResultFile file(path);
+  std::ostream &out = file.stream();
   auto ints = [&](const std::vector<int> &v) {
     const std::vector<std::int32_t> w(v.begin(), v.end());
     out.write(reinterpret_cast<const char *>(w.data()), std::streamsize(w.size() * 4));
@@ -50,9 +46,7 @@ inline std::string export_bp_mesh(const std::string &dir, const H1Mesh &m,
   reals(x);
   for (const auto &v : y)
     reals(v);
-  out.close();
-  if (!out)
-    detail::fail("umesh_bp_bench --export: writing '", path, "' failed");
+  file.commit();
   return path;
 }
 

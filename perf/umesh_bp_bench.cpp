@@ -97,7 +97,8 @@ Cli parse(int argc, char **argv) {
       ->capture_default_str();
   app.add_option("--export", o.export_dir,
                  "write each mesh, its input vector and results to this folder "
-                 "(bp_p<p>_<nodes>.bin, for perf/peers/libceed_bp.sh)");
+                 "(bp_p<p>_<nodes>.bin, for perf/peers/libceed_bp.sh)")
+      ->check(apps::output_folder());
   app.add_flag("--export-only", o.export_only, "with --export: write the meshes, time nothing");
   app.add_flag("--checks-only", c.checks_only, "run the checks of each order and stop");
   apps::parse_or_exit(app, argc, argv);
@@ -111,6 +112,8 @@ Cli parse(int argc, char **argv) {
 int run(int &argc, char **argv) {
   const Cli c = parse(argc, argv);
   const BpOptions &o = c.o;
+  if (!o.export_dir.empty()) // before any work: a folder that cannot be made fails now
+    apps::make_folder(o.export_dir, "export");
   Kokkos::ScopeGuard guard(argc, argv);
   int failed = 0;
   if (!o.export_only)
