@@ -25,6 +25,7 @@ struct BenchOptions {
   int base_nx = 600, base_ny = 300, layers = 40; // matvec's extruded mesh
   std::vector<int> dofs{8};                      // matvec's dofs a cell: 8, 27
   int repeats = 10, warmup = 2;
+  bool tune = true; // an exec::ElementAuto row per operator
   std::string csv = "results_element.csv";
 };
 
@@ -55,7 +56,7 @@ inline void summarise(const std::vector<BenchRow> &rows) {
   using Key = std::tuple<std::string, std::string, int, std::string>;
   std::map<Key, const BenchRow *> best;
   for (const BenchRow &r : rows) {
-    if (r.status != "ok")
+    if (r.status != "ok" || r.strategy == "auto")
       continue;
     const Key k{r.op, r.shape, r.p, r.strategy};
     if (!best.count(k) || r.ms < best[k]->ms)
@@ -76,6 +77,22 @@ inline void summarise(const std::vector<BenchRow> &rows) {
       std::printf("; one element per team %.4f ms: %.2fx\n", one->ms, one->ms / b->ms);
     else
       std::printf("\n");
+  }
+  // exec::ElementAuto's pick against the fastest row of any strategy.
+  std::printf("\nexec::ElementAuto's pick against the exhaustive best (any strategy):\n");
+  for (const BenchRow &a : rows) {
+    if (a.strategy != "auto" || a.status != "ok")
+      continue;
+    const BenchRow *b = nullptr;
+    for (const auto &[k, r] : best)
+      if (r->op == a.op && r->shape == a.shape && r->p == a.p && (!b || r->ms < b->ms))
+        b = r;
+    std::printf("  %-9s %-4s p%d: %s %.4f ms", a.op.c_str(), a.shape.c_str(), a.p, a.note.c_str(),
+                a.ms);
+    if (b)
+      std::printf("; best %s %d x %d %.4f ms: auto at %.1f%% over", b->strategy.c_str(),
+                  b->per_team, b->lanes, b->ms, 100 * (a.ms / b->ms - 1));
+    std::printf("\n");
   }
 }
 

@@ -77,8 +77,47 @@ inline int own_lanes(int nn, int nq) {
   return l;
 }
 
-/// One row per lanes x elements per team: validated by `check()` after one
-/// run, then timed. `base` holds the row's fixed columns; `bytes` its traffic.
+/// One row, validated by `check()` after one run (`reset()` first), then
+/// timed; a team shape the kernel cannot launch is a row marked skipped.
+template <class Launch, class Reset, class Check>
+void measure(const BenchOptions &o, BenchRow &row, const ElementTeams &teams, double bytes,
+             Launch &&launch, Reset &&reset, Check &&check) {
+  try {
+    reset();
+    launch(teams);
+    Kokkos::fence();
+  } catch (const Error &e) { // a team shape this kernel cannot launch
+    row.status = "skipped";
+    row.note = e.what();
+    return;
+  }
+  row.max_rel_err = check();
+  row.status = row.max_rel_err < 1e-10 ? "ok" : "FAILED";
+  for (int w = 0; w < o.warmup; ++w)
+    launch(teams);
+  std::vector<double> t;
+  for (int r = 0; r < o.repeats; ++r) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    launch(teams);
+    Kokkos::fence();
+    t.push_back(timer.seconds());
+  }
+  std::sort(t.begin(), t.end());
+  const double median =
+      t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+  row.ms = 1e3 * median;
+  row.gbps = bytes / median / 1e9;
+}
+
+inline void emit(const BenchRow &row, std::vector<BenchRow> &rows) {
+  rows.push_back(row);
+  std::printf("%s\n", format_row(row).c_str());
+  std::fflush(stdout);
+}
+
+/// One row per lanes x elements per team (`base` holds the row's fixed
+/// columns; `bytes` its traffic).
 template <class Launch, class Reset, class Check>
 void sweep(const BenchOptions &o, BenchRow base, int own, int scratch_doubles, double bytes,
            Launch &&launch, Reset &&reset, Check &&check, std::vector<BenchRow> &rows) {
@@ -91,38 +130,35 @@ void sweep(const BenchOptions &o, BenchRow base, int own, int scratch_doubles, d
                                      .with_elements_per_team(per_team)
                                      .with_lanes(row.lanes)
                                      .with_scratch<double>(scratch_doubles);
-      try {
-        reset();
-        launch(teams);
-        Kokkos::fence();
-      } catch (const Error &e) { // a team shape this kernel cannot launch
-        row.status = "skipped";
-        row.note = e.what();
-        rows.push_back(row);
-        std::printf("%s\n", format_row(row).c_str());
-        continue;
-      }
-      row.max_rel_err = check();
-      row.status = row.max_rel_err < 1e-10 ? "ok" : "FAILED";
-      for (int w = 0; w < o.warmup; ++w)
-        launch(teams);
-      std::vector<double> t;
-      for (int r = 0; r < o.repeats; ++r) {
-        Kokkos::fence();
-        Kokkos::Timer timer;
-        launch(teams);
-        Kokkos::fence();
-        t.push_back(timer.seconds());
-      }
-      std::sort(t.begin(), t.end());
-      const double median =
-          t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
-      row.ms = 1e3 * median;
-      row.gbps = bytes / median / 1e9;
-      rows.push_back(row);
-      std::printf("%s\n", format_row(row).c_str());
-      std::fflush(stdout);
+      measure(o, row, teams, bytes, launch, reset, check);
+      emit(row, rows);
     }
+}
+
+/// The options' lanes with 0 (the element's own) resolved.
+inline std::vector<int> lanes_tried(const BenchOptions &o, int own) {
+  std::vector<int> out;
+  for (int l : o.lanes)
+    out.push_back(l == 0 ? own : l);
+  return out;
+}
+
+/// exec::ElementAuto's row under `plan` (over the sweep's shapes): tuned on
+/// its first run, validated, timed; its choice in the row.
+template <class Plan, class Launch, class Reset, class Check>
+void tuned_row(const BenchOptions &o, BenchRow row, Plan &plan, const std::string &loop,
+               int scratch_doubles, double bytes, Launch &&launch, Reset &&reset, Check &&check,
+               std::vector<BenchRow> &rows) {
+  row.strategy = "auto";
+  measure(o, row, ElementTeams{}.with_scratch<double>(scratch_doubles), bytes, launch, reset,
+          check);
+  if (row.status != "skipped") {
+    const ElementTeams t = plan.chosen_teams(loop);
+    row.per_team = t.elements_per_team;
+    row.lanes = t.lanes;
+    row.note = plan.choice(loop) + " tuned in " + std::to_string(plan.tuning_seconds(loop)) + " s";
+  }
+  emit(row, rows);
 }
 
 /// The tables' device copies (phi [q][i], dphi [q][i][c], w [q]).
@@ -201,6 +237,22 @@ void run_case(const BenchOptions &o, double copy, std::vector<BenchRow> &rows) {
           },
           [&] { fill(BenchSpace(), out.view(), std::numeric_limits<double>::quiet_NaN()); },
           [&] { return device_max_err(out, out_ref); }, rows);
+      if (o.tune) {
+        auto tuned = make_element_plan(BenchSpace(),
+                                       exec::ElementAutoOf<exec::ElementAtomic>{}
+                                           .with_elements_per_team(o.per_team)
+                                           .with_lanes(lanes_tried(o, own)),
+                                       mesh.elements);
+        tuned_row(
+            o, base, tuned, "interp", Interpolate<NN, NQ, D>::scratch_doubles(),
+            8.0 * nodes + map_bytes + jinv_bytes + quad_bytes,
+            [&](const ElementTeams &t) {
+              element_loop(tuned, "interp", t, Interpolate<NN, NQ, D>{}, table(phi), table(dphi),
+                           read(jinv), read_row<NN>(u, map), write(out));
+            },
+            [&] { fill(BenchSpace(), out.view(), std::numeric_limits<double>::quiet_NaN()); },
+            [&] { return device_max_err(out, out_ref); }, rows);
+      }
       continue;
     }
     for (const std::string &strategy : o.strategies) {
@@ -229,6 +281,20 @@ void run_case(const BenchOptions &o, double copy, std::vector<BenchRow> &rows) {
         go(plan);
         base.colours = 0;
       }
+    }
+    if (o.tune) { // atomic and both colourings, over the sweep's shapes
+      auto tuned = make_element_plan(
+          BenchSpace(),
+          exec::ElementAuto{}.with_elements_per_team(o.per_team).with_lanes(lanes_tried(o, own)),
+          mesh.elements, map);
+      tuned_row(
+          o, base, tuned, "transpose", Transpose<NN, NQ, D>::scratch_doubles(),
+          quad_bytes + jinv_bytes + map_bytes + 16.0 * nodes,
+          [&](const ElementTeams &t) {
+            element_loop(tuned, "transpose", t, Transpose<NN, NQ, D>{}, table(phi), table(dphi),
+                         table(w), read(jinv), read(f), inc_row<NN>(r, map));
+          },
+          [&] { copy_from_host(r, r0); }, [&] { return device_max_err(r, r_ref); }, rows);
     }
   }
 }

@@ -98,6 +98,8 @@ BenchOptions parse(int argc, char **argv) {
       ->delimiter(',')
       ->check(CLI::IsMember({0, 1, 2, 4, 8, 16, 32}))
       ->capture_default_str();
+  app.add_flag("!--no-tune", o.tune,
+               "no exec::ElementAuto row (tuned over the same elements per team and lanes)");
   app.add_option("--repeats", o.repeats, "timed runs per row (median)")
       ->check(CLI::Range(1, 10000))
       ->capture_default_str();
