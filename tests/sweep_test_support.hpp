@@ -23,34 +23,12 @@ inline SweepMesh sweep_hexes(int nx, int ny, int nz, bool shuffle = false) {
   return sweep_mesh_from_cells(h.cells, 8, h.cell_nodes, h.nodes, h.node_coords);
 }
 
-/// The same cubes, six tets each around the diagonal from corner 0 to 6.
+/// The same cubes, six tets each (make_tet_mesh).
 inline SweepMesh sweep_tets(int nx, int ny, int nz, bool shuffle = false) {
   MeshOptions o;
   o.shuffle = shuffle;
-  const HexMesh h = make_hex_mesh(nx, ny, nz, o);
-  static const int cut[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6},
-                                {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
-  std::vector<int> tets;
-  const auto *x = h.node_coords.data();
-  for (int c = 0; c < h.cells.size(); ++c)
-    for (const auto &t : cut) {
-      int v[4];
-      for (int k = 0; k < 4; ++k)
-        v[k] = h.cell_nodes[std::size_t(c) * 8 + t[k]];
-      double a[3], b[3], d[3];
-      for (int k = 0; k < 3; ++k) {
-        a[k] = x[v[1] * 3 + k] - x[v[0] * 3 + k];
-        b[k] = x[v[2] * 3 + k] - x[v[0] * 3 + k];
-        d[k] = x[v[3] * 3 + k] - x[v[0] * 3 + k];
-      }
-      const double vol = (a[1] * b[2] - a[2] * b[1]) * d[0] + (a[2] * b[0] - a[0] * b[2]) * d[1] +
-                         (a[0] * b[1] - a[1] * b[0]) * d[2];
-      if (vol < 0)
-        std::swap(v[1], v[2]); // Gmsh's positive orientation
-      tets.insert(tets.end(), v, v + 4);
-    }
-  const Set cells("tets", std::int64_t(tets.size() / 4));
-  return sweep_mesh_from_cells(cells, 4, tets, h.nodes, h.node_coords);
+  const TetMesh t = make_tet_mesh(nx, ny, nz, o);
+  return sweep_mesh_from_cells(t.cells, 4, t.cell_nodes, t.nodes, t.node_coords);
 }
 
 /// `n` cells in a ring: cell k's slot 0 faces cell k + 1 with normal

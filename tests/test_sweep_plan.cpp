@@ -243,3 +243,33 @@ TEST(SweepPlan, PlanFilesReadBackAndRefuseWhatDoesNotFit) {
   EXPECT_NE(lag.find("which is not an inflow face between two cells"), std::string::npos) << lag;
   std::remove(path.c_str());
 }
+
+TEST(SweepPlan, TetMeshesFillTheCubeConformingly) {
+  for (bool shuffle : {false, true}) {
+    MeshOptions o;
+    o.shuffle = shuffle;
+    const TetMesh t = make_tet_mesh(3, 2, 4, o);
+    ASSERT_EQ(t.cells.size(), 3 * 2 * 4 * 6);
+    double total = 0;
+    for (int c = 0; c < t.cells.size(); ++c) {
+      const double *p[4];
+      for (int k = 0; k < 4; ++k)
+        p[k] = &t.node_coords[std::size_t(t.cell_nodes[std::size_t(c) * 4 + k]) * 3];
+      double a[3], b[3], d[3];
+      for (int k = 0; k < 3; ++k)
+        a[k] = p[1][k] - p[0][k], b[k] = p[2][k] - p[0][k], d[k] = p[3][k] - p[0][k];
+      const double v = ((a[1] * b[2] - a[2] * b[1]) * d[0] + (a[2] * b[0] - a[0] * b[2]) * d[1] +
+                        (a[0] * b[1] - a[1] * b[0]) * d[2]) /
+                       6;
+      EXPECT_GT(v, 0) << "tet " << c << " is not positively oriented";
+      total += v;
+    }
+    EXPECT_NEAR(total, 1.0, 1e-12);
+    // Conforming: every face has two tets but the cube's, two per square.
+    const SweepMesh m = sweep_mesh_from_cells(t.cells, 4, t.cell_nodes, t.nodes, t.node_coords);
+    int boundary = 0;
+    for (int nb : m.neighbours)
+      boundary += nb == sweep_boundary;
+    EXPECT_EQ(boundary, 2 * 2 * (3 * 2 + 2 * 4 + 3 * 4));
+  }
+}
