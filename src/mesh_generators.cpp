@@ -2,6 +2,7 @@
 #include <umesh/mesh.hpp>
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
 #include <random>
 #include <string>
@@ -184,6 +185,48 @@ HexMesh make_hex_mesh(int nx, int ny, int nz, const MeshOptions &opt) {
     permute_rows(m.cell_nodes, 8, pc);
     permute_rows(m.face_cells, 2, pf);
     permute_rows(m.face_normals, 3, pf);
+  }
+  return m;
+}
+
+TetMesh make_tet_mesh(int nx, int ny, int nz, const MeshOptions &opt) {
+  MeshOptions nodes_only = opt;
+  nodes_only.shuffle = false; // the tets are shuffled below, with the nodes
+  const HexMesh h = make_hex_mesh(nx, ny, nz, nodes_only);
+  if (std::int64_t(h.cells.size()) * 6 > INT_MAX)
+    detail::fail("make_tet_mesh: ", std::int64_t(h.cells.size()) * 6, " tets; at most ", INT_MAX);
+  // A path from corner 0 to 6 along the cube's edges per tet (x, y, z in
+  // each order): the six share the diagonal, and neighbouring cubes cut
+  // their common face along the same diagonal.
+  static const int cut[6][4] = {{0, 1, 2, 6}, {0, 2, 3, 6}, {0, 3, 7, 6},
+                                {0, 7, 4, 6}, {0, 4, 5, 6}, {0, 5, 1, 6}};
+  TetMesh m{h.nodes, Set("tets", std::int64_t(h.cells.size()) * 6), {}, h.node_coords};
+  m.cell_nodes.reserve(std::size_t(m.cells.size()) * 4);
+  const double *x = h.node_coords.data();
+  for (int c = 0; c < h.cells.size(); ++c)
+    for (const auto &t : cut) {
+      int v[4];
+      for (int k = 0; k < 4; ++k)
+        v[k] = h.cell_nodes[std::size_t(c) * 8 + t[k]];
+      double a[3], b[3], d[3];
+      for (int k = 0; k < 3; ++k) {
+        a[k] = x[v[1] * 3 + k] - x[v[0] * 3 + k];
+        b[k] = x[v[2] * 3 + k] - x[v[0] * 3 + k];
+        d[k] = x[v[3] * 3 + k] - x[v[0] * 3 + k];
+      }
+      const double volume = (a[1] * b[2] - a[2] * b[1]) * d[0] +
+                            (a[2] * b[0] - a[0] * b[2]) * d[1] + (a[0] * b[1] - a[1] * b[0]) * d[2];
+      if (volume < 0)
+        std::swap(v[1], v[2]);
+      m.cell_nodes.insert(m.cell_nodes.end(), v, v + 4);
+    }
+  if (opt.shuffle) {
+    std::mt19937_64 rng(opt.seed);
+    const auto pn = random_permutation(m.nodes.size(), rng),
+               pc = random_permutation(m.cells.size(), rng);
+    renumber(m.cell_nodes, pn);
+    permute_rows(m.node_coords, 3, pn);
+    permute_rows(m.cell_nodes, 4, pc);
   }
   return m;
 }

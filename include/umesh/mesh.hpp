@@ -51,6 +51,17 @@ struct HexMesh {
 };
 HexMesh make_hex_mesh(int nx, int ny, int nz, const MeshOptions &options = {});
 
+/// Tets of the unit cube: each of nx x ny x nz cubes cut into six around
+/// its diagonal from its corner (0, 0, 0) to (1, 1, 1) (Freudenthal's cut,
+/// conforming across cubes), each tet positively oriented in Gmsh's node
+/// order. Shuffling permutes nodes and tets.
+struct TetMesh {
+  Set nodes, cells;
+  std::vector<int> cell_nodes;     ///< [cell][4]
+  std::vector<double> node_coords; ///< [node][3]
+};
+TetMesh make_tet_mesh(int nx, int ny, int nz, const MeshOptions &options = {});
+
 /// `from.size() * arity` uniformly random entries in [0, to.size()): a mesh
 /// with no structure at all, for tests.
 std::vector<int> make_random_connectivity(const Set &from, const Set &to, int arity,

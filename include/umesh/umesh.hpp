@@ -39,6 +39,10 @@
 #include <umesh/segment_table.hpp>
 #include <umesh/set.hpp>
 #include <umesh/subsets.hpp>
+#include <umesh/sweep.hpp>
+#include <umesh/sweep_auto.hpp>
+#include <umesh/sweep_mesh.hpp>
+#include <umesh/sweep_schedule.hpp>
 #include <umesh/timing.hpp>
 #include <umesh/tuning_file.hpp>
 
