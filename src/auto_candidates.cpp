@@ -16,8 +16,9 @@ namespace {
 /// Hierarchical variants at block size b: every staging x combine x
 /// writeback that applies, blocks per team where they pipeline (GPUs),
 /// register budgets where they apply (GPUs).
-void add_hierarchical_candidates(int kind, const exec::AutoOptions &o, bool host, int b,
-                                 unsigned kernels, std::vector<AutoCandidate> &out) {
+void add_hierarchical_candidates(int kind, const exec::AutoOptions &o, exec::Concurrency conc,
+                                 int b, unsigned kernels, std::vector<AutoCandidate> &out) {
+  const bool host = conc != exec::Concurrency::gpu;
   for (auto staging :
        {exec::Staging::all, exec::Staging::increments, exec::Staging::none, exec::Staging::reads})
     for (auto combine : exec::all_combines)
@@ -42,6 +43,7 @@ void add_hierarchical_candidates(int kind, const exec::AutoOptions &o, bool host
             c.loop_options = hn;
             c.block_size = b;
             c.name = exec::variant_name(hn) + "/b" + std::to_string(b);
+            c.reproducible = exec::Hierarchical::reproducible(conc, hn);
             out.push_back(c);
           }
         }
@@ -51,24 +53,26 @@ void add_hierarchical_candidates(int kind, const exec::AutoOptions &o, bool host
 // The variants one candidate executor gives: by default one, named as the
 // executor; those with loop options or a block size give theirs.
 template <class Tag>
-void auto_variants(Tag, int kind, const exec::AutoOptions &, bool, unsigned,
+void auto_variants(Tag, int kind, const exec::AutoOptions &, exec::Concurrency conc, unsigned,
                    std::vector<AutoCandidate> &out) {
   AutoCandidate c;
   c.kind = kind;
   c.name = exec::name_of_v<Tag>;
+  c.reproducible = Tag::reproducible(conc);
   out.push_back(c);
 }
 
-void auto_variants(exec::Hierarchical, int kind, const exec::AutoOptions &o, bool host,
+void auto_variants(exec::Hierarchical, int kind, const exec::AutoOptions &o, exec::Concurrency conc,
                    unsigned hier_kernels, std::vector<AutoCandidate> &out) {
   for (int b : o.block_sizes)
-    add_hierarchical_candidates(kind, o, host, b, hier_kernels, out);
+    add_hierarchical_candidates(kind, o, conc, b, hier_kernels, out);
 }
 
 // Per-point entries, and scratch atomics on GPU backends (host backends fold
 // in place either way).
-void auto_variants(exec::Segmented, int kind, const exec::AutoOptions &o, bool host, unsigned,
-                   std::vector<AutoCandidate> &out) {
+void auto_variants(exec::Segmented, int kind, const exec::AutoOptions &o, exec::Concurrency conc,
+                   unsigned, std::vector<AutoCandidate> &out) {
+  const bool host = conc != exec::Concurrency::gpu;
   for (int b : o.block_sizes)
     for (bool sa : {false, true})
       if (!(sa && host)) {
@@ -78,13 +82,15 @@ void auto_variants(exec::Segmented, int kind, const exec::AutoOptions &o, bool h
         c.name = exec::variant_name(exec::SegmentedLoop{}.with_scratch_atomics(sa)) + "/b" +
                  std::to_string(b);
         c.scratch_atomics = sa;
+        c.reproducible = exec::Segmented::reproducible(conc, exec::SegmentedLoop{});
         out.push_back(c);
       }
 }
 
 // Whole warps only, under each register budget on GPU backends.
-void auto_variants(exec::WarpCombine, int kind, const exec::AutoOptions &o, bool host, unsigned,
-                   std::vector<AutoCandidate> &out) {
+void auto_variants(exec::WarpCombine, int kind, const exec::AutoOptions &o, exec::Concurrency conc,
+                   unsigned, std::vector<AutoCandidate> &out) {
+  const bool host = conc != exec::Concurrency::gpu;
   for (int b : o.block_sizes)
     if (b % 32 == 0 && b <= 1024)
       for (int bits : o.warp_maps)
@@ -98,25 +104,45 @@ void auto_variants(exec::WarpCombine, int kind, const exec::AutoOptions &o, bool
                      "/b" + std::to_string(b);
             c.max_registers = r;
             c.compact_maps = bits == 16;
+            c.reproducible = exec::WarpCombine::reproducible(conc, exec::WarpLoop{});
             out.push_back(c);
           }
 }
 
 template <class... C>
-void add_kind(exec::List<C...>, int kind, const exec::AutoOptions &o, bool host,
+void add_kind(exec::List<C...>, int kind, const exec::AutoOptions &o, exec::Concurrency conc,
               unsigned hier_kernels, std::vector<AutoCandidate> &out) {
   int k = 0;
-  ((k++ == kind ? auto_variants(C{}, kind, o, host, hier_kernels, out) : void()), ...);
+  ((k++ == kind ? auto_variants(C{}, kind, o, conc, hier_kernels, out) : void()), ...);
 }
 
 } // namespace
 
-void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
-                         unsigned hier_kernels, std::vector<AutoCandidate> &out) {
+void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o,
+                         exec::Concurrency c, unsigned hier_kernels,
+                         std::vector<AutoCandidate> &out) {
   const std::size_t first = out.size();
-  add_kind(AutoKinds{}, kind, o, host, hier_kernels, out);
+  add_kind(AutoKinds{}, kind, o, c, hier_kernels, out);
   for (std::size_t i = first; i < out.size(); ++i)
     out[i].slot = slot;
+  if (o.reproducible)
+    out.erase(std::remove_if(out.begin() + std::ptrdiff_t(first), out.end(),
+                             [](const AutoCandidate &a) { return !a.reproducible; }),
+              out.end());
+}
+
+void check_reproducible_left(const exec::AutoOptions &o, const std::vector<AutoCandidate> &all,
+                             const std::vector<AutoCandidate::Kind> &kinds, exec::Concurrency c) {
+  if (!o.reproducible || !all.empty())
+    return;
+  const std::vector<std::string> names = exec::names(AutoKinds{});
+  std::string listed;
+  for (auto k : kinds)
+    listed += (listed.empty() ? "" : ", ") + names[std::size_t(k)];
+  fail("exec::Auto: with_reproducible() leaves no candidate: none of its executors (", listed,
+       ") gives bitwise-reproducible results on ", exec::concurrency_name(c),
+       "; list gather, colour or hierarchical among them (exec::AutoOf<exec::Gather, "
+       "exec::GlobalColour, exec::Hierarchical>, or exec::AutoAll)");
 }
 
 void check_auto_options(const exec::AutoOptions &o) {
@@ -158,8 +184,9 @@ void keep_only(std::vector<AutoCandidate> &all, const std::vector<std::string> &
       for (const auto &c : all)
         names += (names.empty() ? "" : ", ") + c.name;
       fail("exec::Auto: candidate '", name,
-           "' is not one of this plan's (its executor is not in the plan's candidate list, or "
-           "this backend or these options do not run it); it has: ",
+           "' is not one of this plan's (its executor is not in the plan's candidate list, "
+           "this backend or these options do not run it, or with_reproducible() left it out); "
+           "it has: ",
            names);
     }
   all.erase(std::remove_if(all.begin(), all.end(),

@@ -157,8 +157,9 @@ AutoTuner::AutoTuner(exec::AutoOptions options, std::vector<AutoCandidate::Kind>
 }
 
 // A list of fewer than every executor keys its decisions apart (a choice
-// among every executor may be no candidate of a shorter list); every
-// executor keeps the keys of the files written before lists existed.
+// among every executor may be no candidate of a shorter list), and so does
+// the reproducible option; every executor keeps the keys of the files
+// written before lists existed.
 std::string AutoTuner::list_key() const {
   const std::vector<std::string> names = exec::names(AutoKinds{}); // in Kind's order
   std::vector<bool> has(names.size());
@@ -168,7 +169,10 @@ std::string AutoTuner::list_key() const {
   for (std::size_t k = 0; k < names.size(); ++k)
     if (has[k])
       out += std::string(out.empty() ? "" : ",") + names[k];
-  return all_kinds_.size() == names.size() ? std::string() : "|" + out;
+  // Reproducible runs choose among fewer candidates: their decisions are
+  // kept apart too.
+  return (all_kinds_.size() == names.size() ? std::string() : "|" + out) +
+         (options_.reproducible ? "|reproducible" : "");
 }
 
 const AutoDecision &AutoTuner::decision(const std::string &loop) const {

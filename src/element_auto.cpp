@@ -42,6 +42,9 @@ std::vector<ElementCandidate>
 element_auto_candidates(const exec::ElementAutoOptions &o,
                         const std::vector<ElementStrategy> &strategies, bool host) {
   check_auto_options(o.tuning);
+  if (o.tuning.reproducible)
+    fail("exec::ElementAuto: the tuning options' 'reproducible' is exec::Auto's; element loops "
+         "do not limit their strategies by it (name the strategy to run instead)");
   if (o.elements_per_team.empty())
     fail("exec::ElementAuto: no elements per team to try");
   for (int e : o.elements_per_team)

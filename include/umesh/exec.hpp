@@ -17,11 +17,19 @@ namespace umesh::exec {
 struct Serial {
   using Loop = NoLoopOptions;
   using Variant = VariantOf<Serial>;
+  /// Bitwise-identical results run to run (docs/executors.md, Reproducible
+  /// results): always, one thread in element order.
+  static constexpr bool reproducible(Concurrency, const Loop & = {}) { return true; }
 };
 /// One thread per element; increments with Kokkos::atomic_add.
 struct Atomic {
   using Loop = NoLoopOptions;
   using Variant = VariantOf<Atomic>;
+  /// On one thread only: elsewhere a point's atomics land in the order the
+  /// threads reach it.
+  static constexpr bool reproducible(Concurrency c, const Loop & = {}) {
+    return c == Concurrency::sequential;
+  }
 };
 /// Two steps: the kernel writes increments to a temporary
 /// `[element][slot][component]` array; a second kernel sums them per point
@@ -29,18 +37,29 @@ struct Atomic {
 struct Gather {
   using Loop = NoLoopOptions;
   using Variant = VariantOf<Gather>;
+  /// Always: each point sums its entries in the inverse map's order, which
+  /// the plan builds the same on any thread count.
+  static constexpr bool reproducible(Concurrency, const Loop & = {}) { return true; }
 };
 /// Greedy colouring of elements (no two elements of one colour write one
 /// point); one launch per colour, plain increments.
 struct GlobalColour {
   using Loop = NoLoopOptions;
   using Variant = VariantOf<GlobalColour>;
+  /// Always: a point gets at most one increment per colour, colours in order.
+  static constexpr bool reproducible(Concurrency, const Loop & = {}) { return true; }
 };
 /// Kokkos::Experimental::ScatterView with the backend's default strategy
 /// (duplicated copies on OpenMP, atomics on CUDA, plain on Serial).
 struct ScatterView {
   using Loop = NoLoopOptions;
   using Variant = VariantOf<ScatterView>;
+  /// On one thread only: atomics on GPUs; on host threads each thread's
+  /// copy holds the elements it was dealt, so the sums depend on the
+  /// thread count (the same from run to run at one count).
+  static constexpr bool reproducible(Concurrency c, const Loop & = {}) {
+    return c == Concurrency::sequential;
+  }
 };
 
 /// exec::Segmented's loop options (par_loop(plan, options, ...)).
@@ -72,6 +91,11 @@ struct Segmented {
   int max_segments = 4;
   Segmented &with_block_size(int b) { return block_size = b, *this; }
   Segmented &with_max_segments(int s) { return max_segments = s, *this; }
+  /// On one thread only: blocks add their staged points with global
+  /// atomics, and on GPUs fold in scratch in the order threads take entries.
+  static constexpr bool reproducible(Concurrency c, const Loop & = {}) {
+    return c == Concurrency::sequential;
+  }
 };
 
 /// exec::WarpCombine's loop options (par_loop(plan, options, ...)).
@@ -113,7 +137,20 @@ struct WarpCombine {
   using Variant = VariantOf<WarpCombine>;
   int block_size = 128;
   WarpCombine &with_block_size(int b) { return block_size = b, *this; }
+  /// On one thread only: warps add their combined values with global atomics.
+  static constexpr bool reproducible(Concurrency c, const Loop & = {}) {
+    return c == Concurrency::sequential;
+  }
 };
+
+/// Whether loops of executor tag E on execution space Space give
+/// bitwise-identical results run to run under loop options `loop` (on host
+/// backends whatever the thread count): E::reproducible on Space's
+/// concurrency. exec::Auto's: its option (umesh/exec_auto.hpp).
+template <class Space, class E>
+constexpr bool reproducible(const E &, const typename E::Loop &loop = {}) {
+  return E::reproducible(concurrency_of<Space>(), loop);
+}
 
 // exec::Auto, the tuner over these: umesh/exec_auto.hpp.
 

@@ -55,6 +55,15 @@ struct AutoOptions {
   /// plan (its executor not in the list, or a variant this backend does not
   /// run) is an Error.
   std::vector<std::string> candidates;
+  /// Only candidates whose results are bitwise identical run to run on this
+  /// backend (Exec::reproducible with the variant's loop options): none of
+  /// atomic, scatterview, segmented or warp on GPUs or host threads, and
+  /// only the hierarchical variants with coloured write-back (and, on GPUs,
+  /// no scratch atomics). A list that leaves none is an Error naming it. The
+  /// choice is still a timing: runs that tune may choose another candidate
+  /// (other bits); with a tuning file every later run repeats the first's
+  /// choice, whose decisions it keeps apart from other runs'.
+  bool reproducible = false;
 };
 
 /// Measures, remembers, runs the fastest of `Candidates` (executor tags
@@ -90,7 +99,15 @@ template <class... Candidates> struct AutoOf : AutoOptions {
   AutoOf &with_candidates(std::vector<std::string> names) {
     return candidates = std::move(names), *this;
   }
+  AutoOf &with_reproducible(bool r = true) { return reproducible = r, *this; }
 };
+
+/// exec::Auto's loops are reproducible when its option limits the
+/// candidates to reproducible ones (AutoOptions::reproducible).
+template <class Space, class... C>
+constexpr bool reproducible(const AutoOf<C...> &a, const NoLoopOptions & = {}) {
+  return a.reproducible;
+}
 
 /// The backend's default candidates (exec::Auto): the executors that won
 /// most often in our measurements, few enough that a loop under exec::Auto

@@ -5,6 +5,7 @@
 // compiles as a type (exec::HierarchicalOf<Kernels>), so that a run-time
 // option chooses only among kernels the program instantiated.
 
+#include <umesh/concurrency.hpp>
 #include <umesh/loop_options.hpp>
 
 #include <memory>
@@ -175,6 +176,27 @@ struct HierarchicalLoop : HierarchicalLoopOptions {
   HierarchicalLoop &with_preload(bool p) { return preload = p, *this; }
 };
 
+/// Whether loops under hierarchical loop options `h` give bitwise-identical
+/// results run to run on a backend of concurrency `c` (on host backends
+/// whatever the thread count). Blocks of one colour share no written point,
+/// and thread colours (or a gather's fixed lists) order a block's increments,
+/// so a point's increments always add up in one order. Scratch atomics
+/// reorder them on GPUs (a host team is one thread, in order); atomic
+/// write-back and staging 'reads' add shared points with global atomics.
+/// One thread runs everything in order. A fallback never makes a
+/// reproducible loop otherwise: 'inc' keeps the combine and write-back,
+/// 'none' takes both colourings.
+constexpr bool hierarchical_reproducible(Concurrency c, const HierarchicalLoopOptions &h) {
+  if (c == Concurrency::sequential)
+    return true;
+  if (h.staging == Staging::reads)
+    return false;
+  if (h.staging == Staging::none)
+    return true;
+  return h.writeback == Writeback::coloured &&
+         (h.combine != Combine::atomics || c != Concurrency::gpu);
+}
+
 template <unsigned Kernels> struct HierarchicalVariant;
 
 /// Hierarchical colouring: elements in blocks of at most `block_size`; blocks
@@ -210,6 +232,12 @@ struct HierarchicalOf : HierarchicalPlanOptions {
   HierarchicalOf &with_plan_file(std::string path) { return plan_file = std::move(path), *this; }
   HierarchicalOf &with_partition(Partition p) { return partition = p, *this; }
   HierarchicalOf &with_metis_margin(double m) { return metis_margin = m, *this; }
+
+  /// Whether its loops under `loop` give bitwise-identical results run to
+  /// run on a backend of concurrency `c` (hierarchical_reproducible).
+  static constexpr bool reproducible(Concurrency c, const HierarchicalLoopOptions &loop = {}) {
+    return hierarchical_reproducible(c, loop);
+  }
 };
 
 /// Plan and loop options together, for programs and tests that sweep

@@ -8,6 +8,7 @@
 #include <umesh/block_plan.hpp>
 #include <umesh/colouring.hpp>
 #include <umesh/compact_map.hpp>
+#include <umesh/concurrency.hpp>
 #include <umesh/connectivity.hpp>
 #include <umesh/dat.hpp>
 #include <umesh/decimal.hpp>

@@ -27,6 +27,7 @@ struct AutoCandidate {
   int max_registers = 0;        // warp
   bool compact_maps = false;    // warp
   int slot = 0;                 // position of its executor in the candidate list
+  bool reproducible = false;    // its executor's trait under its loop options, on this backend
 };
 
 /// Every executor exec::Auto can choose, in the registry's order (the
@@ -44,12 +45,20 @@ template <class E> constexpr AutoCandidate::Kind auto_kind() {
 
 /// Appends every candidate one executor of the list gives (kind), in the
 /// order the summary lists them, marked with its position `slot` in the
-/// list; `host`: a host backend (one kernel per executor: no register
-/// budgets, blocks per team or scratch atomics); `hier_kernels`: the
-/// hierarchical kernels the list's tag compiles (exec::HierarchicalKernels
-/// flags), whose variants are the only hierarchical candidates.
-void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o, bool host,
-                         unsigned hier_kernels, std::vector<AutoCandidate> &out);
+/// list and whether it is reproducible; `c`: the backend's concurrency (host
+/// backends run one kernel per executor: no register budgets, blocks per
+/// team or scratch atomics); `hier_kernels`: the hierarchical kernels the
+/// list's tag compiles (exec::HierarchicalKernels flags), whose variants are
+/// the only hierarchical candidates. Under the options' `reproducible`, only
+/// reproducible candidates are appended.
+void add_auto_candidates(AutoCandidate::Kind kind, int slot, const exec::AutoOptions &o,
+                         exec::Concurrency c, unsigned hier_kernels,
+                         std::vector<AutoCandidate> &out);
+
+/// Fails when the options ask for reproducible candidates and `kinds` (the
+/// list's executors) gave none on a backend of concurrency `c`.
+void check_reproducible_left(const exec::AutoOptions &o, const std::vector<AutoCandidate> &all,
+                             const std::vector<AutoCandidate::Kind> &kinds, exec::Concurrency c);
 
 /// The hierarchical kernels executor tag E compiles (0: not hierarchical).
 template <class E> constexpr unsigned hierarchical_kernels() {

@@ -184,11 +184,11 @@ public:
 private:
   static std::vector<AutoCandidate> candidates(const exec::AutoOptions &o) {
     check_auto_options(o);
-    constexpr bool host =
-        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible;
+    constexpr exec::Concurrency c = exec::concurrency_of<Space>();
     std::vector<AutoCandidate> out;
     int slot = 0;
-    (add_auto_candidates(auto_kind<C>(), slot++, o, host, hierarchical_kernels<C>(), out), ...);
+    (add_auto_candidates(auto_kind<C>(), slot++, o, c, hierarchical_kernels<C>(), out), ...);
+    check_reproducible_left(o, out, {auto_kind<C>()...}, c);
     return out;
   }
 

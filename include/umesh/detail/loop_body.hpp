@@ -6,6 +6,7 @@
 
 #include <umesh/detail/device_args.hpp>
 #include <umesh/detail/host_sync.hpp>
+#include <umesh/detail/ordered_reduce.hpp>
 #include <umesh/detail/tuple.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -184,12 +185,25 @@ template <class Body> struct ReduceHooks<Body, true> : ReduceHooks<Body, false> 
 /// Runs Kokkos' reduction of functor `f` under `policy`: into the host's
 /// `total` when the loop has umesh::Global reductions (the host waits), else
 /// into the loop's device sink (every result is folded into device globals
-/// by final(); the host does not wait).
+/// by final(); the host does not wait). Host backends fold in an order the
+/// thread count does not change (ordered_reduce.hpp).
 template <class Space, class Body, class Policy, class F>
 void reduce_launch(const std::string &label, const Policy &policy, const F &f, const Body &body,
                    typename Body::reduce_value &total) {
   using Value = typename Body::reduce_value;
-  if constexpr (Body::host_reduction) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace,
+                                           typename Space::memory_space>::accessible) {
+    Value result;
+    const auto run = [&] { ordered_host_reduce<Body>(label, policy, f, result); };
+    if constexpr (Body::host_reduction)
+      as_host_sync(run);
+    else
+      run();
+    if constexpr (Body::has_device_store)
+      f.final(result); // as Kokkos does with a launch's result
+    if constexpr (Body::host_reduction)
+      body.join(total, result);
+  } else if constexpr (Body::host_reduction) {
     Value partial;
     as_host_sync([&] { Kokkos::parallel_reduce(label, policy, f, partial); });
     body.join(total, partial);
