@@ -7,6 +7,7 @@
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <numeric>
 #include <random>
 #include <string>
@@ -96,6 +97,17 @@ template <class DatT> std::vector<double> host_values(const DatT &d) {
     for (int k = 0; k < DatT::dim; ++k)
       out.push_back(double(h(i, k)));
   return out;
+}
+
+/// Whether `message` holds every one of `words`: the facts an error must
+/// name (the loop, the argument, the objects, the values), whatever the
+/// wording around them.
+inline ::testing::AssertionResult has_words(const std::string &message,
+                                            std::initializer_list<const char *> words) {
+  for (const char *w : words)
+    if (message.find(w) == std::string::npos)
+      return ::testing::AssertionFailure() << "'" << message << "' does not name " << w;
+  return ::testing::AssertionSuccess();
 }
 
 /// Largest |a - b| / max(1, |b|); infinity where a is NaN (unwritten).

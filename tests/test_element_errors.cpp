@@ -33,17 +33,18 @@ struct ErrorsFixture : ::testing::Test {
 
 TEST_F(ErrorsFixture, RowThroughAMapFromAnotherSet) {
   auto plan = make_element_plan(Space(), exec::ElementAtomic{}, m.cells);
-  EXPECT_EQ(error_message([&] { element_loop(plan, "l", Touch{}, read_row(u, edge_nodes)); }),
-            "umesh: loop 'l' argument 0: map 'edge_nodes' maps from set 'edges', but the loop runs "
-            "over set 'cells'");
+  EXPECT_TRUE(
+      has_words(error_message([&] { element_loop(plan, "l", Touch{}, read_row(u, edge_nodes)); }),
+                {"umesh: loop 'l' argument 0", "map 'edge_nodes'", "set 'edges'",
+                 "the loop runs over set 'cells'"}));
 }
 
 TEST_F(ErrorsFixture, RowOfADatOnAnotherSet) {
   auto plan = make_element_plan(Space(), exec::ElementSerial{}, m.cells);
-  EXPECT_EQ(
+  EXPECT_TRUE(has_words(
       error_message([&] { element_loop(plan, "l", Touch{}, read(c), inc_row(c, cell_nodes)); }),
-      "umesh: loop 'l' argument 1: inc of dat 'c' on set 'cells' through map 'cell_nodes', which "
-      "maps to set 'nodes'");
+      {"umesh: loop 'l' argument 1", "inc", "dat 'c'", "set 'cells'", "map 'cell_nodes'",
+       "maps to set 'nodes'"}));
 }
 
 TEST_F(ErrorsFixture, CompileTimeArityOtherThanTheMaps) {
@@ -55,9 +56,9 @@ TEST_F(ErrorsFixture, CompileTimeArityOtherThanTheMaps) {
 
 TEST_F(ErrorsFixture, DirectDatOnAnotherSet) {
   auto plan = make_element_plan(Space(), exec::ElementAtomic{}, m.cells);
-  EXPECT_EQ(error_message([&] { element_loop(plan, "l", Touch{}, read(u)); }),
-            "umesh: loop 'l' argument 0: read of dat 'u' on set 'nodes', but the loop runs over "
-            "set 'cells'");
+  EXPECT_TRUE(has_words(error_message([&] { element_loop(plan, "l", Touch{}, read(u)); }),
+                        {"umesh: loop 'l' argument 0", "read", "dat 'u'", "set 'nodes'",
+                         "the loop runs over set 'cells'"}));
 }
 
 TEST_F(ErrorsFixture, ColouringWithoutTheMap) {
