@@ -267,7 +267,7 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
     const int first = team.league_rank() * blocks_per_team;
     const int last = first + blocks_per_team < num_blocks ? first + blocks_per_team : num_blocks;
     char *base = static_cast<char *>(
-        team.team_scratch(team_scratch_level<Space>).get_shmem(3 * scratch_bytes + team_bytes));
+        team.team_scratch(team_scratch_level<Space>()).get_shmem(3 * scratch_bytes + team_bytes));
     char *team_scratch = base + 3 * scratch_bytes;
     constexpr bool combines = Pipe == PipeKind::combines;
     if constexpr (combines) {
@@ -309,8 +309,8 @@ struct HierarchicalFunctor : ReduceHooks<Body> {
     const int b =
         order_begin < 0 ? team.league_rank() : plan.block_order[order_begin + team.league_rank()];
     const bool by_position = !colour_rounds && plan.blocks_are_ranges;
-    char *scratch =
-        static_cast<char *>(team.team_scratch(team_scratch_level<Space>).get_shmem(scratch_bytes));
+    char *scratch = static_cast<char *>(
+        team.team_scratch(team_scratch_level<Space>()).get_shmem(scratch_bytes));
     const ModeCtx<Gather> block{{0, 0, b, scratch, 0, scratch}};
     // The block's facts, and on GPUs the thread's colour byte and map
     // entries, are asked for before staging: their latency then passes under

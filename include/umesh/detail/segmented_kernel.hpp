@@ -176,8 +176,8 @@ template <class Body, class Space> struct SegmentedFunctor : ReduceHooks<Body> {
   }
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
     const int b = team.league_rank();
-    char *scratch =
-        static_cast<char *>(team.team_scratch(team_scratch_level<Space>).get_shmem(scratch_bytes));
+    char *scratch = static_cast<char *>(
+        team.team_scratch(team_scratch_level<Space>()).get_shmem(scratch_bytes));
     body.for_each([&](const auto &dev) { segmented_stage(dev, team, b, scratch); });
     team.team_barrier();
     const int begin = b * block_size, end = begin + block_size < n ? begin + block_size : n;

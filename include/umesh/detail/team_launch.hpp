@@ -62,7 +62,7 @@ void launch_teams(const Space &space, const std::string &loop, const char *execu
     const auto make_policy = [&](int threads) {
       return Kokkos::Experimental::require(
           TeamPolicy(space, teams, threads)
-              .set_scratch_size(team_scratch_level<Space>, Kokkos::PerTeam(scratch)),
+              .set_scratch_size(team_scratch_level<Space>(), Kokkos::PerTeam(scratch)),
           launch_weight<Functor, Bounds>());
     };
     const std::string label = std::string("umesh::") + executor + "::" + loop;

@@ -17,7 +17,7 @@ inline constexpr int team_scratch_level =
 
 /// Bytes of team scratch a team of Space may take at that level.
 template <class Space> int team_scratch_budget() {
-  return Kokkos::TeamPolicy<Space>::scratch_size_max(team_scratch_level<Space>);
+  return Kokkos::TeamPolicy<Space>::scratch_size_max(team_scratch_level<Space>());
 }
 
 } // namespace umesh::detail

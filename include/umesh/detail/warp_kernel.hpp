@@ -127,7 +127,7 @@ template <class Body, class Space> struct WarpFunctor : ReduceHooks<Body> {
   KOKKOS_INLINE_FUNCTION void run(const member_type &team, value_type &red) const {
     const int begin = team.league_rank() * block_size;
     char *scratch =
-        static_cast<char *>(team.team_scratch(team_scratch_level<Space>)
+        static_cast<char *>(team.team_scratch(team_scratch_level<Space>())
                                 .get_shmem(host ? warp_bytes : warp_bytes * (block_size / 32)));
     if constexpr (host) {
       for (int w = begin; w < begin + block_size && w < n; w += 32) {
