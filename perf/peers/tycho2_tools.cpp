@@ -14,8 +14,8 @@
 //     relative L1, L2 and largest differences, and each against the
 //     manufactured solution 4 pi (1 - r / R) at the centroids (R = 0.3
 //     SIDE, SIDE 100 by default).
-#include "common/run_main.hpp"
 #include "../sweep_quadrature.hpp"
+#include "common/run_main.hpp"
 
 #include <umesh/gmsh.hpp>
 
