@@ -76,11 +76,14 @@ build() {
   local compiler=()
   [[ "$BACKEND" == cuda ]] && compiler=(-DCMAKE_CXX_COMPILER="$KOKKOS/bin/nvcc_wrapper")
   export PATH=$PATH:/usr/local/cuda/bin
-  cmake -S perf/peers/tycho2 -B "$WORK/build" -DTYCHO2_SOURCE="$WORK/src" \
+  if ! { cmake -S perf/peers/tycho2 -B "$WORK/build" -DTYCHO2_SOURCE="$WORK/src" \
     -DCMAKE_PREFIX_PATH="$KOKKOS" -DCMAKE_BUILD_TYPE=Release "${compiler[@]}" \
     >"$R/build-tycho2.log" 2>&1 &&
-    cmake --build "$WORK/build" -j "$(nproc)" >>"$R/build-tycho2.log" 2>&1 ||
-    { note "Tycho2 build failed"; grep -m5 error "$R/build-tycho2.log" | tee -a "$R/summary.txt"; return 1; }
+    cmake --build "$WORK/build" -j "$(nproc)" >>"$R/build-tycho2.log" 2>&1; }; then
+    note "Tycho2 build failed"
+    grep -m5 error "$R/build-tycho2.log" | tee -a "$R/summary.txt"
+    return 1
+  fi
   note "built umesh_sweep_bench, umesh_tycho2_tools and Tycho2 ($(git -C "$TYCHO2" log -1 --format='%h %cd' 2>/dev/null))"
 }
 
@@ -120,7 +123,7 @@ tycho2_run() { # pmesh groups iterations tolerance output-flag label
 
 run() {
   local b; b=$(bench_dir)
-  local q="--quadrature product --sn $SN"
+  local q=(--quadrature product --sn "$SN")
   echo "mesh,cells,groups,angles,tycho2_sweep_s,tycho2_updates_per_s,umesh_best,umesh_best_ms,umesh_updates_per_s,best_vs_tycho2,umesh_levels_ms,best_vs_levels" >"$R/summary.csv"
   local first=1 m msh cells g
   for m in $MESHES; do
@@ -139,7 +142,7 @@ run() {
       else
         note "$label: Tycho2 skipped, its arrays do not fit this machine"
       fi
-      OMP_PROC_BIND=spread "$b/perf/umesh_sweep_bench" --mesh "$msh" $q --groups "$g" \
+      OMP_PROC_BIND=spread "$b/perf/umesh_sweep_bench" --mesh "$msh" "${q[@]}" --groups "$g" \
         --executors levels,teams,flow,auto --repeats 5 --tolerance "$TOL" \
         --csv "$R/umesh-$label.csv" >"$R/umesh-$label.log" 2>&1 || note "$label: umesh_sweep_bench exit $?"
       awk -F, -v m="$label" -v c="$cells" -v g="$g" -v t2="$t2" -v t2u="$t2u" -v n="$SN" '
@@ -153,7 +156,7 @@ run() {
     if [[ $first == 1 ]] && fits "$cells" 4; then # the fluxes, both converged
       first=0
       tycho2_run "$WORK/$(basename "$msh" .msh).pmesh" 4 500 "$TOL" true converged
-      "$b/perf/umesh_sweep_bench" --mesh "$msh" $q --groups 4 --executors auto --repeats 1 \
+      "$b/perf/umesh_sweep_bench" --mesh "$msh" "${q[@]}" --groups 4 --executors auto --repeats 1 \
         --tolerance "$TOL" --max-iterations 500 --flux-out "$WORK/umesh" \
         --csv "$R/umesh-converged.csv" >"$R/umesh-converged.log" 2>&1
       "$b/perf/umesh_tycho2_tools" compare "$msh" "$WORK/tycho2_psi.psi" \
