@@ -225,6 +225,7 @@ void run_sweep_groups(const SweepBenchOptions &o, const BenchMesh &mesh, const Q
     const std::vector<double> zero(std::size_t(mesh.cells.size()) * G, 0.0);
     reference_sweep(s, k, G, q.weights, mesh.centroid, mesh.volume, zero, lagged, reference);
     std::printf("# serial reference sweep, %d groups: %.3f s on the host\n", G, t.seconds());
+    std::fflush(stdout);
   }
   // --reference full: the reference's source iteration to the tolerance;
   // the executors then run as many iterations and are compared with it.

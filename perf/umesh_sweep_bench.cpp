@@ -170,6 +170,7 @@ int run(int &argc, char **argv) {
         make_sweep_plan(Kokkos::DefaultExecutionSpace(), exec::SweepLevels{}, mesh.sweep, q.dirs);
     std::printf("# %s: %d tets, read in %.2f s; %s; uploaded in %.2f s\n", mesh.name.c_str(),
                 mesh.cells.size(), read_s, base.schedule().summary().c_str(), t.seconds());
+    std::fflush(stdout);
     for (int g : o.groups) {
       const std::size_t first = rows.size();
       if (g == 4)

@@ -1,7 +1,8 @@
 // Sweep schedules (umesh/sweep_schedule.hpp): per direction, the cells'
-// dependency graph, its strongly connected components (Tarjan), cycles
-// broken by lagging the back edges of a depth-first search inside each
-// component, and the levels of what remains (Kahn). Directions are
+// dependency graph and its levels (Kahn); where Kahn's algorithm finds a
+// cycle, the graph's strongly connected components (Tarjan), cycles broken
+// by lagging the back edges of a depth-first search inside each component,
+// and the levels of what remains. Directions are
 // independent: they are built on the host's threads, each deterministic.
 #include "sweep_tables.hpp"
 
@@ -173,8 +174,13 @@ struct DirectionResult {
 
 void build_direction(SweepTables &t, int d, SweepCycles cycles, DirectionResult &out) {
   std::uint16_t *flags = t.flags.data() + std::size_t(d) * t.cells;
+  int *order = t.order.data() + std::size_t(d) * t.cells;
   sweep_inflow(t, d, flags);
   const DirectionGraph g{t, flags};
+  // Kahn's algorithm orders every cell exactly when there is no cycle (the
+  // common case): the components are then all single cells.
+  if (levels(g, order, out.offsets))
+    return;
   std::vector<int> comp;
   const std::vector<int> sizes = components(g, comp);
   for (int s : sizes)
@@ -182,7 +188,7 @@ void build_direction(SweepTables &t, int d, SweepCycles cycles, DirectionResult 
       ++out.report.cycles;
       out.report.largest_cycle = std::max(out.report.largest_cycle, s);
     }
-  if (out.report.cycles > 0 && cycles == SweepCycles::fail) {
+  if (cycles == SweepCycles::fail) {
     const int big = int(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
     std::ostringstream cells;
     int listed = 0;
@@ -194,9 +200,8 @@ void build_direction(SweepTables &t, int d, SweepCycles cycles, DirectionResult 
          sizes[big] > 8 ? ", ..." : "",
          "), each waiting for the next: SweepCycles::lag breaks cycles by lagging faces");
   }
-  if (out.report.cycles > 0)
-    lag_back_edges(g, comp, sizes);
-  if (!levels(g, t.order.data() + std::size_t(d) * t.cells, out.offsets))
+  lag_back_edges(g, comp, sizes);
+  if (!levels(g, order, out.offsets))
     fail("sweep plan: direction ", d, " still has a cycle after lagging (a bug in umesh)");
   for (int c = 0; c < t.cells; ++c)
     for (int s = 0; s < t.faces; ++s)

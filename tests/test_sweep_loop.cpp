@@ -111,6 +111,9 @@ void every_executor(const SweepMesh &mesh, const std::vector<double> &dirs, cons
                         ex::SweepDataFlow{}.with_cells_per_team(64).with_lanes(4)}) {
     auto plan = make_sweep_plan(f, serial);
     k.expect_reference(plan, std::string(name) + " flow c" + std::to_string(f.cells_per_team));
+    // Again: counters and tickets start afresh each call.
+    k.expect_reference(plan,
+                       std::string(name) + " flow again c" + std::to_string(f.cells_per_team));
   }
   auto tuned = make_sweep_plan(ex::SweepAuto{}.with_trials(1).with_final_rounds(1), serial);
   k.expect_reference(tuned, std::string(name) + " auto");

@@ -167,6 +167,23 @@ TEST(SweepPlan, BadMeshesAreRefusedByName) {
   EXPECT_NE(slots.find("9 faces per cell; a sweep plan takes 1 to 8"), std::string::npos) << slots;
 }
 
+TEST(SweepPlan, SweepMeshesFromCellsRefuseWhatTheyCannotMake) {
+  const TetMesh t = make_tet_mesh(1, 1, 1);
+  std::string e = error_message(
+      [&] { sweep_mesh_from_cells(t.cells, 3, t.cell_nodes, t.nodes, t.node_coords); });
+  EXPECT_NE(e.find("sweep_mesh_from_cells: cells of 3 nodes (tets have 4, hexes 8"),
+            std::string::npos)
+      << e;
+  std::vector<double> short_coords(t.node_coords.begin(), t.node_coords.end() - 3);
+  e = error_message(
+      [&] { sweep_mesh_from_cells(t.cells, 4, t.cell_nodes, t.nodes, short_coords); });
+  EXPECT_NE(e.find("21 coordinates for the 8 nodes of 'nodes'"), std::string::npos) << e;
+  std::vector<int> bad = t.cell_nodes;
+  bad[5] = 99;
+  e = error_message([&] { sweep_mesh_from_cells(t.cells, 4, bad, t.nodes, t.node_coords); });
+  EXPECT_NE(e.find("has node 99, outside set 'nodes'"), std::string::npos) << e;
+}
+
 TEST(SweepPlan, BadDirectionsAreRefusedByName) {
   const SweepMesh m = test::sweep_hexes(2, 1, 1);
   const auto e = [&](std::vector<double> dirs) {

@@ -10,12 +10,12 @@
 
 #include <umesh/detail/element_bind.hpp>
 #include <umesh/detail/scratch.hpp>
+#include <umesh/detail/team_tickets.hpp>
 #include <umesh/detail/tuple.hpp>
 #include <umesh/element_team.hpp>
 
 #include <Kokkos_Core.hpp>
 
-#include <thread>
 #include <utility>
 
 namespace umesh::detail {
@@ -85,14 +85,8 @@ template <class Space, class Kernel, class... Devs> struct ElementFunctor {
     char *team = static_cast<char *>(m.team_scratch(0).get_shmem(team_bytes));
     const ElementSchedule &s = schedule;
     int t = s.team_base + m.league_rank();
-    if (s.counters) {
-      // The ticket decides the team's work: tickets go out in the order
-      // teams start, so every lower ticket belongs to a team that runs.
-      Kokkos::single(Kokkos::PerTeam(m),
-                     [&] { *scratch_at<int>(team, 0) = Kokkos::atomic_fetch_add(s.counters, 1); });
-      m.team_barrier();
-      t = *scratch_at<int>(team, 0);
-    }
+    if (s.counters) // the ticket decides the team's work (team_tickets.hpp)
+      t = take_ticket(m, s.counters, scratch_at<int>(team, 0));
     stage(m, team, std::index_sequence_for<Devs...>{});
     int first = t * s.per_team, end = s.n, wait_for = 0;
     if (s.groups > 0) {
@@ -108,12 +102,7 @@ template <class Space, class Kernel, class... Devs> struct ElementFunctor {
     if (s.counters) {
       // Tables load meanwhile; the elements wait for every earlier group.
       Kokkos::single(Kokkos::PerTeam(m), [&] {
-        while (Kokkos::atomic_fetch_add(s.counters + 1, 0) < wait_for) {
-#if !defined(__CUDA_ARCH__)
-          std::this_thread::yield(); // host threads may outnumber the cores
-#endif
-        }
-        Kokkos::memory_fence();
+        spin_until([&] { return Kokkos::atomic_fetch_add(s.counters + 1, 0) >= wait_for; });
       });
     }
     m.team_barrier();

@@ -8,6 +8,7 @@
 
 #include <umesh/detail/sweep_args.hpp>
 #include <umesh/detail/sweep_device.hpp>
+#include <umesh/detail/team_tickets.hpp>
 #include <umesh/detail/tuple.hpp>
 #include <umesh/element_team.hpp>
 #include <umesh/sweep_cell.hpp>
@@ -15,7 +16,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
-#include <thread>
 #include <utility>
 
 namespace umesh::detail {
@@ -133,11 +133,10 @@ template <class Space, class Body> struct SweepFlowFunctor {
   int *counters = nullptr, *tickets = nullptr;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type &m) const {
-    int *ticket = static_cast<int *>(m.team_scratch(0).get_shmem(sizeof(int) * 4));
-    Kokkos::single(Kokkos::PerTeam(m), [&] { *ticket = Kokkos::atomic_fetch_add(tickets, 1); });
-    m.team_barrier();
+    int *slot = static_cast<int *>(m.team_scratch(0).get_shmem(sizeof(int) * 4));
+    const int ticket = take_ticket(m, tickets, slot);
     const std::int64_t pairs = total[levels];
-    const std::int64_t first = std::int64_t(*ticket) * per_ticket;
+    const std::int64_t first = std::int64_t(ticket) * per_ticket;
     const std::int64_t end = first + per_ticket < pairs ? first + per_ticket : pairs;
     const int nd = body.geo.directions;
     for (std::int64_t p = first + m.team_rank(); p < end; p += m.team_size()) {
@@ -150,7 +149,9 @@ template <class Space, class Body> struct SweepFlowFunctor {
       level_item(prefix + std::size_t(lo) * (nd + 1), nd, int(p - total[lo]), d, k);
       const int c = index.cell(d, lo, k);
       const ElementTeam<member_type> cell(m, c, 0, lanes, nullptr, 0);
-      cell.single([&] { wait(counters + std::size_t(d) * index.cells + c); });
+      const int *counter = counters + std::size_t(d) * index.cells + c;
+      cell.single(
+          [&] { spin_until([&] { return *static_cast<const volatile int *>(counter) <= 0; }); });
       cell.barrier();
       cell.lanes(body.psi.groups, [&](int g) {
         body.template run<true>(c, d, g);
@@ -162,14 +163,6 @@ template <class Space, class Body> struct SweepFlowFunctor {
   }
 
 private:
-  KOKKOS_INLINE_FUNCTION static void wait(const int *counter) {
-    while (*static_cast<const volatile int *>(counter) > 0) {
-#if !defined(__CUDA_ARCH__)
-      std::this_thread::yield(); // host threads may outnumber the cores
-#endif
-    }
-    Kokkos::memory_fence();
-  }
   // Counts down every cell waiting for (c, d) through a face not lagged.
   KOKKOS_INLINE_FUNCTION void release(int c, int d) const {
     Kokkos::memory_fence();
