@@ -11,9 +11,13 @@
 
 namespace umesh::detail {
 
-template <class Space>
-inline constexpr int team_scratch_level =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible ? 1 : 0;
+// A function, not a constexpr variable: Kokkos' team_scratch takes the level
+// by reference, which would odr-use a variable in device code (nvcc refuses).
+template <class Space> KOKKOS_INLINE_FUNCTION constexpr int team_scratch_level() {
+  return Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible
+             ? 1
+             : 0;
+}
 
 /// Bytes of team scratch a team of Space may take at that level.
 template <class Space> int team_scratch_budget() {
