@@ -1,4 +1,5 @@
 #include <umesh/block_plan.hpp>
+#include <umesh/detail/offsets.hpp>
 #include <umesh/error.hpp>
 
 #include <umesh/partition.hpp>
@@ -101,12 +102,23 @@ private:
   int shift_ = 28;
 };
 
+// The plan's tables keep int offsets (on the device too): a total past
+// 2^31 - 1 is refused, naming what and the limit, before any is narrowed.
+std::vector<int> plan_offsets(const std::vector<std::int64_t> &offsets, const std::string &what) {
+  return detail::narrow_offsets(offsets, "hierarchical plan: " + what, "the plan's int offsets",
+                                "use larger blocks (points shared by fewer blocks), or split the "
+                                "mesh over more ranks (umesh::dist)");
+}
+
 // CSR of one list per block: list(b, out, scratch) leaves block b's list in
 // out. Each thread builds the lists of one contiguous range of blocks (with
-// a Scratch of its own), then the threads' lists are joined in order.
+// a Scratch of its own), then the threads' lists are joined in order. The
+// sizes are summed in 64 bits and checked (plan_offsets, naming `what`)
+// before the lists are joined.
 template <class Scratch, class List>
-void block_lists(int nblocks, std::vector<int> &offsets, std::vector<int> &items, List &&list) {
-  offsets.assign(std::size_t(nblocks) + 1, 0);
+void block_lists(int nblocks, std::vector<int> &offsets, std::vector<int> &items,
+                 const std::string &what, List &&list) {
+  std::vector<std::int64_t> wide(std::size_t(nblocks) + 1, 0);
   items.clear();
   std::vector<std::size_t> sizes;
 #ifdef _OPENMP
@@ -118,12 +130,13 @@ void block_lists(int nblocks, std::vector<int> &offsets, std::vector<int> &items
     Scratch scratch;
     for (int b = r.lo; b < r.hi; ++b) {
       list(b, l, scratch);
-      offsets[std::size_t(b) + 1] = int(l.size());
+      wide[std::size_t(b) + 1] = std::int64_t(l.size());
       mine.insert(mine.end(), l.begin(), l.end());
     }
     detail::append_in_thread_order(r, mine, items, sizes);
   }
-  std::partial_sum(offsets.begin(), offsets.end(), offsets.begin());
+  detail::counts_to_offsets(wide);
+  offsets = plan_offsets(wide, what);
 }
 
 } // namespace
@@ -187,7 +200,7 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
   for (const auto &m : maps)
     written_arity += m.written ? m.conn.arity : 0;
   if (stage)
-    block_lists<PointTable>(nblocks, boff, bpts,
+    block_lists<PointTable>(nblocks, boff, bpts, "the blocks' written points (block colouring)",
                             [&](int b, std::vector<int> &l, PointTable &table) {
                               l.clear();
                               table.reset(std::size_t(starts[b + 1] - starts[b]) * written_arity);
@@ -239,10 +252,15 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
     colours[b] = tc.num_colours();
   });
   long long colour_sum = 0;
-  for (int b = 0; b < nblocks; ++b) {
-    plan.thread_colour_offsets[b + 1] = plan.thread_colour_offsets[b] + colours[b] + 1;
-    colour_sum += colours[b];
-    plan.max_thread_colours = std::max(plan.max_thread_colours, colours[b]);
+  {
+    std::vector<std::int64_t> wide(std::size_t(nblocks) + 1, 0);
+    for (int b = 0; b < nblocks; ++b) {
+      wide[std::size_t(b) + 1] = colours[b] + 1;
+      colour_sum += colours[b];
+      plan.max_thread_colours = std::max(plan.max_thread_colours, colours[b]);
+    }
+    detail::counts_to_offsets(wide);
+    plan.thread_colour_offsets = plan_offsets(wide, "the blocks' thread colour starts");
   }
   plan.colour_start.resize(std::size_t(plan.thread_colour_offsets[nblocks]));
   for_blocks<std::vector<int>>(nblocks, [&](int b, std::vector<int> &fill) {
@@ -275,7 +293,10 @@ BlockPlan build_block_plan(int n, const std::vector<BlockPlanMap> &maps, int blo
     st.arity = maps[m].conn.arity;
     const int *indices = maps[m].conn.indices;
     block_lists<PointTable>(
-        nblocks, st.point_offsets, st.points, [&](int b, std::vector<int> &l, PointTable &table) {
+        nblocks, st.point_offsets, st.points,
+        "the blocks' staged points of map " + std::to_string(m) + " (its " +
+            std::to_string(std::int64_t(n) * st.arity) + " references)",
+        [&](int b, std::vector<int> &l, PointTable &table) {
           l.clear();
           table.reset(std::size_t(plan.block_start[b + 1] - plan.block_start[b]) * st.arity);
           for (int i = plan.block_start[b]; i < plan.block_start[b + 1]; ++i)

@@ -1,4 +1,5 @@
 #include <umesh/colouring.hpp>
+#include <umesh/detail/offsets.hpp>
 #include <umesh/error.hpp>
 
 #include "thread_ranges.hpp"
@@ -73,6 +74,15 @@ std::vector<int> point_bases(const std::vector<HostConnectivity> &maps, int &tot
 }
 
 Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &maps) {
+  // Every element's points in one int-indexed list: checked before it grows.
+  std::int64_t arity = 0;
+  for (const auto &m : maps)
+    arity += m.arity;
+  detail::check_fits(std::int64_t(num_elements) * arity, detail::int_limit,
+                     "greedy colouring of " + std::to_string(num_elements) +
+                         " elements (every map's points per element: " + std::to_string(arity) +
+                         ")",
+                     "its int offsets", "split the mesh over more ranks (umesh::dist)");
   int total = 0;
   const std::vector<int> base = point_bases(maps, total);
   std::vector<int> offsets(std::size_t(num_elements) + 1, 0), points;
@@ -90,9 +100,14 @@ Colouring greedy_colour(int num_elements, const std::vector<HostConnectivity> &m
 // leave them, on any thread count (plans must not depend on it). Sequential,
 // the two passes took several seconds per map at 100M elements.
 InverseMap invert_map(int num_elements, const int *indices, int arity, int to_size) {
+  // Entries are (element * arity + slot) ints: checked before any is read.
+  const std::int64_t n = detail::check_fits(std::int64_t(num_elements) * arity, detail::int_limit,
+                                            "invert_map of " + std::to_string(num_elements) +
+                                                " elements x arity " + std::to_string(arity),
+                                            "an inverse map's int offsets and entries",
+                                            "split the mesh over more ranks (umesh::dist)");
   InverseMap inv;
   inv.offsets.assign(std::size_t(to_size) + 1, 0);
-  const std::int64_t n = std::int64_t(num_elements) * arity;
   std::int64_t bad = n; // the first entry outside [0, to_size)
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) reduction(min : bad)

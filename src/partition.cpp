@@ -1,11 +1,14 @@
 #include <umesh/colouring.hpp>
+#include <umesh/detail/offsets.hpp>
 #include <umesh/error.hpp>
 #include <umesh/partition.hpp>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <numeric>
+#include <string>
 
 #ifdef UMESH_HAS_METIS
 #include <metis.h>
@@ -53,9 +56,9 @@ template <class Visit> Graph csr_graph(int n, Visit &&visit) {
   Graph g;
   g.offsets.assign(std::size_t(n) + 1, 0);
   for_vertices([&](int v, const std::vector<int> &list) {
-    g.offsets[std::size_t(v) + 1] = int(list.size());
+    g.offsets[std::size_t(v) + 1] = std::int64_t(list.size());
   });
-  std::partial_sum(g.offsets.begin(), g.offsets.end(), g.offsets.begin());
+  detail::counts_to_offsets(g.offsets);
   g.adjacency.resize(std::size_t(g.offsets.back()));
   for_vertices([&](int v, const std::vector<int> &list) {
     std::copy(list.begin(), list.end(), g.adjacency.begin() + g.offsets[v]);
@@ -114,29 +117,31 @@ std::vector<int> grow_block_parts(int n, const std::vector<HostConnectivity> &ma
       for (int s = 0; s < maps[m].arity; ++s)
         f(base[m] + maps[m].indices[std::size_t(e) * maps[m].arity + s]);
   };
-  // Elements of each point (one index space over all maps).
-  std::vector<int> pe_off(std::size_t(num_points) + 1, 0), pe;
+  // Elements of each point (one index space over all maps); 64-bit
+  // offsets: elements x arity may pass 2^31.
+  std::vector<std::int64_t> pe_off(std::size_t(num_points) + 1, 0);
+  std::vector<int> pe;
   for (int e = 0; e < n; ++e)
-    for_points(e, [&](int p) { ++pe_off[p + 1]; });
-  std::partial_sum(pe_off.begin(), pe_off.end(), pe_off.begin());
-  pe.resize(pe_off.back());
+    for_points(e, [&](int p) { ++pe_off[std::size_t(p) + 1]; });
+  detail::counts_to_offsets(pe_off);
+  pe.resize(std::size_t(pe_off.back()));
   {
-    std::vector<int> fill(pe_off.begin(), pe_off.end() - 1);
+    std::vector<std::int64_t> fill(pe_off.begin(), pe_off.end() - 1);
     for (int e = 0; e < n; ++e)
       for_points(e, [&](int p) {
-        if (pe_off[p] == fill[p] || pe[fill[p] - 1] != e) // an element lists a point once
-          pe[fill[p]++] = e;
+        if (pe_off[p] == fill[p] || pe[std::size_t(fill[p] - 1)] != e) // a point once an element
+          pe[std::size_t(fill[p]++)] = e;
       });
     // Close the gaps repeated points left.
-    int w = 0;
+    std::int64_t w = 0;
     for (int p = 0; p < num_points; ++p) {
-      const int begin = pe_off[p];
+      const std::int64_t begin = pe_off[p];
       pe_off[p] = w;
-      for (int j = begin; j < fill[p]; ++j)
-        pe[w++] = pe[j];
+      for (std::int64_t j = begin; j < fill[p]; ++j)
+        pe[std::size_t(w++)] = pe[std::size_t(j)];
     }
     pe_off[num_points] = w;
-    pe.resize(w);
+    pe.resize(std::size_t(w));
   }
 
   // Per-element state in one record: one cache miss per neighbour visited
@@ -167,8 +172,8 @@ std::vector<int> grow_block_parts(int n, const std::vector<HostConnectivity> &ma
         if (point_in[p] == b)
           return;
         point_in[p] = b;
-        for (int j = pe_off[p]; j < pe_off[p + 1]; ++j) {
-          const int f = pe[j];
+        for (std::int64_t j = pe_off[p]; j < pe_off[p + 1]; ++j) {
+          const int f = pe[std::size_t(j)];
           State &s = st[f];
           if (s.part >= 0)
             continue;
@@ -216,11 +221,32 @@ std::vector<int> grow_block_parts(int n, const std::vector<HostConnectivity> &ma
   return part;
 }
 
+namespace {
+
+// The graph's adjacency count, checked against a library's index type
+// before anything is copied into it, and that the offsets span the
+// adjacency.
+[[maybe_unused]] void check_graph(const Graph &graph, std::int64_t limit, const char *who,
+                                  const std::string &table, const char *remedy) {
+  if (graph.offsets.empty())
+    return;
+  const std::int64_t entries = graph.offsets.back();
+  detail::check_fits(entries, limit, std::string(who) + ": the graph's adjacency", table, remedy);
+  if (graph.offsets[0] != 0 || std::size_t(entries) != graph.adjacency.size())
+    detail::fail(who, ": the graph's offsets (first ", graph.offsets[0], ", last ", entries,
+                 ") do not span its adjacency of ", graph.adjacency.size(), " entries");
+}
+
+} // namespace
+
 std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance) {
 #ifdef UMESH_HAS_METIS
-  static_assert(sizeof(idx_t) == sizeof(int), "umesh expects METIS with 32-bit idx_t");
   if (parts < 1)
     detail::fail("partition_kway: ", parts, " parts (must be >= 1)");
+  check_graph(graph, std::numeric_limits<idx_t>::max(), "partition_kway",
+              "METIS's idx_t (IDXTYPEWIDTH " + std::to_string(IDXTYPEWIDTH) + " in this build)",
+              "partition with the built-in partitioner (Partition::builtin, --reorder "
+              "builtin), or build umesh against a METIS of 64-bit idx_t");
   idx_t n = graph.num_vertices(), ncon = 1, nparts = parts, objval = 0;
   std::vector<idx_t> part(std::max<idx_t>(n, 1), 0);
   if (n == 0 || parts == 1)
@@ -245,6 +271,11 @@ std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance)
 
 std::vector<int> order_gps(const Graph &graph) {
 #ifdef UMESH_HAS_SCOTCH
+  check_graph(graph, std::numeric_limits<SCOTCH_Num>::max(), "order_gps",
+              "Scotch's SCOTCH_Num (" + std::to_string(8 * sizeof(SCOTCH_Num)) +
+                  " bits in this build)",
+              "renumber with RCM (Reorder::rcm, --reorder rcm), or build umesh against a "
+              "Scotch of 64-bit SCOTCH_Num");
   const SCOTCH_Num n = graph.num_vertices();
   if (n == 0)
     return {};

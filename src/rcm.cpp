@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <vector>
 
 #include "thread_ranges.hpp"
@@ -37,7 +38,7 @@ public:
   }
 
   int degree(int v) const {
-    return g_.offsets[v + 1] - g_.offsets[v];
+    return int(g_.offsets[v + 1] - g_.offsets[v]);
   }
   /// Whether v was reached by a sweep with this stamp.
   bool marked(int v, int stamp) const {
@@ -82,7 +83,7 @@ private:
     for (std::size_t h = begin; h < end; ++h) {
       const int u = out[h];
       const std::size_t first = out.size();
-      for (int j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
+      for (std::int64_t j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
         const int w = g_.adjacency[j];
         if (mark_[w] != stamp) {
           mark_[w] = stamp;
@@ -109,7 +110,7 @@ private:
       const int *level = out.data() + begin; // `out` grows only in the join below
       for (int i = r.lo; i < r.hi; ++i) {
         const int u = level[i];
-        for (int j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
+        for (std::int64_t j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
           const int w = g_.adjacency[j];
           if (mark_[w] == stamp)
             continue;
@@ -128,7 +129,7 @@ private:
       for (int i = r.lo; i < r.hi; ++i) {
         const int u = level[i];
         const std::size_t first = mine.size();
-        for (int j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
+        for (std::int64_t j = g_.offsets[u]; j < g_.offsets[u + 1]; ++j) {
           const int w = g_.adjacency[j];
           if (mark_[w] != stamp && parent_[w] == i &&
               std::find(mine.begin() + std::ptrdiff_t(first), mine.end(), w) == mine.end())

@@ -1,5 +1,6 @@
 #include <umesh/renumber.hpp>
 
+#include <umesh/detail/offsets.hpp>
 #include <umesh/detail/plan_file.hpp>
 #include <umesh/partition.hpp>
 
@@ -248,30 +249,32 @@ void order_by_blocks(const ReorderOptions &o, int n, const std::vector<BlockPlan
               pairs.emplace_back(p, b);
             }
           }
-    std::vector<int> off(std::size_t(np) + 1, 0), list(pairs.size());
+    // (point, block) pairs: up to elements x arity, so 64-bit offsets.
+    std::vector<std::int64_t> off(std::size_t(np) + 1, 0);
+    std::vector<int> list(pairs.size());
     for (const auto &pb : pairs)
-      ++off[pb.first + 1];
-    std::partial_sum(off.begin(), off.end(), off.begin());
+      ++off[std::size_t(pb.first) + 1];
+    detail::counts_to_offsets(off);
     {
-      std::vector<int> fill(off.begin(), off.end() - 1);
+      std::vector<std::int64_t> fill(off.begin(), off.end() - 1);
       for (const auto &pb : pairs)
-        list[fill[pb.first]++] = pb.second;
+        list[std::size_t(fill[pb.first]++)] = pb.second;
     }
     // Sort (key, point) pairs; the key holds the list length and its first
     // two blocks, so only lists longer than two that tie need the full
     // comparison.
     std::vector<std::pair<std::uint64_t, int>> keyed(np);
     for (int p = 0; p < np; ++p) {
-      const int len = off[p + 1] - off[p];
-      const std::uint64_t b0 = len > 0 ? std::uint64_t(list[off[p]]) : 0,
-                          b1 = len > 1 ? std::uint64_t(list[off[p] + 1]) : 0;
+      const int len = int(off[p + 1] - off[p]);
+      const std::uint64_t b0 = len > 0 ? std::uint64_t(list[std::size_t(off[p])]) : 0,
+                          b1 = len > 1 ? std::uint64_t(list[std::size_t(off[p]) + 1]) : 0;
       keyed[p] = {std::uint64_t(std::min(len, 15)) << 60 | b0 << 30 | b1, p};
     }
     std::sort(keyed.begin(), keyed.end(), [&](const auto &x, const auto &y) {
       if (x.first != y.first)
         return x.first < y.first;
       const int a = x.second, b = y.second;
-      const int la = off[a + 1] - off[a], lb = off[b + 1] - off[b];
+      const std::int64_t la = off[a + 1] - off[a], lb = off[b + 1] - off[b];
       if (la != lb) // both 15 or more
         return la < lb;
       if (la > 2 &&

@@ -310,7 +310,7 @@ umesh::Graph element_graph_rows(int size, int first, int last) {
         for (int ii = std::max(i - 1, 0); ii <= std::min(i + 1, s - 1); ++ii)
           if (kk != k || jj != j || ii != i)
             g.adjacency.push_back((kk * s + jj) * s + ii);
-    g.offsets.push_back(int(g.adjacency.size()));
+    g.offsets.push_back(std::int64_t(g.adjacency.size()));
   }
   return g;
 }

@@ -23,11 +23,12 @@ MapT cell_neighbours(const umesh::Set &cells, const umesh::Set &faces, const Map
   const umesh::Graph g = umesh::point_graph(faces.size(), {{fc.data(), 2, 0, cells.size()}});
   std::vector<int> nb(std::size_t(cells.size()) * kCellFaces);
   for (int c = 0; c < cells.size(); ++c) {
-    const int first = g.offsets[c], degree = g.offsets[c + 1] - first;
+    const std::int64_t first = g.offsets[c];
+    const int degree = int(g.offsets[c + 1] - first);
     if (degree > kCellFaces)
       umesh::fail("cell ", c, " has ", degree, " face neighbours, more than ", kCellFaces);
     for (int s = 0; s < kCellFaces; ++s)
-      nb[std::size_t(c) * kCellFaces + s] = s < degree ? g.adjacency[first + s] : c;
+      nb[std::size_t(c) * kCellFaces + s] = s < degree ? g.adjacency[std::size_t(first + s)] : c;
   }
   return MapT("cell_neighbours", cells, cells, kCellFaces, nb);
 }

@@ -41,6 +41,8 @@ Colouring colour_items(int num_items, const std::vector<int> &offsets,
 
 /// For every point p of the to-set, the (element * arity + slot) entries that
 /// reference it: `entries[offsets[p] .. offsets[p+1])`, in element order.
+/// Entries are ints: elements x arity past 2^31 - 1 is an Error naming the
+/// limit (so is greedy_colour's elements x every map's arity).
 struct InverseMap {
   std::vector<int> offsets;
   std::vector<int> entries;

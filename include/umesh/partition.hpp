@@ -6,6 +6,7 @@
 
 #include <umesh/colouring.hpp>
 
+#include <cstdint>
 #include <vector>
 
 namespace umesh {
@@ -15,9 +16,11 @@ bool has_metis();
 bool has_scotch();
 
 /// Undirected graph in CSR form: the neighbours of v are
-/// `adjacency[offsets[v] .. offsets[v+1])`; no self loops.
+/// `adjacency[offsets[v] .. offsets[v+1])`; no self loops. The offsets are
+/// 64-bit: an element graph's adjacency passes 2^31 entries well before its
+/// vertices do (a hex mesh's 26 neighbours per element: LULESH above -s 436).
 struct Graph {
-  std::vector<int> offsets;
+  std::vector<std::int64_t> offsets;
   std::vector<int> adjacency;
   int num_vertices() const { return int(offsets.size()) - 1; }
 };
@@ -33,10 +36,13 @@ Graph element_graph(int num_elements, const std::vector<HostConnectivity> &maps)
 Graph point_graph(int num_elements, const std::vector<HostConnectivity> &maps);
 
 /// METIS k-way partition into `parts` parts; returns the part of each vertex.
+/// A graph of more adjacency entries than METIS's idx_t holds (2^31 - 1 in
+/// Debian's 32-bit build) is an Error naming that limit.
 std::vector<int> partition_kway(const Graph &graph, int parts, double imbalance = 1.03);
 
 /// Gibbs-Poole-Stockmeyer ordering (Scotch); returns the new index of each
-/// vertex.
+/// vertex. A graph of more adjacency entries than SCOTCH_Num holds is an
+/// Error naming that limit.
 std::vector<int> order_gps(const Graph &graph);
 
 /// Reverse Cuthill-McKee ordering (built in); returns the new index of each

@@ -111,7 +111,7 @@ inline Graph element_graph_slice(MPI_Comm comm, int num_elements,
     std::sort(list.begin(), list.end());
     list.erase(std::unique(list.begin(), list.end()), list.end());
     g.adjacency.insert(g.adjacency.end(), list.begin(), list.end());
-    g.offsets.push_back(int(g.adjacency.size()));
+    g.offsets.push_back(std::int64_t(g.adjacency.size()));
   }
   return g;
 }

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <exception>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -110,6 +111,14 @@ inline std::vector<int> ptscotch_parts(MPI_Comm comm, const Graph &mine, int par
   for (int v = 0; problem.empty() && v < n; ++v)
     if (mine.offsets[v + 1] < mine.offsets[v])
       problem = "the offsets of vertex " + std::to_string(v) + " decrease";
+#if defined(UMESH_HAS_PTSCOTCH)
+  // Checked before the offsets are copied into PT-Scotch's index type.
+  if (problem.empty() && mine.offsets.back() > std::numeric_limits<SCOTCH_Num>::max())
+    problem = "this rank's part of the graph has " + std::to_string(mine.offsets.back()) +
+              " adjacency entries, more than the " +
+              std::to_string(std::numeric_limits<SCOTCH_Num>::max()) +
+              " that PT-Scotch's SCOTCH_Num holds: use more ranks";
+#endif
   // This rank's first vertex, and the graph's size.
   std::int64_t count = n, first = 0, total = 0;
   MPI_Exscan(&count, &first, 1, MPI_INT64_T, MPI_SUM, comm);
@@ -127,7 +136,7 @@ inline std::vector<int> ptscotch_parts(MPI_Comm comm, const Graph &mine, int par
                 std::to_string(total) + ")";
   }
   for (int v = 0; problem.empty() && v < n; ++v)
-    for (int i = mine.offsets[v]; i < mine.offsets[v + 1]; ++i)
+    for (std::int64_t i = mine.offsets[v]; i < mine.offsets[v + 1]; ++i)
       if (mine.adjacency[std::size_t(i)] == first + v) {
         problem = "vertex " + std::to_string(first + v) + " is its own neighbour";
         break;
@@ -224,7 +233,7 @@ std::vector<int> ptscotch_owners(MPI_Comm comm, int n, MakeGraph &&graph) {
       problem = "a graph of " + std::to_string(whole.num_vertices()) + " vertices for " +
                 std::to_string(n) + " items";
     else {
-      const int from = whole.offsets[std::size_t(first)];
+      const std::int64_t from = whole.offsets[std::size_t(first)];
       for (int v = first; v <= last; ++v)
         mine.offsets.push_back(whole.offsets[std::size_t(v)] - from);
       mine.adjacency.assign(whole.adjacency.begin() + from,
