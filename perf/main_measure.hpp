@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -64,6 +65,22 @@ template <class A, class B> double max_rel_err(const A &got, const B &want) {
       [&](std::size_t i, std::size_t k) { return double(w(i, k)); });
 }
 
+/// A hash of a dat's values as bits (FNV-1a over each value's bytes), to
+/// compare runs bitwise.
+template <class A> std::uint64_t bits_of(const A &dat) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dat.view());
+  std::uint64_t hash = 1469598103934665603ull;
+  for (std::size_t i = 0; i < std::size_t(dat.size()); ++i)
+    for (std::size_t k = 0; k < h.extent(1); ++k) {
+      const auto v = h(i, k);
+      unsigned char b[sizeof v];
+      std::memcpy(b, &v, sizeof v);
+      for (unsigned char c : b)
+        hash = (hash ^ c) * 1099511628211ull;
+    }
+  return hash;
+}
+
 // Validates one executor against the reference, times it, then checks that
 // every timed launch ran: the output must have moved by exactly
 // (timed runs) x (one run's increment). The quick run's check (o.check)
@@ -81,6 +98,8 @@ Row measure(const Options &o, const std::string &kernel, const std::string &exec
   run_once();
   Kokkos::fence();
   row.max_rel_err = max_rel_err(out, ref);
+  if (o.reproducible)
+    row.bits = bits_of(out);
   if (o.check) // the quick run's check validates only: no timing
     return row;
   const int repeats =

@@ -55,7 +55,8 @@ struct Options {
   std::string mesh;                       // a Gmsh file instead of generated meshes
   bool skip_mesh_checks = false;          // trust --mesh: no check_gmsh on load
   int repeats = 20, warmup = 3;
-  int paired = 0; // auto against the best other row in alternating pairs (0: off)
+  int paired = 0;            // auto against the best other row in alternating pairs (0: off)
+  bool reproducible = false; // auto over reproducible variants; their cost and bits reported
   std::string out = "umesh-results"; // results folder under the current directory
   std::string csv;                   // default: <out>/results.csv
   bool full = false;  // --full: the whole sweep timed; otherwise the quick run (quick_defaults)
@@ -267,6 +268,12 @@ inline Passes parse(int argc, char **argv) {
                  "alike); auto's line gives the median ratio (0: off)")
       ->check(CLI::Range(0, 100000))
       ->capture_default_str();
+  app.add_flag("--reproducible", o.reproducible,
+               "auto tunes over the variants whose results are bitwise identical run to run "
+               "here (exec::AutoOptions::reproducible); each kernel's summary gives its fastest "
+               "reproducible row against the fastest other row, and the end lists a hash of "
+               "every reproducible row's output after one run (two runs print the same; keep "
+               "auto's choices in $UMESH_TUNING_FILE)");
   app.add_option("--warmup", o.warmup, "untimed runs first")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -27,6 +27,8 @@ struct Row {
   int scratch = -1; // hierarchical: team scratch bytes per block
   std::string reorder = "none";
   std::int64_t elements = -1; // the loop's elements: 0 validates nothing (-1: not known)
+  bool reproducible = false;  // its executor and options give the same bits run to run here
+  std::uint64_t bits = 0;     // --reproducible: a hash of the output after one run
 };
 
 struct PlanRow {
@@ -34,6 +36,49 @@ struct PlanRow {
   BlockPlan plan; // metrics only: point lists live on the device
   double reorder_seconds;
 };
+
+/// --reproducible: kernel k's fastest reproducible row against its fastest
+/// other row (what reproducibility costs here).
+inline void reproducible_cost(const std::vector<Row> &rows, const std::string &k) {
+  const Row *same = nullptr, *other = nullptr;
+  for (const auto &r : rows)
+    if (r.kernel == k && !std::isnan(r.time_ms)) {
+      const Row *&slot = r.reproducible ? same : other;
+      if (!slot || r.time_ms < slot->time_ms)
+        slot = &r;
+    }
+  const auto describe = [](const Row &r) {
+    return r.executor + " " + r.layout + " " + r.reorder +
+           (r.block_size > 0 ? " block " + std::to_string(r.block_size) : "");
+  };
+  if (!same)
+    std::printf("  reproducible: no reproducible row ran\n");
+  else if (!other)
+    std::printf("  reproducible: %s, %.4f ms (no other row ran)\n", describe(*same).c_str(),
+                same->time_ms);
+  else
+    std::printf("  reproducible: %s, %.4f ms: %.2fx the time of the fastest other row (%s, "
+                "%.4f ms)\n",
+                describe(*same).c_str(), same->time_ms, same->time_ms / other->time_ms,
+                describe(*other).c_str(), other->time_ms);
+}
+
+/// --reproducible: a hash of each reproducible row's output after one run
+/// (another run of the same command prints the same lines; auto's only
+/// when it chooses the same, as from $UMESH_TUNING_FILE).
+inline void reproducible_bits(const std::vector<Row> &rows) {
+  std::printf("\nreproducible rows' results (a hash of the output's bits after one run; another "
+              "run prints the same)\n");
+  for (const auto &r : rows)
+    if (r.reproducible && !std::isnan(r.max_rel_err)) {
+      // auto's row names its choice (the bits are that candidate's).
+      const std::string choice =
+          r.executor == exec::name_of_v<exec::AutoAll> ? "  " + r.note : std::string();
+      std::printf("bits %-18s %-15s %-6s %-15s %5d %016llx%s\n", r.kernel.c_str(),
+                  r.executor.c_str(), r.layout.c_str(), r.reorder.c_str(), r.block_size,
+                  static_cast<unsigned long long>(r.bits), choice.c_str());
+    }
+}
 
 /// Prints the tables, writes both CSVs (`csv` and `plans` were opened when
 /// the run began; `plans` is null where `csv` is written in place), and last the headline (best per
@@ -194,6 +239,8 @@ inline int report(const Options &o, const std::vector<Row> &rows,
                   lose.time_ms / win.time_ms, lose.layout.c_str(), lose.executor.c_str(),
                   lose.reorder.c_str(), lose.time_ms);
     }
+    if (o.reproducible)
+      reproducible_cost(rows, k);
     for (const auto &r : rows) // each tuned row against the best of its layout and reordering
       if (r.kernel == k && r.executor == exec::name_of_v<exec::AutoAll> && !std::isnan(r.time_ms)) {
         double best_same = r.time_ms;
@@ -207,6 +254,8 @@ inline int report(const Options &o, const std::vector<Row> &rows,
                     100 * (r.time_ms / best_same - 1), r.note.c_str());
       }
   }
+  if (o.reproducible)
+    reproducible_bits(rows);
   for (const auto &line : closing)
     std::printf("%s\n", line.c_str());
   std::printf("tables: %s (hierarchical plan metrics: %s); charts: perf/plot %s draws them "

@@ -90,9 +90,11 @@ Plans make_plans(const Options &o, const Renumbering &ren, const Map<Mem> &inc_m
   p.gather_seconds = p.gather.build_seconds();
   if (wants<exec::AutoAll>(o))
     for (const auto &l : o.layouts)
-      p.autotune.emplace(l == "aos" ? "AoS" : "SoA",
-                         Plan<MainAuto, Space>(space, MainAuto{}.with_block_sizes(o.blocks), set,
-                                               inc_map, read_only(reads)...));
+      p.autotune.emplace(
+          l == "aos" ? "AoS" : "SoA",
+          Plan<MainAuto, Space>(
+              space, MainAuto{}.with_block_sizes(o.blocks).with_reproducible(o.reproducible), set,
+              inc_map, read_only(reads)...));
   if (wants<exec::Segmented>(o))
     for (int b : o.blocks) {
       p.segmented.emplace_back(space, exec::Segmented{}.with_block_size(b), set, inc_map);
@@ -245,6 +247,17 @@ inline std::vector<exec::Hierarchical::Loop> hierarchical_variants(const Options
   return out;
 }
 
+// Whether a team executor's variant gives the same bits run to run here.
+inline bool variant_reproducible(const exec::SegmentedLoop &l) {
+  return exec::Segmented::reproducible(exec::concurrency_of<Space>(), l);
+}
+inline bool variant_reproducible(const exec::WarpLoop &l) {
+  return exec::WarpCombine::reproducible(exec::concurrency_of<Space>(), l);
+}
+inline bool variant_reproducible(const exec::HierarchicalLoopOptions &l) {
+  return exec::Hierarchical::reproducible(exec::concurrency_of<Space>(), l);
+}
+
 // --paired: auto's pick against the fastest other row, timed in alternating
 // pairs (which of the two goes first alternates too), so that a host whose
 // speed drifts during the run slows both alike; the median of the per-pair
@@ -315,6 +328,7 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
     const int block = plan.options().block_size;
     try {
       Row *r = one(label, options, plan);
+      r->reproducible = variant_reproducible(options);
       r->block_size = block;
       r->scratch = plan.scratch_bytes(kernel);
       r->note = note;
@@ -328,23 +342,30 @@ std::vector<Row> run_all(const Options &o, const std::string &kernel, const std:
   for (const auto &name : o.executors)
     exec::with_name(exec::Every{}, name, [&](auto tag) {
       using E = decltype(tag);
+      // (Executors without options: their trait on this backend.)
+      const auto plain = [&](auto &plan) {
+        Row *r = one(name, exec::NoLoopOptions{}, plan);
+        if constexpr (!std::is_same<E, exec::AutoAll>::value)
+          r->reproducible = E::reproducible(exec::concurrency_of<Space>());
+        return r;
+      };
       if constexpr (std::is_same<E, exec::Serial>::value) {
         if (host) // one GPU thread would take minutes at these sizes
-          one(name, exec::NoLoopOptions{}, plans.serial);
+          plain(plans.serial);
       } else if constexpr (std::is_same<E, exec::Atomic>::value)
-        one(name, exec::NoLoopOptions{}, plans.atomic);
+        plain(plans.atomic);
       else if constexpr (std::is_same<E, exec::Gather>::value)
-        one(name, exec::NoLoopOptions{}, plans.gather);
+        plain(plans.gather);
       else if constexpr (std::is_same<E, exec::GlobalColour>::value)
-        one(name, exec::NoLoopOptions{}, plans.colour)->note =
-            std::to_string(plans.colour.num_colours()) + " colours";
+        plain(plans.colour)->note = std::to_string(plans.colour.num_colours()) + " colours";
       else if constexpr (std::is_same<E, exec::ScatterView>::value)
-        one(name, exec::NoLoopOptions{}, plans.scatter);
+        plain(plans.scatter);
       else if constexpr (std::is_same<E, exec::AutoAll>::value) {
         // The first (validation) run tunes: its result is checked like any
         // other; the timed runs use the winner. Tuning time is reported apart.
         auto &plan = plans.autotune.at(layout);
-        Row *r = one(name, exec::NoLoopOptions{}, plan);
+        Row *r = plain(plan);
+        r->reproducible = plan.options().reproducible;
         char note[256];
         std::snprintf(note, sizeof note, "tuned in %.2f s: %s", plan.tuning_seconds(kernel),
                       plan.choice(kernel).c_str());

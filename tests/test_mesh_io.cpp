@@ -246,8 +246,9 @@ TEST(MeshIo, MainJobMeshesTheSameFromEveryFormat) {
         EXPECT_EQ(want.edges->edge_cells, got.edges->edge_cells) << ext;
         EXPECT_EQ(want.edges->node_coords, got.edges->node_coords) << ext;
       }
-      if (want.quads)
+      if (want.quads) {
         EXPECT_EQ(want.quads->cell_nodes, got.quads->cell_nodes) << ext;
+      }
       std::remove(copy.c_str());
     }
   }

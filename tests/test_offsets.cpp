@@ -91,9 +91,10 @@ TEST(Offsets, PartitionersNameTheirIndexLimit) {
   Graph short_graph;
   short_graph.offsets = {0, 3};
   short_graph.adjacency = {0, 0};
-  if (has_metis())
+  if (has_metis()) {
     EXPECT_NE(error_message([&] { partition_kway(short_graph, 2); }).find("do not span"),
               std::string::npos);
+  }
 }
 
 // The graphs built here carry 64-bit offsets that still describe them.

@@ -6,6 +6,7 @@
 #include "report.hpp"
 #include "solver.hpp"
 
+#include "common/auto_cli.hpp"
 #include "common/bandwidth.hpp"
 #include "common/built_check.hpp"
 #include "common/cli.hpp"
@@ -38,6 +39,7 @@ struct Options {
   Params params;
   std::vector<std::string> execs{"atomic"}, layouts{"soa"};
   umesh::apps::HierarchicalCli hierarchical;
+  umesh::apps::AutoCli autotune; // --reproducible
   std::string tuning_file, csv;
   int expect_cycles = -1; // -1: no check
   double expect_energy = 0, energy_rtol = 1e-6;
@@ -97,6 +99,7 @@ Options parse(int argc, char **argv) {
       ->check(CLI::IsMember({"aos", "soa"}))
       ->capture_default_str();
   o.hierarchical.add_to(app);
+  o.autotune.add_to(app);
   app.add_option("--tuning-file", o.tuning_file,
                  "where auto remembers its choices (default: $UMESH_TUNING_FILE, else nowhere)")
       ->check(umesh::apps::output_file());
@@ -184,6 +187,10 @@ Options parse(int argc, char **argv) {
   if (const std::string why = o.hierarchical.problem(); !why.empty())
     refuse(why);
   if (const std::string why = umesh::apps::expand_all_executors<Mem>(o.execs, kAllExecs);
+      !why.empty())
+    refuse(why);
+  if (const std::string why =
+          o.autotune.problem<Kokkos::DefaultExecutionSpace>(o.execs, o.hierarchical.options());
       !why.empty())
     refuse(why);
   // Those given (a left-out default fails at the first run, losing none).
@@ -316,9 +323,10 @@ int run(const Options &opt, int rank, int ranks) {
                                      : "each cycle's loops as one graph (umesh::LoopGraph)");
     ro.hierarchical = opt.hierarchical.options();
     ro.warp = opt.hierarchical.warp();
-    ro.autotune = umesh::exec::AutoAll{}
-                      .with_block_sizes({opt.hierarchical.block})
-                      .with_tuning_file(opt.tuning_file);
+    ro.autotune = opt.autotune.autotune(opt.hierarchical.block, opt.tuning_file);
+    if (const std::string note = opt.autotune.note(opt.execs, opt.tuning_file);
+        !note.empty() && !p.quiet)
+      std::printf("%s\n", note.c_str());
     int runs = 0;
     for (const auto &exec : opt.execs)
       for (const auto &layout : opt.layouts) {

@@ -278,6 +278,8 @@ int run(const Options &opt, int rank, int ranks) {
     const double copy_gbps = opt.bench > 0 ? copy_bandwidth_gbps() : 0.0;
     if (opt.bench > 0)
       std::printf("  device copy bandwidth: %.0f GB/s\n", copy_gbps);
+    if (const std::string note = opt.autotune.note(opt.execs, opt.tuning_file); !note.empty())
+      std::printf("%s\n", note.c_str());
     std::vector<BenchRow> rows;
     // miniAero's own variants first, so that every row's ratios are known
     // when it is measured and written (a run cut short keeps its rows).
@@ -297,9 +299,7 @@ int run(const Options &opt, int rank, int ranks) {
           so.partition = partition;
           so.hierarchical = opt.hierarchical.options();
           so.warp = opt.hierarchical.warp();
-          so.autotune = umesh::exec::AutoAll{}
-                            .with_block_sizes({opt.hierarchical.block})
-                            .with_tuning_file(opt.tuning_file);
+          so.autotune = opt.autotune.autotune(opt.hierarchical.block, opt.tuning_file);
           if (!is_ref)
             so.reorder = umesh::parse_reorder(reorder);
           if (!opt.plan_dir.empty())

@@ -52,6 +52,7 @@ Options parse(int argc, char **argv) {
       ->check(CLI::IsMember({"aos", "soa"}))
       ->capture_default_str();
   o.hierarchical.add_to(app);
+  o.autotune.add_to(app);
   app.add_option("--reorder", o.reorders, "none, gps, rcm, metis, builtin")
       ->delimiter(',')
       ->each([](const std::string &r) {
@@ -154,6 +155,10 @@ Options parse(int argc, char **argv) {
   if (o.output.on() && o.execs.size() * o.layouts.size() * o.reorders.size() > 1)
     refuse("--output writes one run's fields: give one --exec, --layout and --reorder");
   if (const std::string why = o.output.problem(); !why.empty())
+    refuse(why);
+  if (const std::string why =
+          o.autotune.problem<Kokkos::DefaultExecutionSpace>(o.execs, o.hierarchical.options());
+      !why.empty())
     refuse(why);
   if (!o.mesh.empty())
     if (const std::string why = mesh_size_problem(o.mesh[0], o.mesh[1], o.mesh[2]); !why.empty())

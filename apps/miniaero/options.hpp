@@ -5,6 +5,7 @@
 // where results go. Values that cannot run are refused here, before MPI and
 // Kokkos start.
 
+#include "common/auto_cli.hpp"
 #include "common/field_output.hpp"
 #include "common/hierarchical_cli.hpp"
 
@@ -23,6 +24,7 @@ struct Options {
   int steps = -1, bench = 0;
   std::vector<int> mesh; // empty: the input's
   umesh::apps::HierarchicalCli hierarchical;
+  umesh::apps::AutoCli autotune; // --reproducible
   std::string tuning_file;
   std::string stencil;      // faces, cells, or empty: cells in one process, faces over MPI ranks
   bool distributed = false; // --distributed, or more than one MPI rank

@@ -14,6 +14,10 @@
 #   miniaero-stage    miniAero's RK stage at 64^3 and 128^3 (atomic, auto) with and without graphs
 #   element-bench=ARGS  umesh_element_bench with ARGS ('+' for spaces), CSV kept
 #   suite             the whole CUDA test suite: ./setup.sh --backend cuda test (its count kept)
+#   reproducible=main umesh_main --reproducible twice (auto's choices kept in a tuning file): the
+#                     reproducible rows' bits of both runs diffed, each kernel's cost line kept
+#   reproducible=apps LULESH (-s 30) and miniAero (Sod 64^3) under --reproducible twice each, auto
+#                     with a tuning file: energies to 17 digits and results files compared
 # Environment: JOBS (build jobs, default the cores), STEP_LIMIT (seconds a step may take, default
 # 560).
 . perf/device/env.sh
@@ -96,6 +100,45 @@ step_suite() {
   local rc=$?
   grep -E 'tests passed|tests failed|The following tests FAILED' -A40 "$R/suite.log" |
     grep -E 'tests passed|tests failed|^\s+[0-9]+ - ' >>"$R/summary.txt"
+  return $rc
+}
+step_reproducible() {
+  local b i rc=0 t=$((limit / 2)); b=$(cuda_build)
+  if [[ $1 == main ]]; then
+    # Every reproducible variant beside the fastest others (atomic, warp with compact maps).
+    for i in 1 2; do
+      UMESH_TUNING_FILE="$R/repro-main.tuning" timeout "$t" "$b/perf/umesh_main" --size large \
+        --executor atomic,scatterview,gather,colour,hierarchical,segmented,warp,auto \
+        --staging all,inc,none --combine colours,atomics,gather --writeback coloured,atomic \
+        --warp-maps 32,16 --reorder rcm --layout soa,aos --repeats 10 --warmup 2 --reproducible \
+        --out "$R/repro-main-$i" >"$R/repro-main-$i.log" 2>&1 || rc=$?
+      grep '^bits ' "$R/repro-main-$i.log" >"$R/repro-bits-$i.txt"
+    done
+    grep -E '^[a-z_]+ .*ms|  reproducible:' "$R/repro-main-1.log" | grep -B1 '  reproducible:' \
+      >>"$R/summary.txt"
+  else
+    for i in 1 2; do
+      timeout "$t" "$b/apps/lulesh/umesh_lulesh" -s 30 --exec auto,gather,colour,hierarchical \
+        --reproducible --tuning-file "$R/repro-lulesh.tuning" --csv "$R/repro-lulesh-$i.csv" \
+        >"$R/repro-lulesh-$i.log" 2>&1 || rc=$?
+      cut -d, -f1-4,8 "$R/repro-lulesh-$i.csv" >"$R/repro-bits-lulesh-$i.txt"
+      timeout "$t" "$b/apps/miniaero/umesh_miniaero" --input perf/miniaero/sod128_o2_visc.inp \
+        --mesh 64,64,64 --steps 20 --exec auto --reproducible \
+        --tuning-file "$R/repro-miniaero.tuning" --results "$R/repro-miniaero-$i.txt" \
+        >"$R/repro-miniaero-$i.log" 2>&1 || rc=$?
+    done
+    cmp "$R/repro-miniaero-1.txt" "$R/repro-miniaero-2.txt" >>"$R/summary.txt" 2>&1 &&
+      note "miniAero: both runs' results identical" || rc=1
+    cp "$R/repro-bits-lulesh-1.txt" "$R/repro-bits-1.txt"
+    cp "$R/repro-bits-lulesh-2.txt" "$R/repro-bits-2.txt"
+  fi
+  if diff "$R/repro-bits-1.txt" "$R/repro-bits-2.txt" >>"$R/summary.txt" &&
+    [[ -s $R/repro-bits-1.txt ]]; then
+    note "reproducible=$1: $(wc -l <"$R/repro-bits-1.txt") lines, both runs identical"
+  else
+    note "reproducible=$1: the runs DIFFER (or printed nothing)"
+    rc=1
+  fi
   return $rc
 }
 
