@@ -21,9 +21,8 @@ namespace {
 // Levels narrower than this are built by one thread (a parallel region
 // costs more than they do), and so is every level with fewer than
 // `parallel_threads` threads: the parallel build reads each level's
-// adjacency twice, so two threads only break even (on the 2-core machine a
-// 10M-edge quad mesh's RCM ran 1.2x faster on two threads, a 9.9M-face hex
-// mesh's 1.4x slower).
+// adjacency twice, so two threads only break even (one mesh's RCM ran
+// faster on two threads, another's slower: docs/performance-notes.md).
 constexpr int parallel_width = 4096;
 constexpr int parallel_threads = 3;
 

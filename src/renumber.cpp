@@ -51,16 +51,15 @@ std::vector<int> invert(const std::vector<int> &order) {
 // in order. Each pass is parallel: every thread counts its contiguous share,
 // then scatters it after the shares of the threads before it, so the result
 // is the stable order on any thread count (plans must not depend on it). The
-// single counting sort over all values it replaces took 24 s of RCM's 85 s
-// at 100M edges on 16 cores (perf/results/planning/100M-device-host-parallel).
+// single counting sort over all values it replaces took a large share of
+// RCM's time at 100M edges on many cores (docs/performance-notes.md).
 // `kc` and `kn` are the column's keys in order, scratch of n entries kept by
 // the caller across columns.
 void stable_sort_by_column(std::vector<int> &order, std::vector<int> &next, std::vector<int> &kc,
                            std::vector<int> &kn, const std::vector<int> &key, int width, int col,
                            int values) {
   const int n = int(order.size());
-  if (detail::one_thread()) { // one counting pass over all values: the same order, 15-28% faster
-                              // alone
+  if (detail::one_thread()) { // one counting pass over all values: the same order, faster alone
     std::vector<int> count(std::size_t(values) + 1, 0);
     for (int e = 0; e < n; ++e)
       ++count[key[std::size_t(e) * width + col] + 1];

@@ -83,7 +83,7 @@ std::vector<int> metis_block_parts(int num_elements, const std::vector<BlockPlan
 std::vector<int> builtin_block_parts(int num_elements, const std::vector<BlockPlanMap> &maps,
                                      int block_size);
 
-/// One line per metric, for logs and the main job.
+/// One line per metric, for logs and reports (umesh_main prints it).
 std::string summary(const BlockPlan &plan);
 
 } // namespace umesh

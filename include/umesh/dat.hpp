@@ -155,9 +155,9 @@ template <class T> struct FillFunctor {
 
 /// Sets every value of the contiguous View `v` (a dat's view(): padding
 /// rows too) to `value`, in order with the work on `space` and without the
-/// host waiting: one flat launch, eight values a thread. (With Kokkos 3.4
-/// on the H100, its fill of a two-dimensional View was a multidimensional
-/// launch at low occupancy, and one value a thread ran in blocks of 64.)
+/// host waiting: one flat launch, eight values a thread. (Kokkos 3.4's own
+/// fill of a two-dimensional View was a multidimensional launch at low
+/// occupancy: docs/performance-notes.md.)
 template <class Space, class View>
 void fill(const Space &space, const View &v, typename View::const_value_type &value) {
   static_assert(Kokkos::is_view<View>::value, "umesh::fill takes a Kokkos View (a dat's view())");

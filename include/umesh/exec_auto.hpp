@@ -141,8 +141,8 @@ struct auto_of_nonvoid<AutoOf<Acc...>, H, T...> : auto_of_nonvoid<AutoOf<Acc...,
 /// Every candidate of the registry (umesh/exec_registry.hpp), in its order:
 /// the apps' 'auto', the hierarchical one with its standard kernels
 /// (exec::Hierarchical). Compiles every executor's kernels for each loop. A
-/// list with exec::HierarchicalAll tries every hierarchical variant too (the
-/// main job's).
+/// list with exec::HierarchicalAll tries every hierarchical variant too (as
+/// umesh_main's does).
 using AutoAll =
     typename detail::auto_of_nonvoid<AutoOf<>, UMESH_EXECUTORS(UMESH_AUTO_CANDIDATE) void>::type;
 

@@ -66,7 +66,7 @@ struct HierarchicalKernels {
     registers = 32, ///< CUDA: the one-block kernel under max_registers 48
     /// exec::Hierarchical's: the paper's technique, its fallback and scratch atomics
     standard = staged | unstaged,
-    every = 63 ///< every variant (the main job's sweep: exec::HierarchicalAll)
+    every = 63 ///< every variant (exec::HierarchicalAll: umesh_main's sweep)
   };
 };
 
@@ -392,8 +392,8 @@ inline std::string register_budget_problem(const HierarchicalLoopOptions &h, int
 /// "hier-<staging>", then "/sa" for scratch atomics or "/sg" for scratch
 /// gather, "/ga" for one launch with atomic writeback, "/p<n>" for n blocks
 /// per team, "/t<n>" for teams of n threads, "/r<n>" for a register budget
-/// and "/np" for staging 'all' without preloaded increments: the names the
-/// main job and exec::Auto report.
+/// and "/np" for staging 'all' without preloaded increments: the names that
+/// umesh_main and exec::Auto report.
 inline std::string variant_name(const HierarchicalLoopOptions &h) {
   return std::string("hier-") + staging_name(h.staging) +
          (h.combine == Combine::atomics  ? "/sa"

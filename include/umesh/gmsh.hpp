@@ -67,7 +67,7 @@ GmshMesh parse_gmsh(std::istream &in, const std::string &source, const GmshOptio
 /// the one before (check_gmsh allows exactly that); the first copy is kept,
 /// with its physical group and tag. A 4.1 file's block comes back as it is.
 /// What a program that runs over cells reads (every reader of umesh's:
-/// dist::read_gmsh_part, the main job's --mesh).
+/// dist::read_gmsh_part, umesh_main's --mesh).
 GmshMesh::Block elements_once(const GmshMesh::Block &block, const std::string &format_version);
 
 /// Throws umesh::Error, naming the format and `source`, the element (its type, tag and

@@ -5,9 +5,10 @@
 // NVIDIA GPUs of compute capability 8.0 and later a copy is a cp.async
 // (LDGSTS): the thread goes on issuing the next copies, so all of a block's
 // staging loads are in flight at once instead of one load latency per
-// staging step (the H100 profile of staged reads). Elsewhere it is a plain
-// load and store. async_copy_wait() completes the calling thread's copies;
-// a team barrier after it publishes them to the team.
+// staging step (what profiles of staged reads showed:
+// docs/performance-notes.md). Elsewhere it is a plain load and store.
+// async_copy_wait() completes the calling thread's copies; a team barrier
+// after it publishes them to the team.
 
 #include <Kokkos_Core.hpp>
 

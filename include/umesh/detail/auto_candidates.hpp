@@ -2,7 +2,7 @@
 #define UMESH_DETAIL_AUTO_CANDIDATES_HPP
 
 // exec::Auto's candidates: each executor tag of the list contributes its
-// variants (named as the main job names its rows: umesh/exec_names.hpp), and
+// variants (named as umesh_main names its rows: umesh/exec_names.hpp), and
 // the options' `candidates` must name some of them.
 
 #include <umesh/exec.hpp>

@@ -4,7 +4,8 @@
 // exec::Auto's timing of its candidates on a loop's first call: a warm-up
 // round, trial rounds over all candidates in turn, then finals: the leaders
 // again in alternation, so that a host whose speed drifts or jitters (two
-// cores shared with other work) does not crown a candidate 1.6x slower.
+// cores shared with other work) does not crown a clearly slower candidate
+// (docs/performance-notes.md).
 
 #include <umesh/detail/auto_candidates.hpp>
 #include <umesh/detail/tuning_file.hpp>

@@ -51,7 +51,8 @@ DatPtr<const T, Dim, L> read_ptr(const Dat<T, Dim, L, M> &d) {
 /// Point (e, slot) of a map of `arity`, in 32-bit arithmetic: validate()
 /// refuses maps of 2^32 or more entries, and the 64-bit index math (sign
 /// extensions, wide multiplies) cost every indirect argument several
-/// instructions per element (seen in the H100's SASS).
+/// instructions per element (seen in the compiled device code:
+/// docs/performance-notes.md).
 KOKKOS_INLINE_FUNCTION int map_entry(const int *map, int e, int arity, int slot) {
   return map[unsigned(e) * unsigned(arity) + unsigned(slot)];
 }
@@ -71,7 +72,8 @@ struct TeamCtx {
 };
 // A team context whose kernel combines staged increments by gather (or
 // not), fixed at compile time so that each kernel carries only its own
-// combine code (both in one kernel cost registers and time on the H100).
+// combine code (both in one kernel cost registers and time:
+// docs/performance-notes.md).
 template <bool Gather> struct ModeCtx : TeamCtx { static constexpr bool gather = Gather; };
 
 // Shared no-op hooks for arguments without storage or reduction.

@@ -4,11 +4,11 @@
 // Adds into global memory without fetching the old value. On NVIDIA GPUs
 // this is a `red.global.add`: the L2 applies it and sends nothing back. For
 // the same Kokkos::atomic_add, nvcc emitted REDG in the atomic executor's
-// kernel but a value-returning ATOMG in the team kernels (H100 SASS),
-// whose replies load the L2 fabric that bounds
-// these kernels. Only for addresses in global memory: team scratch keeps
-// Kokkos' atomics. The kernel never reads a location it reduces into, so the
-// asm carries no memory clobber and the loads around it stay free to move.
+// kernel but a value-returning ATOMG in the team kernels, whose replies
+// load the L2 fabric that bounds these kernels (docs/performance-notes.md).
+// Only for addresses in global memory: team scratch keeps Kokkos' atomics.
+// The kernel never reads a location it reduces into, so the asm carries no
+// memory clobber and the loads around it stay free to move.
 
 #include <Kokkos_Core.hpp>
 

@@ -72,8 +72,8 @@ KOKKOS_INLINE_FUNCTION void team_stage_data(const HierReadDev<T, Dim, Layout> &d
 
 // A combine group's block facts, kept in scratch just before its buffer:
 // read from global memory when the block starts, so the write-back after
-// the kernel does not wait on them (it did: a fifth of the H100 kernel's
-// stall samples).
+// the kernel does not wait on them (it did, and stalled on them:
+// docs/performance-notes.md).
 struct GroupMeta {
   int first, points, shared; // list start, point count, first point other blocks share
   int block;
@@ -234,8 +234,8 @@ struct BlockPlanDev {
 // Pipe: the several-blocks-per-team kernel (PipeKind::reads, or
 // PipeKind::combines when staged increments go back from each slot), a
 // separate instantiation so that the one-block kernels carry none of its
-// code or registers (they did: up to 25% slower on the H100 when both
-// lived in one kernel).
+// code or registers (the one-block kernels ran slower when both lived in
+// one kernel: docs/performance-notes.md).
 enum class PipeKind { none, reads, combines };
 template <class Body, class Space, PipeKind Pipe = PipeKind::none, bool Gather = false>
 struct HierarchicalFunctor : ReduceHooks<Body> {

@@ -6,11 +6,11 @@
 // in flight (copies through the point list already in scratch), and so are
 // the index lists of block k+2. Each block's point list and local indices
 // are padded to one stride, so that no copy waits for a load to know its
-// address: the H100 profile of the two-stage version spent 45% of its stall
-// samples on block offsets and point lists, and most of the rest of its
-// body's on local and global indices. Increments combined in scratch
-// (atomics or gather) go to global memory from the block's slot after its
-// compute.
+// address: in the two-stage version, waits on block offsets and point lists
+// were the largest share of the stalls, and waits on local and global
+// indices most of the rest of its body's (docs/performance-notes.md).
+// Increments combined in scratch (atomics or gather) go to global memory
+// from the block's slot after its compute.
 
 #include <umesh/detail/async_copy.hpp>
 #include <umesh/detail/device_args.hpp>
@@ -26,8 +26,8 @@ namespace umesh::detail {
 // One staged map's padded lists and where a slot keeps them. Each list is
 // copied into the slot by the first argument that needs it (its owner).
 // (A table of all of a loop's copies, walked by one loop, replaced these
-// per-argument hooks for a while: more instructions and slower on the H100,
-// session 2026-11-24c.)
+// per-argument hooks for a while: more instructions and slower;
+// docs/performance-notes.md.)
 struct PipeMapDev {
   const int *points = nullptr;       // [block * point_stride + j]
   const LocalIndex *local = nullptr; // [block * local_stride + rank * arity + slot]
@@ -45,7 +45,7 @@ struct PipeMapDev {
   int counts_offset = -1;
   // What this argument does in a pipelined block, one flag per hook, so
   // that the arguments with nothing to do pass each hook on one test (the
-  // per-owner tests were a large share of the H100 kernel's instructions).
+  // per-owner tests were a large share of the kernel's instructions).
   bool copies_lists = false; // owns a list or the counts
   bool stages_data = false;  // owns a staged read's data
   bool writes_back = false;  // owns a combine group's buffer
@@ -130,7 +130,7 @@ KOKKOS_INLINE_FUNCTION void team_stage_lists(const ReadsAtomicDev<A, T, Dim, Lay
 // WritesBack (increments combined in scratch): block s goes back to global
 // memory after a barrier that ends its compute, before round s+1 issues
 // block s+3's lists into its slot. (A fourth slot saved that barrier but
-// cost occupancy: H100 run 22, res_calc hier-all/sa/ga/p4 0.39 ms.)
+// cost occupancy: docs/performance-notes.md.)
 template <bool WritesBack, class Team, class StageLists, class StageData, class Compute,
           class Writeback>
 KOKKOS_INLINE_FUNCTION void run_pipeline(const Team &team, const int *block_start, int first,

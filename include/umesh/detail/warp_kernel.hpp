@@ -37,8 +37,8 @@ template <Access A, class T, int Dim> struct WarpBuffer : CombineBuffer<A, T, Di
 // scratch: [Dim][32 * group_size] values of T, [32 * group_size] next bytes.
 // The link is prefetched into L1 when the kernel is called, so that its
 // latency hides behind the kernel's own loads, and read after the kernel:
-// on the H100 this matched loading it before the kernel on res_calc and ran
-// the face flux faster.
+// as fast as loading it before the kernel on res_calc, faster on the face
+// flux (docs/performance-notes.md).
 // An indirect read through a WarpMap (plain or compact).
 template <class T, int Dim, class Layout, bool Compact> struct WarpReadDev : NoHooks {
   DatPtr<T, Dim, Layout> dat;

@@ -17,8 +17,8 @@ namespace umesh::detail {
 
 /// How a warp kernel finds point (e, slot) of a map: from the map itself,
 /// or from its compact form. Compile-time: a run-time choice in one kernel
-/// slowed res_calc's plain path on the H100 and made integrate_stress
-/// spill.
+/// slowed res_calc's plain path and made integrate_stress spill
+/// (docs/performance-notes.md).
 struct PlainWarpMap {
   const int *map = nullptr;
   int arity = 0;

@@ -2,9 +2,9 @@
 #define UMESH_DIST_DEVICES_HPP
 
 // Which ranks share a GPU. Ranks on one GPU are separate processes with
-// separate CUDA contexts, which the GPU time-slices: on the H100, miniAero's
-// small FlatPlate ran a step many times slower on two ranks sharing the GPU
-// than on one rank.
+// separate CUDA contexts, which the GPU time-slices: a small mesh's step
+// can run many times slower on two ranks sharing the GPU than on one rank
+// (docs/performance-notes.md).
 // Apps report it so a user sees why before timing anything.
 
 #include <Kokkos_Core.hpp>
