@@ -187,6 +187,16 @@ void par_loop(OverlapPlan<Exec, Space> &plan, const Loop &loop, const std::strin
   std::apply([&](const auto &...s) { (detail::after_global(args, s, comm), ...); }, saved);
 }
 
+/// dist::par_loop over an OverlapPlan with its executor's default loop
+/// options. (Declared here, beside the overload it calls: the generic
+/// default-options dist::par_loop names only the overloads declared before
+/// it, which this file's are not.)
+template <class Exec, class Space, class Kernel, class... Args>
+void par_loop(OverlapPlan<Exec, Space> &plan, const std::string &name, const Kernel &kernel,
+              const Args &...args) {
+  dist::par_loop(plan, typename Exec::Loop{}, name, kernel, args...);
+}
+
 } // namespace umesh::dist
 
 #endif
