@@ -16,7 +16,9 @@
 # default 590: the build takes what it needs, the tests the rest), CTEST_ARGS (more ctest
 # arguments, e.g. "-R bad_input" to run a part), KOKKOS_PREBUILT (a Kokkos CUDA install made
 # elsewhere with its prefix in .prefix, e.g. .device/kokkos-cuda carried: used where that prefix
-# lies under $HOME here). When a cold build leaves too little time for the
+# lies under $HOME here), TARGETS (build only these CMake targets, comma-separated, with
+# CTEST_ARGS choosing their tests: a part of the suite when the device time left cannot hold it
+# all; count.txt then says "part"). When a cold build leaves too little time for the
 # tests, count.txt says so: call it again on the warm machine, whose build is then up to date.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -36,7 +38,8 @@ commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 [ -n "$(git status --porcelain 2>/dev/null)" ] && commit="$commit+changes"
 gpu="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 nvidia-smi >"$OUT/nvidia-smi.txt" 2>&1
-count() { echo "CUDA suite at $commit: $* on ${gpu:-no GPU found}" | tee "$OUT/count.txt"; }
+part="${TARGETS:+part (${CTEST_ARGS:-all tests}) }"
+count() { echo "CUDA suite ${part}at $commit: $* on ${gpu:-no GPU found}" | tee "$OUT/count.txt"; }
 if [ ! -d "$BUNDLE" ]; then
   count "not run: no offline bundle at '$BUNDLE' (carry .bundle, or set BUNDLE)"
   exit 2
@@ -53,7 +56,9 @@ if [[ -n "${KOKKOS_PREBUILT:-}" && -f "$KOKKOS_PREBUILT/.prefix" ]]; then
     export Kokkos_ROOT="$prefix"
   fi
 fi
-./setup.sh --bundle "$BUNDLE" --backend cuda --jobs "$JOBS" build >"$OUT/build.full.log" 2>&1
+# shellcheck disable=SC2086 # TARGETS: one comma-separated word
+./setup.sh --bundle "$BUNDLE" --backend cuda --jobs "$JOBS" ${TARGETS:+--targets $TARGETS} build \
+  >"$OUT/build.full.log" 2>&1
 rc=$?
 build_s=$SECONDS
 # shellcheck disable=SC2012 # the newest CUDA build folder; their names are ours
