@@ -32,8 +32,8 @@ commands
   install-check  install, then build and run apps/quickstart from a folder of
                  its own against the installed package, with umesh's prefix
                  only, and check find_package(umesh COMPONENTS dist)
-  fuzz [SECONDS] fuzz the file readers (Gmsh, plan, tuning, miniaero.inp, and
-                 the checks of what Exodus II and CGNS files hold) with
+  fuzz [SECONDS] fuzz the file readers (Gmsh, plan, tuning, miniaero.inp,
+                 Exodus II and CGNS where their libraries are installed) with
                  libFuzzer under ASan+UBSan, SECONDS per reader (default 60);
                  installs Debian's clang when missing (fuzz/run.sh)
   bundle DIR     write an offline bundle (patched Kokkos source, METIS, Scotch,

@@ -1,6 +1,7 @@
 // CGNS meshes through the CGNS mid-level library (Debian: libcgns-dev):
 // read_cgns hands the zone's sections and boundary conditions to
 // assemble_mesh, which checks them (the writer: cgns_writer.cpp).
+#include <umesh/detail/isolated_read.hpp>
 #include <umesh/error.hpp>
 #include <umesh/mesh_file.hpp>
 
@@ -167,7 +168,10 @@ void read_condition(CgnsFile &f, int BC, detail::RawMesh &raw) {
 
 } // namespace
 
-GmshMesh read_cgns(const std::string &path, const GmshOptions &options) {
+namespace {
+
+// What the file holds, as its library reads it.
+detail::RawMesh raw_cgns(const std::string &path) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     fail("cgns file '", path, "' is a folder, not a file");
@@ -219,7 +223,15 @@ GmshMesh read_cgns(const std::string &path, const GmshOptions &options) {
   for (int BC = 1; BC <= conditions; ++BC)
     read_condition(f, BC, raw);
   f.close();
-  return detail::assemble_mesh(raw, path, options);
+  return raw;
+}
+
+} // namespace
+
+GmshMesh read_cgns(const std::string &path, const GmshOptions &options) {
+  // The library's read first in a process of its own (detail/isolated_read.hpp).
+  detail::read_in_child_first(path, "cgns file '" + path + "'", "CGNS", [&] { raw_cgns(path); });
+  return detail::assemble_mesh(raw_cgns(path), path, options);
 }
 
 } // namespace umesh

@@ -1,6 +1,7 @@
 // Exodus II meshes through the Exodus II library (Debian: libexodusii-dev):
 // read_exodus hands what the file holds to assemble_mesh, which checks it;
 // write_exodus_mesh writes a GmshMesh through a temporary beside the target.
+#include <umesh/detail/isolated_read.hpp>
 #include <umesh/error.hpp>
 #include <umesh/mesh_file.hpp>
 
@@ -87,7 +88,10 @@ std::vector<Set> read_sets(ExodusFile &f, ex_entity_type type, long long count) 
 
 } // namespace
 
-GmshMesh read_exodus(const std::string &path, const GmshOptions &options) {
+namespace {
+
+// What the file holds, as its library reads it.
+detail::RawMesh raw_exodus(const std::string &path) {
   ExodusFile f = ExodusFile::open(path);
   ex_init_params p{};
   f.check(ex_get_init_ext(f.id(), &p), "reading its header");
@@ -116,7 +120,16 @@ GmshMesh read_exodus(const std::string &path, const GmshOptions &options) {
   raw.side_sets = read_sets<detail::RawMesh::SideSet>(f, EX_SIDE_SET, p.num_side_sets);
   raw.node_sets = read_sets<detail::RawMesh::NodeSet>(f, EX_NODE_SET, p.num_node_sets);
   f.close();
-  return detail::assemble_mesh(raw, path, options);
+  return raw;
+}
+
+} // namespace
+
+GmshMesh read_exodus(const std::string &path, const GmshOptions &options) {
+  // The library's read first in a process of its own (detail/isolated_read.hpp).
+  detail::read_in_child_first(path, "exodus file '" + path + "'", "Exodus II (NetCDF)",
+                              [&] { raw_exodus(path); });
+  return detail::assemble_mesh(raw_exodus(path), path, options);
 }
 
 namespace {

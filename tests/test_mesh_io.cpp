@@ -8,13 +8,18 @@
 #include "../perf/main_mesh.hpp"
 #include "../src/mesh_assembly.hpp"
 
+#include <umesh/detail/isolated_read.hpp>
 #include <umesh/mesh_file.hpp>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <new>
 #include <set>
 #include <tuple>
 
@@ -312,6 +317,40 @@ TEST(MeshIo, AssemblyRefusesBadContents) {
           "a duplicate cell");
   refused([](auto &r) { std::swap(r.blocks[0].nodes[0], r.blocks[0].nodes[4]); },
           "negative Jacobian");
+}
+
+// A library that crashes, aborts or throws while reading a file (as HDF5,
+// NetCDF and CGNS's ADF code do on forged files) ends only the child that
+// read first: the caller gets an Error naming the file, the library and how
+// it ended. A read that refuses the file with umesh's own Error gives that
+// Error; one that comes back lets the caller read the file.
+TEST(MeshIo, LibraryFailuresEndOnlyTheChildThatReadFirst) {
+  const auto guarded = [](auto read) {
+    return error_of(
+        [&] { detail::read_in_child_first("x.exo", "exodus file 'x.exo'", "NetCDF", read); });
+  };
+  const std::string segv = guarded([] { std::raise(SIGSEGV); });
+  EXPECT_HAS(segv, "exodus file 'x.exo': reading it, the NetCDF library ended its process");
+  EXPECT_HAS(segv, "signal " + std::to_string(SIGSEGV));
+  EXPECT_HAS(segv, "damaged");
+  EXPECT_HAS(guarded([] { std::abort(); }), "signal " + std::to_string(SIGABRT));
+  EXPECT_HAS(guarded([] { throw std::bad_alloc(); }), "running out of memory");
+  EXPECT_HAS(guarded([] { std::_Exit(9); }), "exit status 9");
+  // A header that claims gigabytes: the child's allocation fails (x.exo does
+  // not exist: an allowance of 1 GiB).
+  const std::string huge = guarded([] {
+    void *volatile names = std::malloc(std::size_t(8) << 30);
+    if (!names)
+      throw std::bad_alloc();
+    std::memset(names, 1, std::size_t(8) << 30);
+  });
+  EXPECT_HAS(huge, "exodus file 'x.exo': reading it, the NetCDF library");
+  EXPECT_HAS(huge, "at most 1025 MiB of memory");
+  EXPECT_EQ(guarded([] { fail("what the file holds is refused"); }),
+            "umesh: what the file holds is refused");
+  int here = 0;
+  EXPECT_EQ(guarded([&] { here = 1; }), "(no error)");
+  EXPECT_EQ(here, 0) << "the read ran in the child, not here";
 }
 
 TEST(MeshIo, ExodusTypeNames) {
