@@ -14,7 +14,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -74,6 +77,21 @@ struct AutoCli {
     return "note: --reproducible auto without --tuning-file: each run tunes again, and another "
            "run may choose another reproducible variant (other last bits); give --tuning-file "
            "so that later runs repeat this one's choices";
+  }
+
+  /// --reproducible runs print a hash of their result's bits (FNV-1a over
+  /// each value's bytes, as 16 hex digits): two runs compare by one line.
+  static std::string bits(const std::vector<double> &values) {
+    std::uint64_t hash = 1469598103934665603ull;
+    for (const double v : values) {
+      unsigned char b[sizeof v];
+      std::memcpy(b, &v, sizeof v);
+      for (const unsigned char c : b)
+        hash = (hash ^ c) * 1099511628211ull;
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    return hex;
   }
 
   /// The apps' tuner: every executor a candidate, at block size `block`.

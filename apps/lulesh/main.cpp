@@ -412,6 +412,10 @@ int run(const Options &opt, int rank, int ranks) {
                       launches, (long long)counter.counts().launches, solver->clock().cycle, syncs,
                       (long long)counter.counts().host_syncs);
         }
+        // --reproducible: the energy to its last bit (17 digits), to compare runs.
+        if (opt.autotune.reproducible)
+          std::printf("reproducible: %s %s final origin energy %.17g\n", exec.c_str(),
+                      layout.c_str(), r.origin_energy);
         bool ok = true;
         if (opt.expect_cycles >= 0 && r.cycles != opt.expect_cycles) {
           std::printf("CHECK FAILED: %d cycles, expected %d\n", r.cycles, opt.expect_cycles);

@@ -386,11 +386,15 @@ int run(const Options &opt, int rank, int ranks) {
           // compared or written: gathered, they are the whole mesh's.
           // In one process a gathered solution says itself whether it is
           // finite; over ranks that is agreed without gathering.
-          const bool gather = !opt.compare.empty() || !results.empty();
+          // --reproducible: the solution's bits as one line, to compare runs.
+          const bool gather = !opt.compare.empty() || !results.empty() || opt.autotune.reproducible;
           std::vector<std::string> lines;
+          std::string bits;
           bool finite = true;
           if (gather) {
             const std::vector<double> solution = solver->solution();
+            if (opt.autotune.reproducible)
+              bits = umesh::apps::AutoCli::bits(solution);
             lines = results_lines(mesh.part ? solver->centroids() : mesh.cell_centroid, solution);
             if (!opt.distributed)
               finite = std::all_of(solution.begin(), solution.end(),
@@ -414,6 +418,8 @@ int run(const Options &opt, int rank, int ranks) {
           }
           std::printf("  %-32s %d steps in %.2f s (setup %.2f s)%s\n", tag.c_str(), in.steps,
                       seconds, build, verdict.c_str());
+          if (!bits.empty() && rank == 0)
+            std::printf("    solution bits %s\n", bits.c_str());
           if (tunes && in.steps > 1)
             std::printf("    of which the first step %.2f s (auto tunes each loop and plans its "
                         "winner on the loop's first call, or plans the tuning file's choice), "
