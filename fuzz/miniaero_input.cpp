@@ -1,6 +1,6 @@
 // libFuzzer target: miniAero's input file reader (apps/miniaero/problem.cpp).
-#include "../apps/miniaero/problem.hpp"
 #include "file_input.hpp"
+#include "miniaero/problem.hpp"
 
 #include <umesh/error.hpp>
 

@@ -51,7 +51,7 @@ fuzz_one() {
     plan_file) sources=(src/plan_file.cpp src/mesh_generators.cpp src/output_file.cpp)
                seeds=(fuzz/seeds/plan_file) ;;
     tuning_file) sources=(src/tuning_file.cpp src/output_file.cpp); seeds=(fuzz/seeds/tuning_file) ;;
-    miniaero_input) sources=(apps/miniaero/problem.cpp)
+    miniaero_input) sources=(apps/miniaero/problem.cpp -I"$src/apps") # as the apps' targets
                     seeds=(tests/data/miniaero/3D_Sod_Serial perf/miniaero fuzz/seeds/miniaero_input) ;;
     mesh_assembly) sources=(src/mesh_assembly.cpp src/mesh_sides.cpp src/gmsh_checks.cpp
                             src/gmsh_reader.cpp src/connectivity.cpp)
