@@ -70,8 +70,8 @@ TYPED_TEST_P(Reductions, DefaultGlobalsHoldTheLoopsResult) {
   Global<double> lo("lo"), hi("hi"); // made with 0, below and above every value
   auto plan = this->template plan<E>(m.edges, pecell);
   auto run = [&](const auto &...g) {
-    par_loop(plan, "step", StepKernel{}, read(q, pecell, 0), read(q, pecell, 1),
-             inc(r, pecell, 0), inc(r, pecell, 1), g...);
+    par_loop(plan, "step", StepKernel{}, read(q, pecell, 0), read(q, pecell, 1), inc(r, pecell, 0),
+             inc(r, pecell, 1), g...);
   };
   auto expect_fold = [&](const char *when) {
     SCOPED_TRACE(when);
@@ -112,9 +112,9 @@ TYPED_TEST_P(Reductions, CombineWithHeldFoldsIntoTheValuesHeld) {
   const Fold want = serial_fold(m, q);
   auto plan = this->template plan<E>(m.edges, pecell);
   auto run = [&](Global<double, 2> &s, Global<double> &l, Global<double> &h) {
-    par_loop(plan, "step", StepKernel{}, read(q, pecell, 0), read(q, pecell, 1),
-             inc(r, pecell, 0), inc(r, pecell, 1), reduce_sum(s, combine_with_held),
-             reduce_min(l, combine_with_held), reduce_max(h, combine_with_held));
+    par_loop(plan, "step", StepKernel{}, read(q, pecell, 0), read(q, pecell, 1), inc(r, pecell, 0),
+             inc(r, pecell, 1), reduce_sum(s, combine_with_held), reduce_min(l, combine_with_held),
+             reduce_max(h, combine_with_held));
   };
   // Held values beyond the data's stay; those inside it give way.
   Global<double, 2> sum("sum", 10.0);
