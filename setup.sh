@@ -593,12 +593,13 @@ case "$COMMAND" in
     exec "$UMESH_SRC/fuzz/run.sh" "$FUZZ_SECONDS" ;;
 esac
 
-# install: the library alone (its own build folder, target umesh; umesh::dist
-# is header-only) into PREFIX; says where umesh and Kokkos are (stderr, as
-# every log line) and echoes umesh's prefix for the caller.
+# install: the library alone (its own build folder, targets umesh and umesh_io,
+# both installed; umesh::dist is header-only) into PREFIX; says where umesh and
+# Kokkos are (stderr, as every log line) and echoes umesh's prefix for the
+# caller.
 install_library() {
   LIBRARY_ONLY=1
-  TARGETS=umesh
+  TARGETS=umesh,umesh_io
   local build prefix kokkos_dir kokkos_prefix start=$SECONDS
   build="$(configure_and_build)"
   prefix="${PREFIX:-$(install_prefix)}"
