@@ -106,10 +106,17 @@ std::string hidden_sibling(const std::string &target, const std::string &suffix)
   const std::string folder = target.find('/') == std::string::npos ? ""
                              : target.rfind('/') == 0              ? "/"
                                                                    : folder_of(target) + "/";
-  std::string name = "." + name_of(target) + suffix;
+  // (Appended, not "." + name: g++ 12 at -O3 warns wrongly on that insert.)
+  const auto hidden = [&](const std::string &base) {
+    std::string name(1, '.');
+    name += base;
+    name += suffix;
+    return name;
+  };
+  std::string name = hidden(name_of(target));
   // Room for a temporary's random part too.
   if (name.size() + random_letters > 255)
-    name = "." + std::to_string(std::hash<std::string>{}(name_of(target))) + suffix;
+    name = hidden(std::to_string(std::hash<std::string>{}(name_of(target))));
   return folder + name;
 }
 

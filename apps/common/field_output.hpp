@@ -140,7 +140,10 @@ private:
     return name_ + "_" + digits;
   }
   std::string piece_name(int step, int rank) const {
-    return file_name(step) + (ranks_ > 1 ? "_" + std::to_string(rank) : "") + ".vtu";
+    std::string name = file_name(step);
+    if (ranks_ > 1)
+      name += '_', name += std::to_string(rank);
+    return name + ".vtu";
   }
   std::string first_path() const {
     return o_.format == "vtu" ? folder() + piece_name(0, rank_)
@@ -162,12 +165,16 @@ private:
           }
           lo = -max_over_ranks(-lo);
           hi = max_over_ranks(hi);
+          // The component's suffix appended, not "_" + ...: g++ 12 at -O3 warns
+          // wrongly on that insert.
+          std::string component;
+          if (f.components > 3)
+            component = std::to_string(c);
+          else if (f.components > 1)
+            component = std::string(1, "xyz"[c]);
           char text[96];
-          std::snprintf(text, sizeof text, " %s%s [%.17g, %.17g]", f.name.c_str(),
-                        f.components == 1   ? ""
-                        : f.components <= 3 ? (std::string("_") + "xyz"[c]).c_str()
-                                            : ("_" + std::to_string(c)).c_str(),
-                        lo, hi);
+          std::snprintf(text, sizeof text, " %s%s%s [%.17g, %.17g]", f.name.c_str(),
+                        component.empty() ? "" : "_", component.c_str(), lo, hi);
           line += text;
         }
     };
