@@ -5,6 +5,8 @@
 // the cells, as the Gmsh target does. umesh::Error is the only way out.
 #include "../src/mesh_assembly.hpp"
 
+#include "mesh_sides.hpp"
+
 #include <umesh/connectivity.hpp>
 #include <umesh/error.hpp>
 
@@ -85,19 +87,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   try {
     const umesh::GmshMesh m = umesh::detail::assemble_mesh(decode({data, data + size}), "fuzz",
                                                            umesh::GmshOptions().checks(false));
-    try {
-      umesh::check_gmsh(m, "fuzz");
-    } catch (const umesh::Error &) {
-    }
-    for (const auto &b : m.blocks) {
-      const bool faces = b.type == "tet" || b.type == "hex";
-      if (faces || b.type == "triangle" || b.type == "quad") {
-        const auto s = faces ? umesh::derive_faces(b.set, b.nodes_per_element, b.nodes, m.nodes)
-                             : umesh::derive_edges(b.set, b.nodes_per_element, b.nodes, m.nodes);
-        if (faces)
-          umesh::side_normals(s, m.coords);
-      }
-    }
+    check_and_derive_sides(m, "fuzz");
   } catch (const umesh::Error &) {
   }
   return 0;
