@@ -6,6 +6,7 @@
 // measurement that also checks that every timed launch ran.
 
 #include "common/bandwidth.hpp"
+#include "common/bits_hash.hpp"
 #include "main_options.hpp"
 #include "main_report.hpp"
 
@@ -14,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -65,20 +65,15 @@ template <class A, class B> double max_rel_err(const A &got, const B &want) {
       [&](std::size_t i, std::size_t k) { return double(w(i, k)); });
 }
 
-/// A hash of a dat's values as bits (FNV-1a over each value's bytes), to
-/// compare runs bitwise.
+/// A hash of a dat's values as bits (common/bits_hash.hpp), to compare runs
+/// bitwise.
 template <class A> std::uint64_t bits_of(const A &dat) {
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dat.view());
-  std::uint64_t hash = 1469598103934665603ull;
+  apps::BitsHash hash;
   for (std::size_t i = 0; i < std::size_t(dat.size()); ++i)
-    for (std::size_t k = 0; k < h.extent(1); ++k) {
-      const auto v = h(i, k);
-      unsigned char b[sizeof v];
-      std::memcpy(b, &v, sizeof v);
-      for (unsigned char c : b)
-        hash = (hash ^ c) * 1099511628211ull;
-    }
-  return hash;
+    for (std::size_t k = 0; k < h.extent(1); ++k)
+      hash.add(h(i, k));
+  return hash.value;
 }
 
 // Validates one executor against the reference, times it, then checks that

@@ -5,6 +5,7 @@
 // --reproducible, the check of the executors it allows, and the tuner the
 // apps build from it. One definition, so that every app spells it alike.
 
+#include "common/bits_hash.hpp"
 #include "common/exec_names.hpp"
 
 #include <umesh/concurrency.hpp>
@@ -14,10 +15,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cstdint>
-#include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -79,19 +77,13 @@ struct AutoCli {
            "so that later runs repeat this one's choices";
   }
 
-  /// --reproducible runs print a hash of their result's bits (FNV-1a over
-  /// each value's bytes, as 16 hex digits): two runs compare by one line.
+  /// --reproducible runs print a hash of their result's bits (BitsHash): two
+  /// runs compare by one line.
   static std::string bits(const std::vector<double> &values) {
-    std::uint64_t hash = 1469598103934665603ull;
-    for (const double v : values) {
-      unsigned char b[sizeof v];
-      std::memcpy(b, &v, sizeof v);
-      for (const unsigned char c : b)
-        hash = (hash ^ c) * 1099511628211ull;
-    }
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-    return hex;
+    BitsHash hash;
+    for (const double v : values)
+      hash.add(v);
+    return hash.hex();
   }
 
   /// The apps' tuner: every executor a candidate, at block size `block`.
